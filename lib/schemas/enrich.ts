@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { identifierSchema } from "./common";
+
+/** POST /ad-metrics/{storeUrl}/enrich. How IDs are sent is not in the contract: `assetIds` (DESIGN.md). */
+export const enrichRequestSchema = z.strictObject({
+  channel: identifierSchema,
+  assetIds: z.array(identifierSchema).min(1, "must list at least one ID").max(500, "must list at most 500 IDs"),
+});
+export type EnrichRequest = z.infer<typeof enrichRequestSchema>;
+
+export const enrichedAssetSchema = z.looseObject({
+  assetType: z.string(),
+  assetId: z.string(),
+  assetName: z.string(),
+  assetStatus: z.string(),
+  assetEffectiveStatus: z.string(),
+});
+export type EnrichedAsset = z.infer<typeof enrichedAssetSchema>;
+
+export const enrichResponseSchema = z.looseObject({ assets: z.array(enrichedAssetSchema) });
+export type EnrichResponse = z.infer<typeof enrichResponseSchema>;

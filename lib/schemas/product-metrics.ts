@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { commaListSchema, identifierSchema, isoDateSchema } from "./common";
+
+export const dimensionSources = ["conversion", "first_touch"] as const;
+export const dimensionSourceSchema = z.enum(dimensionSources);
+export type DimensionSource = z.infer<typeof dimensionSourceSchema>;
+
+/** One element of GET /ad-metrics/{storeUrl}/products (contract 2.4). */
+export const productMetricRowSchema = z.looseObject({
+  shop: z.string(),
+  date: isoDateSchema,
+  time: z.string(),
+  channel: z.string(),
+  ad_id: z.string().nullable().optional(),
+  product_id: z.string(),
+  product_name: z.string().nullable().optional(),
+  product_sku: z.string().nullable().optional(),
+  currency: z.string().nullable().optional(),
+  orders: z.number(),
+  order_count: z.number().optional(),
+  units: z.number(),
+  revenue: z.number(),
+  avg_price: z.number().optional(),
+  revenue_per_order: z.number().nullable().optional(),
+  units_per_order: z.number().nullable().optional(),
+});
+export type ProductMetricRow = z.infer<typeof productMetricRowSchema>;
+
+const dateRangeRefinement = <T extends { startDate?: string; endDate?: string }>(
+  query: T,
+  ctx: z.RefinementCtx,
+) => {
+  if (query.startDate && query.endDate && query.startDate > query.endDate) {
+    ctx.addIssue({ code: "custom", path: ["endDate"], message: "must not be before startDate" });
+  }
+};
+
+/** Query of GET /ad-metrics/{storeUrl}/products (contract 4.4): only these parameters exist. */
+export const productsQuerySchema = z
+  .strictObject({
+    startDate: isoDateSchema,
+    endDate: isoDateSchema,
+    channel: identifierSchema.optional(),
+    adId: identifierSchema.optional(),
+    filterCountry: commaListSchema.optional(),
+    filterDeviceType: commaListSchema.optional(),
+    filterOS: commaListSchema.optional(),
+    filterBrowser: commaListSchema.optional(),
+    filterProductId: commaListSchema.optional(),
+    dimension_source: dimensionSourceSchema.optional(),
+  })
+  .superRefine(dateRangeRefinement);
+export type ProductsQuery = z.infer<typeof productsQuerySchema>;
+
+/**
+ * Query of GET /ad-metrics/{storeUrl}/dimensions (contract 4.5). Whether the dates are
+ * required is not in the contract: they are optional here, and must come as a pair.
+ */
+export const dimensionsQuerySchema = z
+  .strictObject({
+    startDate: isoDateSchema.optional(),
+    endDate: isoDateSchema.optional(),
+    channel: identifierSchema.optional(),
+    adId: identifierSchema.optional(),
+    dimension_source: dimensionSourceSchema.optional(),
+  })
+  .superRefine((query, ctx) => {
+    if (Boolean(query.startDate) !== Boolean(query.endDate)) {
+      ctx.addIssue({ code: "custom", path: ["startDate"], message: "startDate and endDate go together" });
+    }
+    dateRangeRefinement(query, ctx);
+  });
+export type DimensionsQuery = z.infer<typeof dimensionsQuerySchema>;
+
+/** GET /ad-metrics/{storeUrl}/dimensions (contract 2.5). */
+export const dimensionValuesSchema = z.looseObject({
+  countries: z.array(z.string()),
+  deviceTypes: z.array(z.string()),
+  os: z.array(z.string()),
+  browsers: z.array(z.string()),
+  productIds: z.array(z.string()),
+});
+export type DimensionValues = z.infer<typeof dimensionValuesSchema>;

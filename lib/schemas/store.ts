@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+/** GET /store-data/{storeUrl} */
+export const storeProfileSchema = z.looseObject({
+  id: z.string(),
+  url: z.string(),
+  type: z.string(),
+  currency: z.string(),
+  timezone: z.string(),
+});
+export type StoreProfile = z.infer<typeof storeProfileSchema>;
+
+/** GET /store-data/{storeUrl}/catalogs: the fields of a catalog connection are not in the contract. */
+export const catalogConnectionSchema = z.record(z.string(), z.unknown());
+export const catalogConnectionsSchema = z.array(catalogConnectionSchema);
+export type CatalogConnection = z.infer<typeof catalogConnectionSchema>;
