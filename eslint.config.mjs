@@ -29,4 +29,9 @@ export default defineConfig([
     files: ["lib/demo-upstream/**", "scripts/**", "bench/**", "e2e/**"],
     rules: { "no-console": "off" },
   },
+  {
+    // Playwright fixtures call `use`, which is not React's hook.
+    files: ["e2e/**"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
 ]);

@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { Providers } from "@/components/providers";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Store analytics", template: "%s · Store analytics" },
+  description: "Store analytics, tracking connections and campaign actions for your store.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+        <Providers>{children}</Providers>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,66 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useStoreContext } from "@/lib/queries/context";
+import type { Context } from "@/lib/schemas/context";
+import { Card } from "@/components/ui/card";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { Skeleton } from "@/components/ui/states";
+import { OrganizationCard } from "./organization-card";
+import { UserCard } from "./user-card";
+
+function OrganizationSwitcher({ context, selected }: { context: Context; selected?: string }) {
+  const router = useRouter();
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <label htmlFor="organization-switcher" className="text-sm font-medium">
+        Organization
+      </label>
+      <select
+        id="organization-switcher"
+        value={selected ?? ""}
+        onChange={(event) => {
+          const value = event.target.value;
+          router.push(value ? `/context?organizationId=${encodeURIComponent(value)}` : "/context");
+        }}
+        className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
+      >
+        <option value="">The key&apos;s own organization</option>
+        {context.organizations.map((organization) => (
+          <option key={organization.id} value={organization.id}>
+            {organization.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function ContextView({ organizationId }: { organizationId?: string }) {
+  // The switcher lists what the key reaches by default; the body shows the chosen organization.
+  const defaultContext = useStoreContext();
+  const context = useStoreContext(organizationId);
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <h1 className="text-2xl font-semibold">Organizations and stores</h1>
+        {defaultContext.data && <OrganizationSwitcher context={defaultContext.data} selected={organizationId} />}
+      </div>
+      {context.isPending ? (
+        <Card>
+          <Skeleton lines={5} label="Loading your organizations and stores" />
+        </Card>
+      ) : context.isError ? (
+        <ErrorPanel error={context.error} onRetry={() => context.refetch()} />
+      ) : (
+        <>
+          <UserCard user={context.data.user} />
+          {context.data.organizations.map((organization) => (
+            <OrganizationCard key={organization.id} organization={organization} organizationId={organizationId} />
+          ))}
+        </>
+      )}
+    </div>
+  );
+}

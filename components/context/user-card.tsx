@@ -1,0 +1,36 @@
+import type { User } from "@/lib/schemas/context";
+import { Badge, Card } from "@/components/ui/card";
+
+function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]!.toUpperCase())
+    .join("");
+}
+
+export function UserCard({ user }: { user: User }) {
+  return (
+    <Card title="Signed in as">
+      <div className="flex items-center gap-4">
+        {user.image ? (
+          // A plain img: the address is the user's own, of unknown host, and is not worth optimizing.
+          // eslint-disable-next-line @next/next/no-img-element
+          <img src={user.image} alt="" width={48} height={48} className="h-12 w-12 rounded-full object-cover" referrerPolicy="no-referrer" />
+        ) : (
+          <span aria-hidden="true" className="flex h-12 w-12 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+            {initials(user.name)}
+          </span>
+        )}
+        <div>
+          <p className="font-medium">{user.name}</p>
+          <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
+            {user.email}
+            <Badge tone={user.emailVerified ? "good" : "warn"}>{user.emailVerified ? "verified" : "not verified"}</Badge>
+          </p>
+        </div>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,37 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import type { SessionSummaryView } from "@/lib/schemas/session";
+import { useSignOut } from "@/lib/queries/session";
+import { Button } from "@/components/ui/button";
+
+export function AppHeader({ session }: { session: SessionSummaryView }) {
+  const signOut = useSignOut();
+  const router = useRouter();
+  return (
+    <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-slate-900">
+        Skip to content
+      </a>
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+        <Link href="/context" className="font-semibold text-indigo-700 dark:text-indigo-300">
+          Store analytics
+        </Link>
+        <div className="flex items-center gap-3 text-sm">
+          <span className="hidden text-right sm:block">
+            <span className="block font-medium">{session.user.name}</span>
+            <span className="block text-xs text-slate-500 dark:text-slate-400">{session.user.email}</span>
+          </span>
+          <Button
+            variant="secondary"
+            disabled={signOut.isPending}
+            onClick={() => signOut.mutate(undefined, { onSettled: () => router.replace("/sign-in?reason=signed_out") })}
+          >
+            Sign out
+          </Button>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,50 @@
+"use client";
+
+import { useCatalogConnections, useStoreProfile } from "@/lib/queries/store";
+import { Card, DescriptionList } from "@/components/ui/card";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { GenericValue } from "@/components/ui/generic-value";
+import { EmptyState, Skeleton } from "@/components/ui/states";
+
+export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
+  const profile = useStoreProfile(storeUrl, organizationId);
+  const catalogs = useCatalogConnections(storeUrl, organizationId);
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <Card title={<span>Store profile</span>}>
+        {profile.isPending ? (
+          <Skeleton label="Loading the store profile" />
+        ) : profile.isError ? (
+          <ErrorPanel error={profile.error} onRetry={() => profile.refetch()} />
+        ) : (
+          <DescriptionList
+            items={[
+              { label: "Store URL", value: profile.data.url },
+              { label: "Store ID", value: <code className="font-mono text-xs">{profile.data.id}</code> },
+              { label: "Type", value: profile.data.type },
+              { label: "Currency", value: profile.data.currency },
+              { label: "Time zone", value: profile.data.timezone },
+            ]}
+          />
+        )}
+      </Card>
+      <Card title="Catalog connections">
+        {catalogs.isPending ? (
+          <Skeleton label="Loading catalog connections" />
+        ) : catalogs.isError ? (
+          <ErrorPanel error={catalogs.error} onRetry={() => catalogs.refetch()} />
+        ) : catalogs.data.length === 0 ? (
+          <EmptyState title="No catalog connections">This store does not synchronize its catalog with any platform yet.</EmptyState>
+        ) : (
+          <ul className="space-y-3" aria-label="Catalog connections">
+            {catalogs.data.map((connection, index) => (
+              <li key={String(connection.id ?? index)} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+                <GenericValue value={connection} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

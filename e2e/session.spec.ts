@@ -1,0 +1,84 @@
+import { demo, KEYS, US_STORE } from "./support/demo";
+import { expect, signInWithKey, test } from "./support/fixtures";
+
+test("an admin signs in and sees the context and the store pages", async ({ page }) => {
+  await signInWithKey(page, KEYS.admin);
+  await expect(page).toHaveURL(/\/context$/);
+  await expect(page.getByRole("heading", { name: "Organizations and stores" })).toBeVisible();
+  await expect(page.getByText("Maya Chen").first()).toBeVisible();
+  await expect(page.getByText("Northwind Outfitters")).toBeVisible();
+  await expect(page.getByText("verified", { exact: true })).toBeVisible();
+
+  await page.getByRole("link", { name: US_STORE }).click();
+  await expect(page).toHaveURL(new RegExp(`/stores/${US_STORE.replace(/\./g, "\\.")}$`));
+  const profile = page.getByRole("region", { name: "Store profile" }).or(page.locator("section", { hasText: "Store profile" }));
+  await expect(profile.getByText("America/New_York")).toBeVisible();
+  await expect(profile.getByText("USD")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Catalog connections" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Store sections" }).getByRole("link", { name: "Product metrics" })).toBeVisible();
+});
+
+test("a store without catalog connections shows the empty state", async ({ page }) => {
+  await signInWithKey(page, "sk_demo_admin_kumo_au_e81d4c6b0a27");
+  await expect(page).toHaveURL(/\/context$/);
+  await page.getByRole("link", { name: "kumo-living-au.myshopify.com" }).click();
+  await expect(page.getByText("No catalog connections")).toBeVisible();
+});
+
+for (const [label, key, reason] of [
+  ["an expired key", KEYS.expired, /has expired/],
+  ["a revoked key", KEYS.revoked, /has been revoked/],
+  ["a legacy key without store scope", KEYS.legacy, /older key without store scope/],
+  ["a wrong key", "sk_this_is_not_a_key", /not valid/],
+] as const) {
+  test(`${label} is refused with its reason`, async ({ page }) => {
+    await signInWithKey(page, key);
+    const alert = page.getByRole("alert");
+    await expect(alert).toContainText(reason);
+    await expect(alert.getByTestId("request-id")).not.toBeEmpty();
+    await expect(page).toHaveURL(/\/sign-in/);
+  });
+}
+
+test("signing out ends the session", async ({ signedInPage: page }) => {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?reason=signed_out/);
+  await expect(page.getByText("You have signed out.")).toBeVisible();
+  await page.goto("/context");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fcontext/);
+});
+
+test("after sign-in the user returns to the page asked for, never to another site", async ({ page }) => {
+  await page.goto(`/stores/${US_STORE}`);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.getByLabel("API key").fill(KEYS.admin);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/stores/${US_STORE.replace(/\./g, "\\.")}$`));
+
+  await page.context().clearCookies();
+  await signInWithKey(page, KEYS.admin, "//evil.example/steal");
+  await expect(page).toHaveURL(/localhost:\d+\/context$/);
+});
+
+test("a demo key can be chosen by its label", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByRole("button", { name: /Marketer — Northwind US/ }).click();
+  await expect(page).toHaveURL(/\/context$/);
+  await expect(page.getByText("Leo Park").first()).toBeVisible();
+});
+
+test("an upstream 500 shows the error panel with the request id", async ({ signedInPage: page }) => {
+  await demo.setFaults([{ route: "store-profile", errorStatus: 500, errorRate: 1 }]);
+  await page.goto(`/stores/${US_STORE}`);
+  const panel = page.getByRole("alert").filter({ hasText: "The analytics service had a problem" }).first();
+  await expect(panel).toBeVisible();
+  await expect(panel.getByTestId("request-id")).toHaveText(/\S+/);
+});
+
+test("an upstream timeout shows the error panel with the request id", async ({ signedInPage: page }) => {
+  await demo.setFaults([{ route: "catalogs", latencyMs: 6_000 }]);
+  await page.goto(`/stores/${US_STORE}`);
+  const panel = page.getByRole("alert").filter({ hasText: "too slow" });
+  await expect(panel).toBeVisible({ timeout: 15_000 });
+  await expect(panel.getByTestId("request-id")).toHaveText(/^dash_/);
+});

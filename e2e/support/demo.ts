@@ -1,0 +1,40 @@
+import { E2E_DEMO_UPSTREAM_PORT } from "../../playwright.config";
+
+/** The demo upstream the end-to-end dashboard runs on, and its control endpoints. */
+const control = `http://127.0.0.1:${E2E_DEMO_UPSTREAM_PORT}/__control`;
+
+export const KEYS = {
+  admin: "sk_demo_admin_nw_us_5d8e2f41c7a9",
+  marketer: "sk_demo_marketer_nw_us_9b1c6e03d2f4",
+  expired: "sk_demo_expired_nw_us_6e3b8d52a1f0",
+  revoked: "sk_demo_revoked_nw_us_c4a19f7e2d68",
+  legacy: "sk_demo_legacy_unscoped_8f2d5b1a9c37",
+  kumoJp: "sk_demo_admin_kumo_jp_3c9e71f4b2a5",
+} as const;
+
+export const US_STORE = "northwind-outfitters.myshopify.com";
+
+export interface FaultRule {
+  route: string;
+  storeUrl?: string;
+  latencyMs?: number;
+  errorStatus?: 500 | 503;
+  errorRate?: number;
+  retryAfter?: string;
+  dropRate?: number;
+  malformedRate?: number;
+  truncateRate?: number;
+  times?: number;
+}
+
+async function call(path: string, init: RequestInit = {}) {
+  const response = await fetch(`${control}${path}`, init);
+  if (!response.ok) throw new Error(`demo upstream control ${path}: ${response.status}`);
+  return response.json() as Promise<unknown>;
+}
+
+export const demo = {
+  reset: () => call("/reset", { method: "POST" }),
+  setFaults: (rules: FaultRule[]) => call("/faults", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
+  state: () => call("/state") as Promise<{ pixels: Record<string, { id: string; name: string }[]>; clones: unknown[]; requestCounts: Record<string, number> }>,
+};

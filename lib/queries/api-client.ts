@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { apiErrorSchema } from "@/lib/schemas/error";
+
+/** Codes after which the session is gone and the user must sign in again. */
+export const SESSION_ENDING_CODES = new Set(["no_session", "key_expired", "key_revoked", "key_invalid"]);
+
+/** A failed call to one of the dashboard's own routes, with what the pages need to explain it. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | undefined,
+    readonly requestId: string | undefined,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "ApiRequestError";
+  }
+
+  get endsSession(): boolean {
+    return this.status === 401 && (this.code === undefined || SESSION_ENDING_CODES.has(this.code));
+  }
+}
+
+const dashboardErrorSchema = apiErrorSchema.extend({ code: z.string().optional() });
+
+async function toError(response: Response): Promise<ApiRequestError> {
+  const requestId = response.headers.get("x-request-id") ?? undefined;
+  const text = await response.text().catch(() => "");
+  try {
+    const parsed = dashboardErrorSchema.safeParse(JSON.parse(text));
+    if (parsed.success) {
+      return new ApiRequestError(response.status, parsed.data.error, parsed.data.code, parsed.data.requestId ?? requestId, parsed.data.details);
+    }
+  } catch {
+    // Not JSON: described by its status below.
+  }
+  return new ApiRequestError(response.status, `The dashboard answered with status ${response.status}.`, undefined, requestId);
+}
+
+export interface ApiOptions {
+  method?: "GET" | "POST" | "DELETE";
+  body?: unknown;
+  organizationId?: string;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+/** Calls a dashboard route and validates its JSON with the resource's schema. */
+export async function apiFetch<T extends z.ZodType>(path: string, schema: T, options: ApiOptions = {}): Promise<z.infer<T>> {
+  const headers: Record<string, string> = { accept: "application/json", ...options.headers };
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  if (options.organizationId) headers["x-service-organization-id"] = options.organizationId;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? "GET",
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+      credentials: "same-origin",
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new ApiRequestError(0, "The dashboard could not be reached. Check your connection and try again.", "network", undefined);
+  }
+  if (!response.ok) throw await toError(response);
+  const requestId = response.headers.get("x-request-id") ?? undefined;
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch {
+    throw new ApiRequestError(502, "The answer was cut off or was not valid JSON.", "upstream_malformed", requestId);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ApiRequestError(502, "The answer did not have the expected shape.", "upstream_malformed", requestId);
+  return parsed.data;
+}
+
+/** Path of a proxied upstream call, with each path segment encoded. */
+export function v1Path(segments: readonly string[], query?: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== "") search.set(name, value);
+  const suffix = search.toString();
+  return `/api/v1/${segments.map(encodeURIComponent).join("/")}${suffix ? `?${suffix}` : ""}`;
+}

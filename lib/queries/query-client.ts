@@ -1,0 +1,32 @@
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { ApiRequestError } from "./api-client";
+
+/** Sends the user to sign in, saying why, when a call shows the session has ended. */
+function onSessionEnded(error: unknown) {
+  if (!(error instanceof ApiRequestError) || !error.endsSession || typeof window === "undefined") return;
+  const next = `${window.location.pathname}${window.location.search}`;
+  const reason = error.code ?? "no_session";
+  // A full navigation, not a client-side one: nothing of the ended session stays in memory.
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+  window.location.assign(`/sign-in?reason=${encodeURIComponent(reason)}&next=${encodeURIComponent(next)}`);
+}
+
+export function makeQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({ onError: onSessionEnded }),
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _result, mutation) => {
+        if (!mutation.meta?.handlesSessionErrors) onSessionEnded(error);
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: 60_000,
+        refetchOnWindowFocus: false,
+        // Only a lost connection is worth one more try here: the server already retried the upstream's 5xx once.
+        retry: (failureCount, error) => error instanceof ApiRequestError && error.status === 0 && failureCount < 1,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import "server-only";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { SESSION_COOKIE, summarize, unsealSession, type SessionSummary } from "./session";
+
+/** The session of the page being rendered, read once per render. */
+const readPageSession = cache(async () => unsealSession((await cookies()).get(SESSION_COOKIE)?.value));
+
+/** Every dashboard page calls this itself: without a session, the user is sent to sign in and brought back. */
+export async function requirePageSession(returnTo: string): Promise<SessionSummary> {
+  const session = await readPageSession();
+  if (!session) redirect(`/sign-in?next=${encodeURIComponent(returnTo)}`);
+  return summarize(session);
+}
+
+export async function hasPageSession(): Promise<boolean> {
+  return (await readPageSession()) !== null;
+}
+
+/** For layouts: the summary when signed in. Redirecting is left to each page, which knows its own path. */
+export async function pageSessionSummary(): Promise<SessionSummary | null> {
+  const session = await readPageSession();
+  return session && summarize(session);
+}

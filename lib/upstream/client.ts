@@ -1,0 +1,148 @@
+import "server-only";
+import type { z } from "zod";
+import { apiErrorSchema, type ApiError } from "@/lib/schemas/error";
+import { upstreamBaseUrl, upstreamTimeoutMs } from "@/lib/server/config";
+import { type Endpoint, upstreamPath } from "./endpoints";
+
+export interface UpstreamCall {
+  endpoint: Endpoint;
+  params?: Partial<Record<"storeUrl" | "pixelId", string>>;
+  /** Already validated by the endpoint's query schema. */
+  query?: Record<string, string | undefined>;
+  /** Already validated by the endpoint's body schema. */
+  body?: unknown;
+  apiKey: string;
+  organizationId?: string;
+  requestId: string;
+  /** Aborts the upstream request when the browser goes away. */
+  signal?: AbortSignal;
+}
+
+/** The upstream could not be reached in time or answered something unusable. */
+export class UpstreamFailure extends Error {
+  constructor(
+    readonly status: 502 | 504,
+    readonly code: "upstream_timeout" | "upstream_unavailable" | "upstream_malformed",
+    message: string,
+    readonly upstreamRequestId?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The upstream answered with an error status; `body` is its Error object. */
+export class UpstreamHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiError,
+    readonly upstreamRequestId?: string,
+  ) {
+    super(body.error);
+  }
+}
+
+const RETRYABLE = new Set([502, 503, 504]);
+const MAX_RETRY_DELAY_MS = 2_000;
+
+function buildUrl(call: UpstreamCall): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(call.query ?? {})) {
+    if (value !== undefined) search.set(name, value);
+  }
+  const query = search.toString();
+  return `${upstreamBaseUrl()}${upstreamPath(call.endpoint, call.params ?? {})}${query ? `?${query}` : ""}`;
+}
+
+function buildHeaders(call: UpstreamCall): Headers {
+  const headers = new Headers({ accept: "application/json", "x-api-key": call.apiKey, "x-request-id": call.requestId });
+  if (call.organizationId) headers.set("x-service-organization-id", call.organizationId);
+  if (call.body !== undefined) headers.set("content-type", "application/json");
+  return headers;
+}
+
+function retryDelayMs(response: Response | undefined): number {
+  const retryAfter = Number(response?.headers.get("retry-after"));
+  return Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, MAX_RETRY_DELAY_MS) : 250;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/**
+ * Sends one allow-listed call. The deadline covers the whole exchange, body included.
+ * A GET is retried once on 502/503/504 or a network failure; a mutation never is.
+ */
+export async function sendUpstream(call: UpstreamCall): Promise<Response> {
+  const timeoutMs = upstreamTimeoutMs();
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = call.signal ? AbortSignal.any([deadline, call.signal]) : deadline;
+  const attempts = call.endpoint.mutating ? 1 : 2;
+  const url = buildUrl(call);
+  const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+
+  for (let attempt = 1; ; attempt++) {
+    let response: Response | undefined;
+    try {
+      response = await fetch(url, { method: call.endpoint.method, headers: buildHeaders(call), body, signal, redirect: "manual", cache: "no-store" });
+    } catch (error) {
+      if (deadline.aborted) {
+        throw new UpstreamFailure(504, "upstream_timeout", `The analytics service did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+      }
+      if (call.signal?.aborted || attempt >= attempts) {
+        throw new UpstreamFailure(502, "upstream_unavailable", "The analytics service could not be reached.", undefined, { cause: error });
+      }
+    }
+    if (response && response.status >= 300 && response.status < 400) {
+      throw new UpstreamFailure(502, "upstream_unavailable", "The analytics service answered with an unexpected redirect.", response.headers.get("x-request-id") ?? undefined);
+    }
+    if (response && (!RETRYABLE.has(response.status) || attempt >= attempts)) return response;
+    await response?.body?.cancel();
+    await sleep(retryDelayMs(response), signal);
+    if (deadline.aborted) {
+      throw new UpstreamFailure(504, "upstream_timeout", `The analytics service did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+    }
+  }
+}
+
+/** Reads an upstream error body as the contract's Error object, whatever it really holds. */
+export async function readUpstreamError(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => "");
+  try {
+    const parsed = apiErrorSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // Not JSON: fall through to a generic message.
+  }
+  return { error: `The analytics service answered with status ${response.status}.` };
+}
+
+/** One call whose JSON the dashboard itself reads: validated, or a 502 when it is not what the contract says. */
+export async function callUpstreamJson<T extends z.ZodType>(call: UpstreamCall, schema: T): Promise<{ data: z.infer<T>; upstreamRequestId?: string }> {
+  const response = await sendUpstream(call);
+  const upstreamRequestId = response.headers.get("x-request-id") ?? undefined;
+  if (!response.ok) throw new UpstreamHttpError(response.status, await readUpstreamError(response), upstreamRequestId);
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    if (error instanceof Error && error.name === "TimeoutError") {
+      throw new UpstreamFailure(504, "upstream_timeout", "The analytics service did not finish its answer in time.", upstreamRequestId);
+    }
+    throw new UpstreamFailure(502, "upstream_unavailable", "The analytics service's answer was cut off.", upstreamRequestId);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UpstreamFailure(502, "upstream_malformed", "The analytics service answered with malformed JSON.", upstreamRequestId);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new UpstreamFailure(502, "upstream_malformed", "The analytics service answered in an unexpected shape.", upstreamRequestId);
+  }
+  return { data: parsed.data, upstreamRequestId };
+}

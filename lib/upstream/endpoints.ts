@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { cloneCampaignRequestSchema } from "@/lib/schemas/campaign-clone";
+import { contextQuerySchema } from "@/lib/schemas/context";
+import { enrichRequestSchema } from "@/lib/schemas/enrich";
+import { dimensionsQuerySchema, productsQuerySchema } from "@/lib/schemas/product-metrics";
+
+/**
+ * The allow-list: every (method, path) of the contract the dashboard forwards, with the
+ * schemas of what may be sent. Nothing outside this table ever reaches the upstream.
+ */
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+type Segment = string | { param: "storeUrl" | "pixelId" };
+
+export interface Endpoint {
+  id: string;
+  method: HttpMethod;
+  /** The path as written in the contract, used in logs. */
+  template: string;
+  segments: readonly Segment[];
+  query: z.ZodType<Record<string, string | undefined>>;
+  body?: z.ZodType;
+  /** Whether the action changes state (guarded: same origin, never retried). */
+  mutating: boolean;
+}
+
+const noQuery = z.strictObject({});
+const storeUrl = { param: "storeUrl" } as const;
+const pixelId = { param: "pixelId" } as const;
+
+function endpoint(
+  id: string,
+  method: HttpMethod,
+  segments: readonly Segment[],
+  options: { query?: Endpoint["query"]; body?: z.ZodType } = {},
+): Endpoint {
+  const template = "/" + segments.map((segment) => (typeof segment === "string" ? segment : `{${segment.param}}`)).join("/");
+  return { id, method, template, segments, query: options.query ?? noQuery, body: options.body, mutating: method !== "GET" };
+}
+
+export const endpoints: readonly Endpoint[] = [
+  endpoint("context", "GET", ["context"], { query: contextQuerySchema }),
+  endpoint("me", "GET", ["me"]),
+  endpoint("organizations", "GET", ["organizations"]),
+  endpoint("stores", "GET", ["stores"]),
+  endpoint("store-profile", "GET", ["store-data", storeUrl]),
+  endpoint("catalogs", "GET", ["store-data", storeUrl, "catalogs"]),
+  endpoint("products", "GET", ["ad-metrics", storeUrl, "products"], { query: productsQuerySchema }),
+  endpoint("dimensions", "GET", ["ad-metrics", storeUrl, "dimensions"], { query: dimensionsQuerySchema }),
+  endpoint("enrich", "POST", ["ad-metrics", storeUrl, "enrich"], { body: enrichRequestSchema }),
+  endpoint("clone", "POST", ["platform", storeUrl, "actions", "clone-linkedin-campaign"], { body: cloneCampaignRequestSchema }),
+  endpoint("pixels-list", "GET", ["pixels", storeUrl]),
+  endpoint("pixel-delete", "DELETE", ["pixels", storeUrl, pixelId]),
+];
+
+export type EndpointMatch =
+  | { kind: "match"; endpoint: Endpoint; params: Partial<Record<"storeUrl" | "pixelId", string>> }
+  | { kind: "method-not-allowed"; allow: HttpMethod[] }
+  | { kind: "not-found" };
+
+function matchSegments(endpoint: Endpoint, segments: readonly string[]) {
+  if (endpoint.segments.length !== segments.length) return null;
+  const params: Partial<Record<"storeUrl" | "pixelId", string>> = {};
+  for (const [index, expected] of endpoint.segments.entries()) {
+    const actual = segments[index]!;
+    if (typeof expected === "string") {
+      if (expected !== actual) return null;
+    } else {
+      params[expected.param] = actual;
+    }
+  }
+  return params;
+}
+
+/** Finds the endpoint for already canonical, decoded path segments. */
+export function matchEndpoint(method: string, segments: readonly string[]): EndpointMatch {
+  const allow: HttpMethod[] = [];
+  for (const candidate of endpoints) {
+    const params = matchSegments(candidate, segments);
+    if (!params) continue;
+    if (candidate.method === method) return { kind: "match", endpoint: candidate, params };
+    allow.push(candidate.method);
+  }
+  return allow.length > 0 ? { kind: "method-not-allowed", allow } : { kind: "not-found" };
+}
+
+export function endpointById(id: string): Endpoint {
+  const found = endpoints.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`Unknown endpoint ${id}`);
+  return found;
+}
+
+/** Builds the upstream path: every segment encoded, so no value can add a segment or a query. */
+export function upstreamPath(endpoint: Endpoint, params: Partial<Record<"storeUrl" | "pixelId", string>>): string {
+  return (
+    "/" +
+    endpoint.segments
+      .map((segment) => encodeURIComponent(typeof segment === "string" ? segment : (params[segment.param] ?? "")))
+      .join("/")
+  );
+}

@@ -1,0 +1,49 @@
+import "server-only";
+import { clearedSessionCookie } from "@/lib/session/session";
+import { type ErrorCode, errorResponse } from "@/lib/server/http";
+import { UpstreamFailure, UpstreamHttpError } from "./client";
+
+/** Which of the contract's 401 reasons an upstream message names. */
+export function unauthorizedCode(message: string): Extract<ErrorCode, "key_expired" | "key_revoked" | "key_invalid"> {
+  if (/expired/i.test(message)) return "key_expired";
+  if (/revoked/i.test(message)) return "key_revoked";
+  return "key_invalid";
+}
+
+const unauthorizedWords: Record<ReturnType<typeof unauthorizedCode>, string> = {
+  key_expired: "This API key has expired. Create a new key and sign in again.",
+  key_revoked: "This API key has been revoked. Create a new key and sign in again.",
+  key_invalid: "This API key is not valid. Check the key and sign in again.",
+};
+
+/** A 403 caused by an old key without store scope (contract part 5.5) rather than a missing permission. */
+export function forbiddenCode(message: string): Extract<ErrorCode, "key_unscoped" | "forbidden"> {
+  return /scope/i.test(message) && /(legacy|older|replace|without|no store)/i.test(message) ? "key_unscoped" : "forbidden";
+}
+
+export function unauthorizedResponse(message: string, requestId: string, endSession: boolean): Response {
+  const code = unauthorizedCode(message);
+  return errorResponse(401, code, unauthorizedWords[code], {
+    requestId,
+    details: { upstream: message },
+    headers: endSession ? { "set-cookie": clearedSessionCookie() } : undefined,
+  });
+}
+
+/**
+ * The answer for a failed upstream call the dashboard made itself. An upstream 401 means
+ * the key stopped working: the session ends with it.
+ */
+export function upstreamErrorResponse(error: unknown, requestId: string): Response {
+  if (error instanceof UpstreamFailure) {
+    return errorResponse(error.status, error.code, error.message, { requestId: error.upstreamRequestId ?? requestId });
+  }
+  if (error instanceof UpstreamHttpError) {
+    const upstreamRequestId = error.upstreamRequestId ?? requestId;
+    if (error.status === 401) return unauthorizedResponse(error.body.error, upstreamRequestId, true);
+    const code: ErrorCode =
+      error.status === 403 ? forbiddenCode(error.body.error) : error.status === 404 ? "not_found" : error.status >= 500 ? "upstream_unavailable" : "bad_request";
+    return errorResponse(error.status, code, error.body.error, { requestId: upstreamRequestId, details: error.body.details, retryAfter: error.body.retryAfter ?? undefined });
+  }
+  throw error;
+}

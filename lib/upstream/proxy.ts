@@ -1,0 +1,120 @@
+import "server-only";
+import { identifierSchema } from "@/lib/schemas/common";
+import { errorResponse, issueDetails, newRequestId } from "@/lib/server/http";
+import { logRequest } from "@/lib/server/log";
+import { isSameOrigin } from "@/lib/server/origin";
+import { sessionFromRequest } from "@/lib/session/session";
+import { readUpstreamError, sendUpstream } from "./client";
+import { type Endpoint, matchEndpoint } from "./endpoints";
+import { unauthorizedResponse, upstreamErrorResponse } from "./errors";
+import { canonicalizePath } from "./path";
+
+export const PROXY_PREFIX = "/api/v1";
+const MAX_BODY_BYTES = 64 * 1024;
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+function parseQuery(endpoint: Endpoint, url: URL, requestId: string): Parsed<Record<string, string | undefined>> {
+  const names = [...url.searchParams.keys()];
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated) {
+    return { ok: false, response: errorResponse(400, "bad_request", `Query parameter "${repeated}" is given more than once.`, { requestId }) };
+  }
+  const parsed = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
+  if (!parsed.success) {
+    return { ok: false, response: errorResponse(400, "bad_request", "The query is not valid for this endpoint.", { requestId, details: issueDetails(parsed.error.issues) }) };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+async function parseBody(endpoint: Endpoint, request: Request, requestId: string): Promise<Parsed<unknown>> {
+  if (!endpoint.body) return { ok: true, value: undefined };
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) return { ok: false, response: errorResponse(413, "bad_request", "The request body is too large.", { requestId }) };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, response: errorResponse(400, "bad_request", "The request body is not valid JSON.", { requestId }) };
+  }
+  const parsed = endpoint.body.safeParse(json);
+  if (!parsed.success) {
+    return { ok: false, response: errorResponse(400, "bad_request", "The request body is not valid for this action.", { requestId, details: issueDetails(parsed.error.issues) }) };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+/**
+ * Forwards one browser request to the upstream /v1 when, and only when, it is one of the
+ * contract's calls: canonical path, allowed method, valid query and body, a session,
+ * and (for mutations) a same-origin request. The answer is streamed back with only its
+ * status, content-type and request id.
+ */
+export async function proxyToUpstream(request: Request): Promise<Response> {
+  const started = performance.now();
+  const requestId = newRequestId();
+  const url = new URL(request.url);
+  let route = "(unmatched)";
+  const finish = (response: Response) => {
+    logRequest({
+      method: request.method,
+      route,
+      status: response.status,
+      durationMs: performance.now() - started,
+      requestId,
+      upstreamRequestId: response.headers.get("x-request-id") ?? undefined,
+    });
+    return response;
+  };
+
+  const path = url.pathname.startsWith(`${PROXY_PREFIX}/`) ? url.pathname.slice(PROXY_PREFIX.length) : "";
+  const canonical = canonicalizePath(path);
+  if (!canonical.ok) return finish(errorResponse(404, "not_found", `No such endpoint: ${canonical.reason}.`, { requestId }));
+  const match = matchEndpoint(request.method, canonical.segments);
+  if (match.kind === "not-found") return finish(errorResponse(404, "not_found", "No such endpoint.", { requestId }));
+  if (match.kind === "method-not-allowed") {
+    return finish(errorResponse(405, "method_not_allowed", `Use ${match.allow.join(" or ")} on this endpoint.`, { requestId, headers: { allow: match.allow.join(", ") } }));
+  }
+  const { endpoint, params } = match;
+  route = `${endpoint.method} ${endpoint.template}`;
+
+  if (endpoint.mutating && !isSameOrigin(request)) {
+    return finish(errorResponse(403, "cross_site", "Cross-site requests may not change anything.", { requestId }));
+  }
+  const session = await sessionFromRequest(request);
+  if (!session) return finish(errorResponse(401, "no_session", "You are not signed in.", { requestId }));
+
+  const query = parseQuery(endpoint, url, requestId);
+  if (!query.ok) return finish(query.response);
+  const body = await parseBody(endpoint, request, requestId);
+  if (!body.ok) return finish(body.response);
+  const organizationHeader = request.headers.get("x-service-organization-id");
+  if (organizationHeader !== null && !identifierSchema.safeParse(organizationHeader).success) {
+    return finish(errorResponse(400, "bad_request", "The x-service-organization-id header is not a valid organization ID.", { requestId }));
+  }
+
+  try {
+    const upstream = await sendUpstream({
+      endpoint,
+      params,
+      query: query.value,
+      body: body.value,
+      apiKey: session.apiKey,
+      organizationId: organizationHeader ?? session.organizationId,
+      requestId,
+      signal: request.signal,
+    });
+    const upstreamRequestId = upstream.headers.get("x-request-id") ?? requestId;
+    if (upstream.status === 401) {
+      return finish(unauthorizedResponse((await readUpstreamError(upstream)).error, upstreamRequestId, true));
+    }
+    const headers = new Headers({
+      "content-type": upstream.headers.get("content-type") ?? "application/json",
+      "x-request-id": upstreamRequestId,
+      "cache-control": "no-store",
+    });
+    return finish(new Response(upstream.body, { status: upstream.status, headers }));
+  } catch (error) {
+    return finish(upstreamErrorResponse(error, requestId));
+  }
+}

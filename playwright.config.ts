@@ -1,0 +1,42 @@
+import { defineConfig, devices } from "@playwright/test";
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_DEMO_UPSTREAM_PORT = Number(process.env.E2E_DEMO_UPSTREAM_PORT ?? 4110);
+const baseURL = `http://localhost:${E2E_PORT}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  // One worker: tests share the demo upstream, whose state and faults they change.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `${baseURL}/sign-in`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 240_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(E2E_PORT),
+      DEMO_UPSTREAM_PORT: String(E2E_DEMO_UPSTREAM_PORT),
+      DEMO_UPSTREAM_CONTROL: "1",
+      UPSTREAM_TIMEOUT_MS: "4000",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});

@@ -1,0 +1,31 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { contentSecurityPolicy } from "@/lib/csp";
+
+/**
+ * Runs before every page: gives it a fresh CSP nonce, and sends visitors without a
+ * session cookie to sign in. The redirect is a convenience only: every page and route
+ * handler checks the session itself.
+ */
+export function proxy(request: NextRequest) {
+  const nonce = btoa(crypto.randomUUID());
+  const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
+  const { pathname, search } = request.nextUrl;
+
+  const needsSession = pathname === "/context" || pathname.startsWith("/stores/") || pathname === "/activity";
+  if (needsSession && !request.cookies.has("session")) {
+    const signIn = new URL("/sign-in", request.url);
+    signIn.searchParams.set("next", `${pathname}${search}`);
+    return NextResponse.redirect(signIn);
+  }
+
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("content-security-policy", csp);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("content-security-policy", csp);
+  return response;
+}
+
+export const config = {
+  matcher: [{ source: "/((?!api/|_next/static|_next/image|favicon.ico).*)", missing: [{ type: "header", key: "next-router-prefetch" }] }],
+};
