@@ -1,0 +1,46 @@
+/**
+ * What the demo holds for a given seed: its keys (with their scope and permissions) and the
+ * LinkedIn ad accounts with their initial campaign groups. Used by the sign-in page, docs,
+ * `cli.ts --describe` and tests; nothing here depends on the data scale.
+ */
+
+import { initialAdAccounts } from "./assets";
+import { KEYS, type KeyState, type Permission } from "./fixtures";
+
+export interface DemoKeyDescription {
+  key: string;
+  label: string;
+  state: KeyState;
+  organizationId: string | null;
+  storeUrl: string | null;
+  permissions: Permission[];
+}
+
+export interface DemoAdAccountDescription {
+  id: string;
+  storeUrl: string;
+  campaignGroups: Array<{ id: string; name: string; status: string }>;
+}
+
+export interface DemoDescription {
+  keys: DemoKeyDescription[];
+  adAccounts: DemoAdAccountDescription[];
+}
+
+export function describeDemo(seed = 42): DemoDescription {
+  return {
+    keys: KEYS.map((key) => ({
+      key: key.key,
+      label: key.label,
+      state: key.state,
+      organizationId: key.organizationId,
+      storeUrl: key.storeUrl,
+      permissions: [...key.permissions],
+    })),
+    adAccounts: initialAdAccounts(seed).map((account) => ({
+      id: account.id,
+      storeUrl: account.storeUrl,
+      campaignGroups: account.campaignGroups.map((group) => ({ id: group.id, name: group.name, status: group.status })),
+    })),
+  };
+}
