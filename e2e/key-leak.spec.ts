@@ -18,7 +18,7 @@ test("the API key never reaches anything the browser can read, during a whole jo
 
   await signInWithKey(page, KEYS.admin);
   await expect(page).toHaveURL(/\/context$/);
-  await expect(page.getByText("Northwind Outfitters")).toBeVisible();
+  await expect(page.getByRole("heading", { name: /Northwind Outfitters/ })).toBeVisible();
   await page.getByRole("link", { name: US_STORE }).click();
   await expect(page.getByText("America/New_York").first()).toBeVisible();
   await page.getByRole("link", { name: "Product metrics" }).click();

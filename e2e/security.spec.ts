@@ -42,6 +42,8 @@ test("a cross-origin DELETE is refused and removes nothing", async ({ signedInPa
 
 test("traversal paths are refused by the dashboard and never reach the upstream", async ({ signedInPage: page }) => {
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  // Leave the page, so that none of its own requests lands between the two readings.
+  await page.goto("about:blank");
   const before = await demo.state();
   const paths = [
     `/api/v1/store-data/${US_STORE}/..%2F..%2Fcontext`,
@@ -54,7 +56,8 @@ test("traversal paths are refused by the dashboard and never reach the upstream"
   ];
   for (const path of paths) {
     const { status, body } = await rawGet(path, cookie);
-    expect([400, 404], path).toContain(status);
+    // 308: Next.js itself folds `//` into `/` by redirecting, before any route runs.
+    expect([308, 400, 404], path).toContain(status);
     if (status === 404 && body.startsWith("{")) expect(JSON.parse(body).error, path).toEqual(expect.any(String));
   }
   const after = await demo.state();

@@ -10,7 +10,7 @@ export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; 
   const profile = useStoreProfile(storeUrl, organizationId);
   const catalogs = useCatalogConnections(storeUrl, organizationId);
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <Card title={<span>Store profile</span>}>
         {profile.isPending ? (
           <Skeleton label="Loading the store profile" />

@@ -1,0 +1,64 @@
+/**
+ * The proxy's cost: the same request straight to the demo upstream and through the
+ * dashboard's /api/v1 proxy, measured in one run, and a 100-connection soak through the proxy.
+ */
+import autocannon from "autocannon";
+import { ADMIN_KEY, signInCookie, startDashboardProcess, startDemoUpstreamProcess, US_STORE } from "./processes";
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  requests: number;
+}
+
+async function load(url: string, headers: Record<string, string>, connections: number, duration: number): Promise<Load> {
+  const result = await autocannon({ url, headers, connections, duration });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    requests: result.requests.total,
+  };
+}
+
+export interface ProxyBenchOptions {
+  duration?: number;
+  soakDuration?: number;
+}
+
+export async function benchProxy({ duration = 10, soakDuration = 30 }: ProxyBenchOptions = {}) {
+  const upstream = await startDemoUpstreamProcess();
+  const dashboard = await startDashboardProcess(upstream.baseUrl, 3900);
+  try {
+    const cookie = await signInCookie(dashboard.origin);
+    const direct = `${upstream.baseUrl}/store-data/${US_STORE}`;
+    const proxied = `${dashboard.origin}/api/v1/store-data/${US_STORE}`;
+    // Warm both paths (JIT, connection pools) before measuring.
+    await load(direct, { "x-api-key": ADMIN_KEY }, 10, 2);
+    await load(proxied, { cookie }, 10, 2);
+
+    const baseline = await load(direct, { "x-api-key": ADMIN_KEY }, 10, duration);
+    const viaProxy = await load(proxied, { cookie }, 10, duration);
+    const soak = await load(proxied, { cookie }, 100, soakDuration);
+
+    const row = (name: string, r: Load) =>
+      `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`;
+    console.log(`\nProxy benchmark: GET /store-data/{storeUrl}, ${duration} s at 10 connections, then ${soakDuration} s at 100`);
+    console.log(row("demo upstream directly (baseline)", baseline));
+    console.log(row("through the dashboard proxy", viaProxy));
+    console.log(row("through the proxy, 100 connections", soak));
+    console.log(`  throughput ratio (proxy / direct)   ${(viaProxy.rps / baseline.rps).toFixed(2)}`);
+    console.log(`  p50 latency ratio (proxy / direct)  ${(viaProxy.p50 / Math.max(baseline.p50, 0.001)).toFixed(2)}`);
+    console.log(`  added p50 latency                   ${(viaProxy.p50 - baseline.p50).toFixed(2)} ms (target ≤ 3 ms)`);
+    console.log(`  soak at 100 connections             ${soak.requests} requests, ${soak.errors} errors, ${soak.non2xx} non-2xx (target: none)`);
+    return { baseline, viaProxy, soak };
+  } finally {
+    await dashboard.stop();
+    await upstream.stop();
+  }
+}

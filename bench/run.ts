@@ -1,0 +1,26 @@
+/**
+ * Runs the benchmarks: `npm run bench` for all, `npm run bench:proxy` (or `-- proxy`) for one.
+ * Each prints its figures next to a baseline measured in the same run.
+ */
+import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
+import { benchProxy } from "./proxy";
+
+const benches: Record<string, () => Promise<unknown>> = {
+  proxy: () => benchProxy(),
+  upstream: async () => {
+    const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
+    console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);
+    console.log(`  ${result.rows.toLocaleString("en-US")} rows, ${(result.bytes / 1024 / 1024).toFixed(1)} MiB in ${(result.wallMs / 1000).toFixed(2)} s; peak RSS ${result.peakRssMb} MB`);
+  },
+};
+
+const selected = process.argv.slice(2).filter((name) => !name.startsWith("-"));
+const names = selected.length > 0 ? selected : Object.keys(benches);
+for (const name of names) {
+  const bench = benches[name];
+  if (!bench) {
+    console.error(`Unknown benchmark "${name}". Known: ${Object.keys(benches).join(", ")}`);
+    process.exit(2);
+  }
+  await bench();
+}
