@@ -14,13 +14,20 @@ const benches: Record<string, () => Promise<unknown>> = {
   },
 };
 
-const selected = process.argv.slice(2).filter((name) => !name.startsWith("-"));
-const names = selected.length > 0 ? selected : Object.keys(benches);
-for (const name of names) {
-  const bench = benches[name];
-  if (!bench) {
-    console.error(`Unknown benchmark "${name}". Known: ${Object.keys(benches).join(", ")}`);
-    process.exit(2);
+async function main() {
+  const selected = process.argv.slice(2).filter((name) => !name.startsWith("-"));
+  const names = selected.length > 0 ? selected : Object.keys(benches);
+  for (const name of names) {
+    const bench = benches[name];
+    if (!bench) {
+      console.error(`Unknown benchmark "${name}". Known: ${Object.keys(benches).join(", ")}`);
+      process.exit(2);
+    }
+    await bench();
   }
-  await bench();
 }
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -31,13 +31,29 @@ export async function sealSession(data: SessionData): Promise<string> {
   return sealData(data, { password: sessionSecrets().sealing, ttl: sessionTtlSeconds() });
 }
 
+/**
+ * Cookies already unsealed in this process, so that each request does not pay for the key
+ * derivation again. Only cookies that unsealed successfully enter; each leaves when its
+ * session expires or when the cache is full.
+ */
+const unsealed = new Map<string, SessionData>();
+const UNSEALED_CACHE_SIZE = 1_000;
+
 /** A tampered, expired, unreadable or outdated cookie is no session at all. */
 export async function unsealSession(sealed: string | undefined): Promise<SessionData | null> {
   if (!sealed || sealed.length > 4096) return null;
+  const cached = unsealed.get(sealed);
+  if (cached) {
+    if (cached.expiresAt > Date.now()) return cached;
+    unsealed.delete(sealed);
+    return null;
+  }
   try {
     const data = await unsealData(sealed, { password: sessionSecrets().unsealing, ttl: sessionTtlSeconds() });
     const parsed = sessionDataSchema.safeParse(data);
     if (!parsed.success || parsed.data.expiresAt <= Date.now()) return null;
+    if (unsealed.size >= UNSEALED_CACHE_SIZE) unsealed.delete(unsealed.keys().next().value!);
+    unsealed.set(sealed, parsed.data);
     return parsed.data;
   } catch {
     return null;

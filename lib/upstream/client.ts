@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { apiErrorSchema, type ApiError } from "@/lib/schemas/error";
 import { upstreamBaseUrl, upstreamTimeoutMs } from "@/lib/server/config";
 import { type Endpoint, upstreamPath } from "./endpoints";
+import { exchange } from "./transport";
 
 export interface UpstreamCall {
   endpoint: Endpoint;
@@ -54,16 +55,31 @@ function buildUrl(call: UpstreamCall): string {
   return `${upstreamBaseUrl()}${upstreamPath(call.endpoint, call.params ?? {})}${query ? `?${query}` : ""}`;
 }
 
-function buildHeaders(call: UpstreamCall): Headers {
-  const headers = new Headers({ accept: "application/json", "x-api-key": call.apiKey, "x-request-id": call.requestId });
-  if (call.organizationId) headers.set("x-service-organization-id", call.organizationId);
-  if (call.body !== undefined) headers.set("content-type", "application/json");
+/** Exactly the headers the contract needs; nothing from the browser's request is copied. */
+function buildHeaders(call: UpstreamCall, body: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { accept: "application/json", "x-api-key": call.apiKey, "x-request-id": call.requestId };
+  if (call.organizationId) headers["x-service-organization-id"] = call.organizationId;
+  if (body !== undefined) {
+    headers["content-type"] = "application/json";
+    headers["content-length"] = String(Buffer.byteLength(body));
+  }
   return headers;
 }
 
 function retryDelayMs(response: Response | undefined): number {
   const retryAfter = Number(response?.headers.get("retry-after"));
   return Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, MAX_RETRY_DELAY_MS) : 250;
+}
+
+/** One signal that aborts with either; cheaper than AbortSignal.any, which keeps every signal it saw. */
+function linkSignals(deadline: AbortSignal, caller: AbortSignal | undefined): AbortSignal {
+  if (!caller) return deadline;
+  const controller = new AbortController();
+  const abort = (source: AbortSignal) => () => controller.abort(source.reason);
+  if (caller.aborted) controller.abort(caller.reason);
+  deadline.addEventListener("abort", abort(deadline), { once: true });
+  caller.addEventListener("abort", abort(caller), { once: true });
+  return controller.signal;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -79,15 +95,15 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export async function sendUpstream(call: UpstreamCall): Promise<Response> {
   const timeoutMs = upstreamTimeoutMs();
   const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = call.signal ? AbortSignal.any([deadline, call.signal]) : deadline;
+  const signal = linkSignals(deadline, call.signal);
   const attempts = call.endpoint.mutating ? 1 : 2;
-  const url = buildUrl(call);
+  const url = new URL(buildUrl(call));
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
 
   for (let attempt = 1; ; attempt++) {
     let response: Response | undefined;
     try {
-      response = await fetch(url, { method: call.endpoint.method, headers: buildHeaders(call), body, signal, redirect: "manual", cache: "no-store" });
+      response = await exchange(url, { method: call.endpoint.method, headers: buildHeaders(call, body), body, signal });
     } catch (error) {
       if (deadline.aborted) {
         throw new UpstreamFailure(504, "upstream_timeout", `The analytics service did not answer within ${Math.round(timeoutMs / 1000)} s.`);

@@ -1,0 +1,93 @@
+/**
+ * Date ranges in the store's time zone. Dates are plain `YYYY-MM-DD` strings (the contract's
+ * format), and arithmetic on them is done in UTC, where every day has 24 hours.
+ */
+
+export const presets = ["today", "yesterday", "last7", "last30", "last90", "monthToDate", "lastMonth"] as const;
+export type Preset = (typeof presets)[number];
+
+export const presetLabels: Record<Preset, string> = {
+  today: "Today",
+  yesterday: "Yesterday",
+  last7: "Last 7 days",
+  last30: "Last 30 days",
+  last90: "Last 90 days",
+  monthToDate: "Month to date",
+  lastMonth: "Last month",
+};
+
+export interface DateRange {
+  startDate: string;
+  endDate: string;
+}
+
+const DAY_MS = 86_400_000;
+
+function toUtc(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`);
+}
+
+function fromUtc(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  return fromUtc(toUtc(date) + days * DAY_MS);
+}
+
+/** Days from start to end, both included. */
+export function dayCount({ startDate, endDate }: DateRange): number {
+  return Math.round((toUtc(endDate) - toUtc(startDate)) / DAY_MS) + 1;
+}
+
+/** Today's date in a time zone (the store's), whatever the browser's own zone. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
+export function resolvePreset(preset: Preset, timeZone: string, now: Date = new Date()): DateRange {
+  const today = todayIn(timeZone, now);
+  const firstOfMonth = `${today.slice(0, 8)}01`;
+  switch (preset) {
+    case "today":
+      return { startDate: today, endDate: today };
+    case "yesterday":
+      return { startDate: addDays(today, -1), endDate: addDays(today, -1) };
+    case "last7":
+      return { startDate: addDays(today, -6), endDate: today };
+    case "last30":
+      return { startDate: addDays(today, -29), endDate: today };
+    case "last90":
+      return { startDate: addDays(today, -89), endDate: today };
+    case "monthToDate":
+      return { startDate: firstOfMonth, endDate: today };
+    case "lastMonth": {
+      const lastDay = addDays(firstOfMonth, -1);
+      return { startDate: `${lastDay.slice(0, 8)}01`, endDate: lastDay };
+    }
+  }
+}
+
+/** The same date a year earlier; 29 February becomes 28 February. */
+function yearEarlier(date: string): string {
+  const year = Number(date.slice(0, 4)) - 1;
+  const candidate = `${year}${date.slice(4)}`;
+  return fromUtc(toUtc(candidate)) === candidate ? candidate : `${year}-02-28`;
+}
+
+/** The period to compare with: the same length just before, or the same dates a year earlier. */
+export function comparisonRange(range: DateRange, mode: "previous" | "year"): DateRange {
+  if (mode === "year") return { startDate: yearEarlier(range.startDate), endDate: yearEarlier(range.endDate) };
+  const length = dayCount(range);
+  return { startDate: addDays(range.startDate, -length), endDate: addDays(range.startDate, -1) };
+}
+
+/** Monday of the date's ISO week, or the first of its month: the bucket a day falls in. */
+export function bucketStart(date: string, granularity: "day" | "week" | "month"): string {
+  if (granularity === "day") return date;
+  if (granularity === "month") return `${date.slice(0, 8)}01`;
+  const weekday = (new Date(toUtc(date)).getUTCDay() + 6) % 7;
+  return addDays(date, -weekday);
+}

@@ -1,0 +1,67 @@
+import "server-only";
+import type { MetricsFilters } from "@/lib/schemas/product-metrics-view";
+import type { SessionData } from "@/lib/session/session";
+import { readUpstreamError, sendUpstream, UpstreamFailure, UpstreamHttpError } from "@/lib/upstream/client";
+import { endpointById } from "@/lib/upstream/endpoints";
+import { isMetricRow, type MetricRow } from "./aggregate";
+import { MalformedJsonError, readJsonArray } from "./json-array-stream";
+
+export interface UpstreamContext {
+  session: SessionData;
+  organizationId?: string;
+  requestId: string;
+  signal?: AbortSignal;
+}
+
+export interface ProductRows {
+  upstreamRequestId?: string;
+  batches: AsyncIterable<MetricRow[]>;
+}
+
+/** The upstream's own failure words for a body that broke off or did not parse. */
+function streamFailure(error: unknown, upstreamRequestId?: string): Error {
+  if (error instanceof UpstreamFailure) return error;
+  if (error instanceof MalformedJsonError) {
+    return new UpstreamFailure(502, "upstream_malformed", `The analytics service answered with malformed rows (${error.message}).`, upstreamRequestId);
+  }
+  if (error instanceof Error && error.name === "TimeoutError") {
+    return new UpstreamFailure(504, "upstream_timeout", "The analytics service did not finish sending the rows in time. Try a shorter range or fewer filters.", upstreamRequestId);
+  }
+  return new UpstreamFailure(502, "upstream_unavailable", "The analytics service's answer was cut off.", upstreamRequestId);
+}
+
+async function* validatedBatches(body: ReadableStream<Uint8Array>, upstreamRequestId?: string): AsyncGenerator<MetricRow[]> {
+  try {
+    for await (const batch of readJsonArray(body)) {
+      for (const row of batch) {
+        if (!isMetricRow(row)) {
+          throw new UpstreamFailure(502, "upstream_malformed", "The analytics service answered with a row in an unexpected shape.", upstreamRequestId);
+        }
+      }
+      yield batch as MetricRow[];
+    }
+  } catch (error) {
+    throw streamFailure(error, upstreamRequestId);
+  }
+}
+
+/**
+ * Opens GET /ad-metrics/{storeUrl}/products and resolves once the upstream has answered
+ * 200, so that an error status is known before anything is sent on. The rows then stream
+ * in batches, validated one by one, and are never held whole.
+ */
+export async function openProductRows(context: UpstreamContext, storeUrl: string, filters: MetricsFilters): Promise<ProductRows> {
+  const response = await sendUpstream({
+    endpoint: endpointById("products"),
+    params: { storeUrl },
+    query: filters,
+    apiKey: context.session.apiKey,
+    organizationId: context.organizationId ?? context.session.organizationId,
+    requestId: context.requestId,
+    signal: context.signal,
+  });
+  const upstreamRequestId = response.headers.get("x-request-id") ?? undefined;
+  if (!response.ok) throw new UpstreamHttpError(response.status, await readUpstreamError(response), upstreamRequestId);
+  if (!response.body) throw new UpstreamFailure(502, "upstream_malformed", "The analytics service answered without a body.", upstreamRequestId);
+  return { upstreamRequestId, batches: validatedBatches(response.body, upstreamRequestId) };
+}

@@ -1,0 +1,84 @@
+import "server-only";
+import { currencyDecimals } from "@/lib/format";
+import type { ComparisonMode, MetricsFilters, ProductBreakdown, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
+import { BreakdownAggregator, ProductMetricsAggregator } from "./aggregate";
+import { comparisonRange } from "./date-range";
+import { openProductRows, type ProductRows, type UpstreamContext } from "./product-rows";
+import { ViewCache } from "./view-cache";
+
+const PROGRESS_EVERY_ROWS = 50_000;
+
+const globalCache = globalThis as typeof globalThis & { __productMetricsCache?: ViewCache<ProductMetricsView> };
+/** One minute is enough to move between views of one range; 50 views bound the memory. */
+const viewCache = (globalCache.__productMetricsCache ??= new ViewCache<ProductMetricsView>(60_000, 50));
+
+export interface AggregationHooks {
+  /** Called once every upstream read has answered 200: from here on, errors arrive mid-stream. */
+  onOpened?: () => void;
+  onProgress?: (rowsRead: number) => void;
+}
+
+async function sumRows(rows: ProductRows, aggregator: ProductMetricsAggregator, progress: () => void) {
+  for await (const batch of rows.batches) {
+    for (const row of batch) aggregator.add(row);
+    progress();
+  }
+}
+
+async function aggregate(context: UpstreamContext, storeUrl: string, filters: MetricsFilters, compare: ComparisonMode | undefined, hooks: AggregationHooks): Promise<ProductMetricsView> {
+  const comparisonFilters = compare ? { ...filters, ...comparisonRange(filters, compare) } : undefined;
+  const [main, previous] = await Promise.all([
+    openProductRows(context, storeUrl, filters),
+    comparisonFilters ? openProductRows(context, storeUrl, comparisonFilters) : undefined,
+  ]);
+  hooks.onOpened?.();
+
+  const current = new ProductMetricsAggregator();
+  const earlier = new ProductMetricsAggregator();
+  let reported = 0;
+  const progress = () => {
+    const read = current.rows + earlier.rows;
+    if (read - reported >= PROGRESS_EVERY_ROWS) {
+      reported = read;
+      hooks.onProgress?.(read);
+    }
+  };
+  await Promise.all([sumRows(main, current, progress), previous ? sumRows(previous, earlier, progress) : undefined]);
+
+  const currency = current.currency ?? earlier.currency;
+  const decimals = currency ? currencyDecimals(currency) : 2;
+  return {
+    startDate: filters.startDate,
+    endDate: filters.endDate,
+    currency,
+    ...current.result(decimals),
+    ...(comparisonFilters ? { comparison: { startDate: comparisonFilters.startDate, endDate: comparisonFilters.endDate, totals: earlier.result(decimals).totals } } : {}),
+  };
+}
+
+/** The page's view of the product metrics, from the cache when the same read was made a moment ago. */
+export function productMetricsView(
+  context: UpstreamContext,
+  storeUrl: string,
+  filters: MetricsFilters,
+  compare: ComparisonMode | undefined,
+  hooks: AggregationHooks = {},
+): { view: Promise<ProductMetricsView>; cached: boolean } {
+  const key = ViewCache.key(context.session.apiKey, context.organizationId ?? context.session.organizationId, storeUrl, JSON.stringify(filters), compare);
+  const { value, hit } = viewCache.get(key, () => aggregate(context, storeUrl, filters, compare, hooks));
+  return { view: value, cached: hit };
+}
+
+/** One product's rows by channel and ad: a read filtered to that product, so it stays small. */
+export async function productBreakdown(context: UpstreamContext, storeUrl: string, filters: MetricsFilters, productId: string): Promise<ProductBreakdown> {
+  const rows = await openProductRows(context, storeUrl, { ...filters, filterProductId: productId });
+  const breakdown = new BreakdownAggregator();
+  let currency: string | null = null;
+  for await (const batch of rows.batches) {
+    for (const row of batch) {
+      currency ??= row.currency ?? null;
+      breakdown.add(row);
+    }
+  }
+  return breakdown.result(productId, currency ? currencyDecimals(currency) : 2);
+}
