@@ -8,6 +8,7 @@ const pages = [
   { name: "sign-in", path: "/sign-in", ready: "Sign in with your API key", signedIn: false },
   { name: "context", path: "/context", ready: US_STORE, signedIn: true },
   { name: "store", path: `/stores/${US_STORE}`, ready: "google_merchant_center", signedIn: true },
+  { name: "products", path: `/stores/${US_STORE}/products?compare=previous`, ready: "Top products by revenue", signedIn: true },
 ];
 
 for (const colorScheme of ["light", "dark"] as const) {
@@ -25,7 +26,9 @@ for (const colorScheme of ["light", "dark"] as const) {
         }
         await page.goto(shot.path);
         await expect(page.getByText(shot.ready).first()).toBeVisible();
-        await page.screenshot({ path: `screenshots/${shot.name}-${colorScheme}-${viewport.label}.png`, fullPage: true });
+        // Narrow pages are long: the first screens are what a phone shows.
+        const clip = viewport.label === "narrow" ? { x: 0, y: 0, width: viewport.width, height: 2200 } : undefined;
+        await page.screenshot({ path: `screenshots/${shot.name}-${colorScheme}-${viewport.label}.png`, fullPage: true, clip });
       }
     });
   }

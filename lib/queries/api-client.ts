@@ -24,7 +24,8 @@ export class ApiRequestError extends Error {
 
 const dashboardErrorSchema = apiErrorSchema.extend({ code: z.string().optional() });
 
-async function toError(response: Response): Promise<ApiRequestError> {
+/** The ApiRequestError for a failed answer of a dashboard route. */
+export async function errorFromResponse(response: Response): Promise<ApiRequestError> {
   const requestId = response.headers.get("x-request-id") ?? undefined;
   const text = await response.text().catch(() => "");
   try {
@@ -64,7 +65,7 @@ export async function apiFetch<T extends z.ZodType>(path: string, schema: T, opt
     if (options.signal?.aborted) throw error;
     throw new ApiRequestError(0, "The dashboard could not be reached. Check your connection and try again.", "network", undefined);
   }
-  if (!response.ok) throw await toError(response);
+  if (!response.ok) throw await errorFromResponse(response);
   const requestId = response.headers.get("x-request-id") ?? undefined;
   let json: unknown;
   try {

@@ -1,0 +1,65 @@
+"use client";
+
+import { useQueries } from "@tanstack/react-query";
+import type { MetricsFilters } from "@/lib/schemas/product-metrics-view";
+import { formatCurrency, formatNumber } from "@/lib/format";
+import { enrichQueryOptions } from "@/lib/queries/enrich";
+import { useProductBreakdown } from "@/lib/queries/product-metrics";
+import { Badge } from "@/components/ui/card";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { Skeleton } from "@/components/ui/states";
+
+/** One product's revenue by channel and ad, with ad names and statuses resolved per channel. */
+export function ProductBreakdown({ storeUrl, filters, productId, currency }: { storeUrl: string; filters: MetricsFilters; productId: string; currency: string }) {
+  const breakdown = useProductBreakdown(storeUrl, filters, productId);
+  const adsByChannel = new Map<string, string[]>();
+  for (const row of breakdown.data?.rows ?? []) {
+    if (row.adId) adsByChannel.set(row.channel, [...(adsByChannel.get(row.channel) ?? []), row.adId]);
+  }
+  const channels = [...adsByChannel.keys()].sort();
+  const enriched = useQueries({ queries: channels.map((channel) => enrichQueryOptions(storeUrl, channel, adsByChannel.get(channel)!)) });
+  const assets = new Map(enriched.flatMap((query, index) => (query.data?.assets ?? []).map((asset) => [`${channels[index]}\u0000${asset.assetId}`, asset] as const)));
+
+  if (breakdown.isPending) return <Skeleton lines={2} label="Loading the breakdown by channel and ad" />;
+  if (breakdown.isError) return <ErrorPanel error={breakdown.error} onRetry={() => breakdown.refetch()} />;
+  return (
+    <table className="w-full text-left text-sm">
+      <caption className="sr-only">Breakdown of this product by channel and ad</caption>
+      <thead className="text-xs text-slate-500 dark:text-slate-400">
+        <tr>
+          <th scope="col" className="py-1 pr-3">Channel</th>
+          <th scope="col" className="py-1 pr-3">Ad</th>
+          <th scope="col" className="py-1 pr-3 text-right">Orders</th>
+          <th scope="col" className="py-1 pr-3 text-right">Units</th>
+          <th scope="col" className="py-1 pr-3 text-right">Revenue</th>
+        </tr>
+      </thead>
+      <tbody>
+        {breakdown.data.rows.map((row) => {
+          const asset = row.adId ? assets.get(`${row.channel}\u0000${row.adId}`) : undefined;
+          return (
+            <tr key={`${row.channel}-${row.adId ?? "none"}`} className="border-t border-slate-100 dark:border-slate-800">
+              <td className="py-1 pr-3">{row.channel}</td>
+              <td className="py-1 pr-3">
+                {row.adId === null ? (
+                  <span className="text-slate-500">no ad</span>
+                ) : asset ? (
+                  <span className="flex flex-wrap items-center gap-2">
+                    <span>{asset.assetName}</span>
+                    <Badge tone={asset.assetEffectiveStatus === "ACTIVE" ? "good" : "neutral"}>{asset.assetEffectiveStatus.toLowerCase()}</Badge>
+                    <code className="font-mono text-xs text-slate-500">{row.adId}</code>
+                  </span>
+                ) : (
+                  <code className="font-mono text-xs" title="This ad ID does not resolve to a name">{row.adId}</code>
+                )}
+              </td>
+              <td className="py-1 pr-3 text-right tabular-nums">{formatNumber(row.orders)}</td>
+              <td className="py-1 pr-3 text-right tabular-nums">{formatNumber(row.units)}</td>
+              <td className="py-1 pr-3 text-right tabular-nums">{formatCurrency(row.revenue, currency)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,93 @@
+import { readFile } from "node:fs/promises";
+import { demo, US_STORE } from "./support/demo";
+import { expect, test } from "./support/fixtures";
+
+const PAGE = `/stores/${US_STORE}/products?range=custom&from=2026-01-01&to=2026-01-31`;
+
+/** "$1,234.50" → 1234.5 */
+const amount = (text: string) => Number(text.replace(/[^0-9.-]/g, ""));
+
+test("filters live in the URL: chosen, shown as chips, and kept on reload", async ({ signedInPage: page }) => {
+  await page.goto(PAGE);
+  await expect(page.getByTestId("time-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
+  const allOrders = await page.getByTestId("kpi-Orders").textContent();
+
+  await page.getByLabel("Channel", { exact: true }).selectOption("google");
+  await expect(page).toHaveURL(/channel=google/);
+  await page.getByRole("button", { name: /^Device type/ }).click();
+  await page.getByRole("group", { name: "Device type filter" }).getByLabel("mobile").click();
+  await page.keyboard.press("Escape");
+  await expect(page).toHaveURL(/device=mobile/);
+  await page.getByText("Credit to the first touch").click();
+  await expect(page).toHaveURL(/source=first_touch/);
+
+  const chips = page.getByRole("group", { name: "Active filters" });
+  await expect(chips.getByRole("button", { name: "Remove filter Channel: google" })).toBeVisible();
+  await expect(chips.getByRole("button", { name: "Remove filter Device type: mobile" })).toBeVisible();
+  await expect(page.getByTestId("kpi-Orders")).not.toHaveText(allOrders!);
+  const filteredOrders = await page.getByTestId("kpi-Orders").textContent();
+
+  await page.reload();
+  await expect(page.getByLabel("Channel", { exact: true })).toHaveValue("google");
+  await expect(page.getByRole("radio", { name: "Credit to the first touch" })).toBeChecked();
+  await expect(page.getByTestId("kpi-Orders")).toHaveText(filteredOrders!);
+
+  await page.goBack();
+  await expect(page).not.toHaveURL(/source=first_touch/);
+  await page.goto(PAGE + "&channel=google&device=mobile");
+  await chips.getByRole("button", { name: "Clear all" }).click();
+  await expect(page).not.toHaveURL(/channel=|device=/);
+});
+
+test("a comparison period shows the change on every figure", async ({ signedInPage: page }) => {
+  await page.goto(PAGE);
+  await page.getByLabel("Compare with").selectOption("previous");
+  await expect(page).toHaveURL(/compare=previous/);
+  await expect(page.getByText(/(more|less) than the comparison period/)).toHaveCount(5);
+});
+
+test("the exported CSV holds the same products and figures as the table", async ({ signedInPage: page }) => {
+  await page.goto(`${PAGE}&channel=facebook`);
+  const firstRow = page.getByTestId("product-row").first();
+  await expect(firstRow).toBeVisible();
+  const firstName = (await firstRow.locator("td").first().locator("span.block").first().textContent())!;
+  const firstRevenue = amount((await firstRow.locator("td").nth(3).textContent())!);
+  const count = Number((await page.getByText(/\d+ products · page/).textContent())!.split(" ")[0]!.replace(/,/g, ""));
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export table (CSV)" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`products_${US_STORE}_2026-01-01_2026-01-31_conversion_filtered.csv`);
+  const text = await readFile((await file.path())!, "utf8");
+  expect(text).toContain("# Filters: channel=facebook");
+  expect(text).toContain("(America/New_York)");
+  const lines = text.trim().split("\r\n").filter((line) => !line.startsWith("#"));
+  expect(lines).toHaveLength(count + 1);
+  const [, name, , , , revenue] = lines[1]!.split(",");
+  expect(name).toBe(firstName);
+  expect(Number(revenue)).toBeCloseTo(firstRevenue, 2);
+});
+
+test("a product's breakdown shows ad names and statuses from enrich, and unknown IDs as they are", async ({ signedInPage: page }) => {
+  await page.goto(PAGE);
+  await page.getByTestId("product-row").first().getByRole("button").first().click();
+  const breakdown = page.getByRole("table", { name: "Breakdown of this product by channel and ad" });
+  await expect(breakdown).toBeVisible();
+  // A resolved ad shows its name next to a status badge and its ID.
+  await expect(breakdown.locator("td span.rounded-full").first()).toHaveText(/active|paused|archived/);
+  await expect(breakdown.getByText("no ad").first()).toBeVisible();
+});
+
+test("an upstream 500 shows the error panel with its request id", async ({ signedInPage: page }) => {
+  await demo.setFaults([{ route: "products", errorStatus: 500, errorRate: 1 }]);
+  await page.goto(`${PAGE}&channel=tiktok`);
+  const panel = page.getByRole("alert").filter({ hasText: "The analytics service had a problem" });
+  await expect(panel).toBeVisible();
+  await expect(panel.getByTestId("request-id")).toHaveText(/\S+/);
+});
+
+test("a link with settings that make no sense says what it reset", async ({ signedInPage: page }) => {
+  await page.goto(`/stores/${US_STORE}/products?range=forever&page=abc`);
+  await expect(page.getByText(/could not be used and were reset/)).toContainText('date range "forever"');
+  await expect(page.getByTestId("kpi-Revenue")).toBeVisible();
+});

@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { dimensionValuesSchema, type DimensionsQuery } from "@/lib/schemas/product-metrics";
+import { apiFetch, v1Path } from "./api-client";
+
+export const dimensionKeys = {
+  all: ["dimensions"] as const,
+  values: (storeUrl: string, query: DimensionsQuery, organizationId?: string) => [...dimensionKeys.all, storeUrl, organizationId ?? null, query] as const,
+};
+
+export const dimensionsQueryOptions = (storeUrl: string, query: DimensionsQuery, organizationId?: string) =>
+  queryOptions({
+    queryKey: dimensionKeys.values(storeUrl, query, organizationId),
+    queryFn: ({ signal }) => apiFetch(v1Path(["ad-metrics", storeUrl, "dimensions"], { ...query }), dimensionValuesSchema, { signal, organizationId }),
+    staleTime: 5 * 60_000,
+  });
+
+/** GET /ad-metrics/{storeUrl}/dimensions: the values the filters may take for this range, channel, ad and source. */
+export function useDimensions(storeUrl: string, query: DimensionsQuery, organizationId?: string) {
+  return useQuery(dimensionsQueryOptions(storeUrl, query, organizationId));
+}

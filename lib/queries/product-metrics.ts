@@ -1,0 +1,100 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useSyncExternalStore } from "react";
+import { breakdownSchema, productMetricsEventSchema, type ComparisonMode, type MetricsFilters, type ProductMetricsView } from "@/lib/schemas/product-metrics-view";
+import { ApiRequestError, apiFetch, errorFromResponse } from "./api-client";
+
+type Query = Record<string, string | undefined>;
+
+function metricsPath(storeUrl: string, suffix: string, query: Query): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== "") search.set(name, value);
+  return `/api/stores/${encodeURIComponent(storeUrl)}/product-metrics${suffix}?${search}`;
+}
+
+export const productMetricsKeys = {
+  all: ["product-metrics"] as const,
+  view: (storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode) => [...productMetricsKeys.all, storeUrl, filters, compare ?? null] as const,
+  breakdown: (storeUrl: string, filters: MetricsFilters, productId: string) => [...productMetricsKeys.all, storeUrl, filters, "breakdown", productId] as const,
+};
+
+/** Rows read so far per view, reported by the server while a long aggregation runs. */
+const progress = new Map<string, number>();
+const listeners = new Set<() => void>();
+function setProgress(key: string, rows: number | undefined) {
+  if (rows === undefined) progress.delete(key);
+  else progress.set(key, rows);
+  listeners.forEach((listener) => listener());
+}
+
+export function useAggregationProgress(storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode): number | undefined {
+  const key = JSON.stringify(productMetricsKeys.view(storeUrl, filters, compare));
+  return useSyncExternalStore(
+    (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+    () => progress.get(key),
+    () => undefined,
+  );
+}
+
+/** Reads the route's NDJSON: progress lines, then the view or an error line. */
+async function fetchView(storeUrl: string, filters: MetricsFilters, compare: ComparisonMode | undefined, signal: AbortSignal): Promise<ProductMetricsView> {
+  const key = JSON.stringify(productMetricsKeys.view(storeUrl, filters, compare));
+  const path = metricsPath(storeUrl, "", { ...filters, compare });
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: { accept: "application/x-ndjson" }, signal, credentials: "same-origin" });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new ApiRequestError(0, "The dashboard could not be reached. Check your connection and try again.", "network", undefined);
+  }
+  const requestId = response.headers.get("x-request-id") ?? undefined;
+  // An error before streaming starts is an ordinary Error-shaped answer.
+  if (!response.ok || !response.body) throw await errorFromResponse(response);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += value;
+      let newline: number;
+      while ((newline = buffered.indexOf("\n")) !== -1) {
+        const event = productMetricsEventSchema.parse(JSON.parse(buffered.slice(0, newline)));
+        buffered = buffered.slice(newline + 1);
+        if (event.type === "progress") setProgress(key, event.rows);
+        else if (event.type === "result") return event.view;
+        else throw new ApiRequestError(event.status, event.error, event.code, event.requestId ?? requestId);
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApiRequestError || signal.aborted) throw error;
+    throw new ApiRequestError(502, "The answer was cut off before the figures were complete.", "upstream_malformed", requestId);
+  } finally {
+    setProgress(key, undefined);
+  }
+  throw new ApiRequestError(502, "The answer ended before the figures were complete.", "upstream_malformed", requestId);
+}
+
+export const productMetricsQueryOptions = (storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode) =>
+  queryOptions({
+    queryKey: productMetricsKeys.view(storeUrl, filters, compare),
+    queryFn: ({ signal }) => fetchView(storeUrl, filters, compare, signal),
+    staleTime: 60_000,
+  });
+
+/** The aggregated product metrics of one view (and its comparison period). */
+export function useProductMetrics(storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode, enabled = true) {
+  return useQuery({ ...productMetricsQueryOptions(storeUrl, filters, compare), enabled, placeholderData: (previous) => previous });
+}
+
+/** One product's rows by channel and ad, read when its table row opens. */
+export function useProductBreakdown(storeUrl: string, filters: MetricsFilters, productId: string) {
+  return useQuery({
+    queryKey: productMetricsKeys.breakdown(storeUrl, filters, productId),
+    queryFn: ({ signal }) => apiFetch(metricsPath(storeUrl, "/breakdown", { ...filters, productId }), breakdownSchema, { signal }),
+    staleTime: 60_000,
+  });
+}
+
+export function exportPath(storeUrl: string, filters: MetricsFilters, kind: "products" | "rows"): string {
+  return metricsPath(storeUrl, "/export", { ...filters, kind });
+}
