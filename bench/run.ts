@@ -2,11 +2,17 @@
  * Runs the benchmarks: `npm run bench` for all, `npm run bench:proxy` (or `-- proxy`) for one.
  * Each prints its figures next to a baseline measured in the same run.
  */
+import { benchAggregation } from "./aggregation";
+import { benchBundles } from "./bundles";
 import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
+import { benchPage } from "./page";
 import { benchProxy } from "./proxy";
 
 const benches: Record<string, () => Promise<unknown>> = {
   proxy: () => benchProxy(),
+  aggregation: () => benchAggregation(),
+  page: () => benchPage(),
+  bundles: async () => benchBundles(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
     console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);

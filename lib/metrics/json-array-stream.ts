@@ -1,93 +1,62 @@
 /**
  * Reads a JSON array of objects from a byte stream in batches, without holding the whole
- * body: each chunk is scanned for the ends of top-level elements (tracking only nesting
- * and strings), and the complete ones are handed to JSON.parse together, so parsing stays
- * in V8's fast path while memory stays bounded by one chunk plus one element.
+ * body. Each chunk is decoded and cut after its last complete element: the cut is found by
+ * letting JSON.parse accept `[` + prefix + `]`, which it does only when the prefix is a whole
+ * sequence of elements. Parsing thus stays in V8's native parser, and memory is bounded by
+ * one chunk plus one element.
  */
 
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-
 export class MalformedJsonError extends Error {}
+
+/** An element larger than this (or a body that never parses) is refused rather than buffered. */
+const MAX_PENDING_CHARS = 8 * 1024 * 1024;
+
+function parseSequence(sequence: string): unknown[] | undefined {
+  try {
+    return JSON.parse(`[${sequence}]`) as unknown[];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Strips the comma that separates the previous element from this text. */
+function withoutSeparator(text: string): string {
+  const trimmed = text.trimStart();
+  return trimmed.startsWith(",") ? trimmed.slice(1) : trimmed;
+}
 
 /** Decodes an array body into batches of parsed elements; throws MalformedJsonError on bad JSON. */
 export async function* readJsonArray(body: AsyncIterable<Uint8Array>): AsyncGenerator<unknown[]> {
   const decoder = new TextDecoder();
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
+  let pending = "";
   let started = false;
-  let finished = false;
-  /** Bytes of elements not yet parsed: the tail of earlier chunks. */
-  let pending: Uint8Array[] = [];
 
   for await (const chunk of body) {
-    let batchEnd = -1;
-    for (let index = 0; index < chunk.length; index++) {
-      const byte = chunk[index]!;
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (byte === BACKSLASH) escaped = true;
-        else if (byte === QUOTE) inString = false;
-        continue;
+    pending += decoder.decode(chunk, { stream: true });
+    if (!started) {
+      const trimmed = pending.trimStart();
+      if (trimmed === "") continue;
+      if (!trimmed.startsWith("[")) throw new MalformedJsonError("expected a JSON array");
+      pending = trimmed.slice(1);
+      started = true;
+    }
+    // Try the last `}` first; one inside a string or a nested object fails to parse, so step back.
+    for (let end = pending.lastIndexOf("}"); end !== -1; end = pending.lastIndexOf("}", end - 1)) {
+      const batch = parseSequence(withoutSeparator(pending.slice(0, end + 1)));
+      if (batch) {
+        pending = pending.slice(end + 1);
+        if (batch.length > 0) yield batch;
+        break;
       }
-      if (byte === QUOTE) inString = true;
-      else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-        if (!started) {
-          if (byte !== OPEN_BRACKET) throw new MalformedJsonError("expected a JSON array");
-          started = true;
-        }
-        depth++;
-      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
-        depth--;
-        if (depth === 1) batchEnd = index + 1;
-        else if (depth === 0) {
-          finished = true;
-          batchEnd = index;
-        } else if (depth < 0) throw new MalformedJsonError("unbalanced brackets");
-      } else if (byte === COMMA && depth === 1) batchEnd = index;
     }
-    if (batchEnd === -1) {
-      pending.push(chunk);
-      continue;
-    }
-    const text = decoder.decode(concat([...pending, chunk.subarray(0, batchEnd)]), { stream: false });
-    pending = batchEnd < chunk.length ? [chunk.slice(batchEnd)] : [];
-    const batch = parseElements(text);
-    if (batch.length > 0) yield batch;
+    if (pending.length > MAX_PENDING_CHARS) throw new MalformedJsonError("an element is too large or not valid JSON");
   }
-  if (!started || !finished || depth !== 0 || inString) throw new MalformedJsonError("the array ended early");
-  const rest = decoder.decode(concat(pending)).trim();
-  if (rest !== "" && rest !== "]") throw new MalformedJsonError("unexpected content after the array");
-}
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const total = parts.reduce((sum, part) => sum + part.length, 0);
-  const joined = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
-}
-
-/** `text` holds whole elements separated by commas, maybe with the array's `[` in front. */
-function parseElements(text: string): unknown[] {
-  let body = text.trim();
-  if (body.startsWith("[")) body = body.slice(1);
-  if (body.startsWith(",")) body = body.slice(1);
-  if (body.trim() === "") return [];
-  try {
-    const parsed: unknown = JSON.parse(`[${body}]`);
-    return parsed as unknown[];
-  } catch {
-    throw new MalformedJsonError("an element is not valid JSON");
-  }
+  const rest = (pending + decoder.decode()).trim();
+  if (!started || !rest.endsWith("]")) throw new MalformedJsonError("the array ended early");
+  const tail = withoutSeparator(rest.slice(0, -1)).trim();
+  if (tail === "") return;
+  const batch = parseSequence(tail);
+  if (!batch) throw new MalformedJsonError("an element is not valid JSON");
+  yield batch;
 }
