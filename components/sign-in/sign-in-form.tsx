@@ -129,14 +129,11 @@ export function SignInForm({ next, notice, demoKeys }: { next: string; notice?: 
           <ul className="space-y-2">
             {demoKeys.map((demoKey) => (
               <li key={demoKey.id}>
-                <Button
-                  variant="secondary"
-                  className="w-full justify-between text-left"
-                  disabled={signIn.isPending}
-                  onClick={() => submit({ demoKeyId: demoKey.id, organizationId })}
-                >
-                  <span>{demoKey.label}</span>
-                  <Badge tone={demoKey.state === "active" ? "good" : "warn"}>{demoKey.state}</Badge>
+                <Button variant="secondary" className="w-full" disabled={signIn.isPending} onClick={() => submit({ demoKeyId: demoKey.id, organizationId })}>
+                  <span className="flex w-full items-center justify-between gap-3 text-left">
+                    <span>{demoKey.label}</span>
+                    <Badge tone={demoKey.state === "active" ? "good" : "warn"}>{demoKey.state}</Badge>
+                  </span>
                 </Button>
               </li>
             ))}
