@@ -75,8 +75,8 @@ export function MultiSelect({
             className="mb-2 w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
           />
           <ul className="max-h-60 overflow-y-auto">
-            {loading && <li className="px-2 py-1 text-sm text-slate-500">Loading values…</li>}
-            {!loading && visible.length === 0 && <li className="px-2 py-1 text-sm text-slate-500">No values</li>}
+            {loading && <li className="px-2 py-1 text-sm text-slate-500 dark:text-slate-400">Loading values…</li>}
+            {!loading && visible.length === 0 && <li className="px-2 py-1 text-sm text-slate-500 dark:text-slate-400">No values</li>}
             {visible.map((value) => (
               <li key={value}>
                 <label className="flex cursor-pointer items-center gap-2 rounded px-2 py-1 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">

@@ -42,12 +42,12 @@ export function ProductBreakdown({ storeUrl, filters, productId, currency }: { s
               <td className="py-1 pr-3">{row.channel}</td>
               <td className="py-1 pr-3">
                 {row.adId === null ? (
-                  <span className="text-slate-500">no ad</span>
+                  <span className="text-slate-500 dark:text-slate-400">no ad</span>
                 ) : asset ? (
                   <span className="flex flex-wrap items-center gap-2">
                     <span>{asset.assetName}</span>
                     <Badge tone={asset.assetEffectiveStatus === "ACTIVE" ? "good" : "neutral"}>{asset.assetEffectiveStatus.toLowerCase()}</Badge>
-                    <code className="font-mono text-xs text-slate-500">{row.adId}</code>
+                    <code className="font-mono text-xs text-slate-500 dark:text-slate-400">{row.adId}</code>
                   </span>
                 ) : (
                   <code className="font-mono text-xs" title="This ad ID does not resolve to a name">{row.adId}</code>

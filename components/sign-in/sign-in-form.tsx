@@ -92,7 +92,7 @@ export function SignInForm({ next, notice, demoKeys }: { next: string; notice?: 
           </div>
           <div>
             <label htmlFor="organization-id" className="block text-sm font-medium">
-              Organization ID <span className="font-normal text-slate-500">(optional)</span>
+              Organization ID <span className="font-normal text-slate-500 dark:text-slate-400">(optional)</span>
             </label>
             <input
               id="organization-id"
