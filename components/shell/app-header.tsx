@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import type { SessionSummaryView } from "@/lib/schemas/session";
 import { useSignOut } from "@/lib/queries/session";
 import { Button } from "@/components/ui/button";
@@ -9,15 +9,23 @@ import { Button } from "@/components/ui/button";
 export function AppHeader({ session }: { session: SessionSummaryView }) {
   const signOut = useSignOut();
   const router = useRouter();
+  const pathname = usePathname();
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-slate-900">
         Skip to content
       </a>
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-        <Link href="/context" className="font-semibold text-indigo-700 dark:text-indigo-300">
-          Store analytics
-        </Link>
+        <div className="flex items-center gap-4">
+          <Link href="/context" className="font-semibold text-indigo-700 dark:text-indigo-300">
+            Store analytics
+          </Link>
+          <nav aria-label="Main">
+            <Link href="/activity" aria-current={pathname === "/activity" ? "page" : undefined} className="text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:text-indigo-700 dark:text-slate-300 dark:hover:text-white dark:aria-[current=page]:text-indigo-300">
+              Activity
+            </Link>
+          </nav>
+        </div>
         <div className="flex items-center gap-3 text-sm">
           <span className="hidden text-right sm:block">
             <span className="block font-medium">{session.user.name}</span>

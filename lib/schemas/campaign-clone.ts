@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { currencyDecimals } from "../format";
+import { zonedLocalToEpochMs } from "../time-zone";
 import { identifierSchema } from "./common";
 
 export const campaignStatuses = ["PAUSED", "ACTIVE"] as const;
@@ -53,3 +55,92 @@ export const cloneCampaignResponseSchema = z.looseObject({
   results: z.array(z.record(z.string(), z.unknown())),
 });
 export type CloneCampaignResponse = z.infer<typeof cloneCampaignResponseSchema>;
+
+/** The clone form's fields, as typed: dates are `datetime-local` text in the store's time zone. */
+export interface CloneFormValues {
+  adAccountId: string;
+  sourceCampaignGroupId: string;
+  name: string;
+  /** "Start delivering immediately": the clone is ACTIVE instead of PAUSED. */
+  startDelivering: boolean;
+  /** The new name typed again, required for ACTIVE. */
+  confirmation: string;
+  start: string;
+  /** Empty: no end date. */
+  end: string;
+  budget: string;
+  currencyCode: string;
+}
+export type CloneFormField = keyof CloneFormValues;
+
+/** Which form field a request path names, for the route's and the upstream's `details.issues`. */
+const fieldOfRequestPath: Record<string, CloneFormField> = {
+  adAccountId: "adAccountId",
+  "payload.sourceCampaignGroupId": "sourceCampaignGroupId",
+  "payload.name": "name",
+  "payload.status": "startDelivering",
+  "payload.startTime": "start",
+  "payload.endTime": "end",
+  "payload.budget": "budget",
+  "payload.currencyCode": "currencyCode",
+};
+
+export function cloneFormFieldOf(requestPath: string): CloneFormField | undefined {
+  return Object.hasOwn(fieldOfRequestPath, requestPath) ? fieldOfRequestPath[requestPath] : undefined;
+}
+
+const DECIMAL = /^\d+(?:\.(\d+))?$/;
+
+/**
+ * The clone form's schema: the form's text in, the request body out, piped through the
+ * route's own schema so that both judge a request alike. On top of the route's rules, what
+ * only the form knows: dates read in the store's time zone, a budget written in the
+ * currency's digits, and ACTIVE only with the new name typed as confirmation.
+ */
+export function cloneFormSchema(timeZone: string) {
+  const payload = cloneCampaignRequestSchema.shape.payload.shape;
+  return z
+    .strictObject({
+      adAccountId: z.string().trim().pipe(cloneCampaignRequestSchema.shape.adAccountId),
+      sourceCampaignGroupId: z.string().trim().pipe(payload.sourceCampaignGroupId),
+      name: payload.name,
+      startDelivering: z.boolean(),
+      confirmation: z.string(),
+      start: z.string().min(1, "choose when the clone may start"),
+      end: z.string(),
+      budget: z.string().trim().min(1, "enter a budget"),
+      currencyCode: z.string().trim().pipe(payload.currencyCode.unwrap()),
+    })
+    .superRefine((values, ctx) => {
+      const startTime = values.start ? zonedLocalToEpochMs(values.start, timeZone) : null;
+      const endTime = values.end ? zonedLocalToEpochMs(values.end, timeZone) : null;
+      if (values.start && startTime === null) ctx.addIssue({ code: "custom", path: ["start"], message: `is not a time that exists in ${timeZone}` });
+      if (values.end && endTime === null) ctx.addIssue({ code: "custom", path: ["end"], message: `is not a time that exists in ${timeZone}` });
+      if (startTime !== null && endTime !== null && endTime <= startTime) ctx.addIssue({ code: "custom", path: ["end"], message: "must be after the start" });
+      const budget = DECIMAL.exec(values.budget);
+      if (values.budget && (!budget || Number(values.budget) <= 0)) {
+        ctx.addIssue({ code: "custom", path: ["budget"], message: "must be a number greater than 0" });
+      } else if (budget && (budget[1]?.length ?? 0) > currencyDecimals(values.currencyCode)) {
+        const digits = currencyDecimals(values.currencyCode);
+        ctx.addIssue({ code: "custom", path: ["budget"], message: digits === 0 ? `must be a whole amount in ${values.currencyCode}` : `must have at most ${digits} decimals in ${values.currencyCode}` });
+      }
+      if (values.startDelivering && values.confirmation.trim() !== values.name) {
+        ctx.addIssue({ code: "custom", path: ["confirmation"], message: "type the new name exactly to start delivery immediately" });
+      }
+    })
+    .transform(
+      (values): CloneCampaignRequest => ({
+        adAccountId: values.adAccountId,
+        payload: {
+          sourceCampaignGroupId: values.sourceCampaignGroupId,
+          name: values.name,
+          status: values.startDelivering ? "ACTIVE" : "PAUSED",
+          startTime: zonedLocalToEpochMs(values.start, timeZone) ?? undefined,
+          ...(values.end ? { endTime: zonedLocalToEpochMs(values.end, timeZone) ?? undefined } : {}),
+          budget: Number(values.budget),
+          currencyCode: values.currencyCode,
+        },
+      }),
+    )
+    .pipe(cloneCampaignRequestSchema);
+}

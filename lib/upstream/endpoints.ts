@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AuditAction } from "@/lib/actions/audit-entry";
 import { cloneCampaignRequestSchema } from "@/lib/schemas/campaign-clone";
 import { contextQuerySchema } from "@/lib/schemas/context";
 import { enrichRequestSchema } from "@/lib/schemas/enrich";
@@ -22,6 +23,8 @@ export interface Endpoint {
   body?: z.ZodType;
   /** Whether the action changes state (guarded: same origin, never retried). */
   mutating: boolean;
+  /** A guarded action: run once per Idempotency-Key and written to the audit log. */
+  action?: AuditAction;
 }
 
 const noQuery = z.strictObject({});
@@ -32,10 +35,10 @@ function endpoint(
   id: string,
   method: HttpMethod,
   segments: readonly Segment[],
-  options: { query?: Endpoint["query"]; body?: z.ZodType } = {},
+  options: { query?: Endpoint["query"]; body?: z.ZodType; action?: AuditAction } = {},
 ): Endpoint {
   const template = "/" + segments.map((segment) => (typeof segment === "string" ? segment : `{${segment.param}}`)).join("/");
-  return { id, method, template, segments, query: options.query ?? noQuery, body: options.body, mutating: method !== "GET" };
+  return { id, method, template, segments, query: options.query ?? noQuery, body: options.body, mutating: method !== "GET", action: options.action };
 }
 
 export const endpoints: readonly Endpoint[] = [
@@ -48,9 +51,9 @@ export const endpoints: readonly Endpoint[] = [
   endpoint("products", "GET", ["ad-metrics", storeUrl, "products"], { query: productsQuerySchema }),
   endpoint("dimensions", "GET", ["ad-metrics", storeUrl, "dimensions"], { query: dimensionsQuerySchema }),
   endpoint("enrich", "POST", ["ad-metrics", storeUrl, "enrich"], { body: enrichRequestSchema }),
-  endpoint("clone", "POST", ["platform", storeUrl, "actions", "clone-linkedin-campaign"], { body: cloneCampaignRequestSchema }),
+  endpoint("clone", "POST", ["platform", storeUrl, "actions", "clone-linkedin-campaign"], { body: cloneCampaignRequestSchema, action: "campaign-group.clone" }),
   endpoint("pixels-list", "GET", ["pixels", storeUrl]),
-  endpoint("pixel-delete", "DELETE", ["pixels", storeUrl, pixelId]),
+  endpoint("pixel-delete", "DELETE", ["pixels", storeUrl, pixelId], { action: "tracking-connection.remove" }),
 ];
 
 export type EndpointMatch =

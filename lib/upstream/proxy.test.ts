@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/lib/demo-upstream/server";
 import { signIn } from "@/lib/session/sign-in";
@@ -167,7 +168,9 @@ describe("the /api/v1 proxy", () => {
   it("passes an upstream 403 through for a key without the permission", async () => {
     const cookie = await cookieFor(MARKETER_KEY);
     const pixels = await (await proxyToUpstream(dashboardRequest(`/api/v1/pixels/${US_STORE}`, { cookie }))).json();
-    const response = await proxyToUpstream(dashboardRequest(`/api/v1/pixels/${US_STORE}/${pixels.pixels[0].id}`, { method: "DELETE", cookie }));
+    const response = await proxyToUpstream(
+      dashboardRequest(`/api/v1/pixels/${US_STORE}/${pixels.pixels[0].id}`, { method: "DELETE", cookie, headers: { "idempotency-key": randomUUID() } }),
+    );
     expect(response.status).toBe(403);
     expect((await response.json()).error).toEqual(expect.any(String));
   });

@@ -1,10 +1,11 @@
 import "server-only";
+import { runGuardedAction } from "@/lib/actions/guard";
 import { identifierSchema } from "@/lib/schemas/common";
 import { errorResponse, issueDetails, newRequestId } from "@/lib/server/http";
 import { logRequest } from "@/lib/server/log";
 import { isSameOrigin } from "@/lib/server/origin";
 import { sessionFromRequest } from "@/lib/session/session";
-import { readUpstreamError, sendUpstream } from "./client";
+import { readUpstreamError, sendUpstream, type UpstreamCall } from "./client";
 import { type Endpoint, matchEndpoint } from "./endpoints";
 import { unauthorizedResponse, upstreamErrorResponse } from "./errors";
 import { canonicalizePath } from "./path";
@@ -48,7 +49,8 @@ async function parseBody(endpoint: Endpoint, request: Request, requestId: string
  * Forwards one browser request to the upstream /v1 when, and only when, it is one of the
  * contract's calls: canonical path, allowed method, valid query and body, a session,
  * and (for mutations) a same-origin request. The answer is streamed back with only its
- * status, content-type and request id.
+ * status, content-type and request id. Guarded actions (clone, remove) also go through
+ * the idempotency and audit guard of lib/actions.
  */
 export async function proxyToUpstream(request: Request): Promise<Response> {
   const started = performance.now();
@@ -93,28 +95,47 @@ export async function proxyToUpstream(request: Request): Promise<Response> {
     return finish(errorResponse(400, "bad_request", "The x-service-organization-id header is not a valid organization ID.", { requestId }));
   }
 
-  try {
-    const upstream = await sendUpstream({
+  const call: UpstreamCall = {
+    endpoint,
+    params,
+    query: query.value,
+    body: body.value,
+    apiKey: session.apiKey,
+    organizationId: organizationHeader ?? session.organizationId,
+    requestId,
+    // A guarded action runs to its end even if the browser goes away, so that a retry can replay its outcome.
+    signal: endpoint.action ? undefined : request.signal,
+  };
+  if (!endpoint.action) return finish(await forward(call));
+  return finish(
+    await runGuardedAction(request, {
+      action: endpoint.action,
+      session,
+      requestId,
       endpoint,
       params,
-      query: query.value,
       body: body.value,
-      apiKey: session.apiKey,
-      organizationId: organizationHeader ?? session.organizationId,
-      requestId,
-      signal: request.signal,
-    });
-    const upstreamRequestId = upstream.headers.get("x-request-id") ?? requestId;
+      organizationId: call.organizationId,
+      send: () => forward(call),
+    }),
+  );
+}
+
+/** One upstream call, answered with only its status, content-type, request id and body (streamed). */
+async function forward(call: UpstreamCall): Promise<Response> {
+  try {
+    const upstream = await sendUpstream(call);
+    const upstreamRequestId = upstream.headers.get("x-request-id") ?? call.requestId;
     if (upstream.status === 401) {
-      return finish(unauthorizedResponse((await readUpstreamError(upstream)).error, upstreamRequestId, true));
+      return unauthorizedResponse((await readUpstreamError(upstream)).error, upstreamRequestId, true);
     }
     const headers = new Headers({
       "content-type": upstream.headers.get("content-type") ?? "application/json",
       "x-request-id": upstreamRequestId,
       "cache-control": "no-store",
     });
-    return finish(new Response(upstream.body, { status: upstream.status, headers }));
+    return new Response(upstream.body, { status: upstream.status, headers });
   } catch (error) {
-    return finish(upstreamErrorResponse(error, requestId));
+    return upstreamErrorResponse(error, call.requestId);
   }
 }

@@ -1,0 +1,195 @@
+"use client";
+
+import type { FormEvent, HTMLAttributes, ReactNode } from "react";
+import { useState } from "react";
+import { formatCurrency } from "@/lib/format";
+import { cloneFormSchema, type CloneCampaignRequest, type CloneFormField, type CloneFormValues } from "@/lib/schemas/campaign-clone";
+import type { EnrichedAsset } from "@/lib/schemas/enrich";
+import { Badge } from "@/components/ui/card";
+import { Button } from "@/components/ui/button";
+
+export type FieldErrors = Partial<Record<CloneFormField, string>>;
+
+/** How the source campaign group ID resolved through enrich, if it did. */
+export type SourceLookup = { state: "idle" | "loading" | "not-found" | "failed" } | { state: "found"; asset: EnrichedAsset };
+
+const fieldId = (field: CloneFormField) => `clone-${field}`;
+
+const inputClass =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm aria-invalid:border-rose-500 dark:border-slate-700 dark:bg-slate-950 dark:aria-invalid:border-rose-500";
+
+function TextField(props: {
+  field: CloneFormField;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  value: string;
+  onChange: (value: string) => void;
+  type?: "text" | "datetime-local";
+  inputMode?: HTMLAttributes<HTMLInputElement>["inputMode"];
+  mono?: boolean;
+  children?: ReactNode;
+}) {
+  const id = fieldId(props.field);
+  const describedBy = [props.hint ? `${id}-hint` : "", props.error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {props.label}
+      </label>
+      <input
+        id={id}
+        name={props.field}
+        type={props.type ?? "text"}
+        inputMode={props.inputMode}
+        autoComplete="off"
+        spellCheck={false}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy}
+        className={`${inputClass} ${props.mono ? "font-mono" : ""}`}
+      />
+      {props.hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-rose-700 dark:text-rose-400">
+          {props.error}
+        </p>
+      )}
+      {props.children}
+    </div>
+  );
+}
+
+function SourceStatus({ lookup }: { lookup: SourceLookup }) {
+  const text: Record<Exclude<SourceLookup["state"], "found">, string> = {
+    idle: "",
+    loading: "Looking up the campaign group…",
+    "not-found": "No LinkedIn campaign group with this ID was found in this store. Check the ID; the upstream will refuse an unknown one.",
+    failed: "The campaign group could not be looked up just now. You can still continue.",
+  };
+  return (
+    <div aria-live="polite" className="mt-2 text-sm">
+      {lookup.state === "found" ? (
+        <p className="flex flex-wrap items-center gap-2">
+          <span className="font-medium">{lookup.asset.assetName}</span>
+          <Badge tone={lookup.asset.assetStatus === "ACTIVE" ? "good" : "neutral"}>{lookup.asset.assetStatus}</Badge>
+          {lookup.asset.assetEffectiveStatus !== lookup.asset.assetStatus && <Badge>{lookup.asset.assetEffectiveStatus}</Badge>}
+        </p>
+      ) : (
+        text[lookup.state] && <p className={lookup.state === "not-found" ? "text-amber-800 dark:text-amber-300" : "text-slate-500 dark:text-slate-400"}>{text[lookup.state]}</p>
+      )}
+    </div>
+  );
+}
+
+export interface CloneFormProps {
+  values: CloneFormValues;
+  onChange: (change: Partial<CloneFormValues>) => void;
+  /** Errors the route or the upstream gave for the last request, by field. */
+  serverErrors: FieldErrors;
+  source: SourceLookup;
+  timeZone: string;
+  onSubmit: (request: CloneCampaignRequest) => void;
+}
+
+/**
+ * The clone form: the fields as typed, checked with the schema the route uses, errors next
+ * to their fields. It only hands a valid request to `onSubmit`; sending is the container's.
+ */
+export function CloneForm({ values, onChange, serverErrors, source, timeZone, onSubmit }: CloneFormProps) {
+  // Errors show from the first attempt to submit on, and follow every change after it.
+  const [attempted, setAttempted] = useState(false);
+  const parsed = cloneFormSchema(timeZone).safeParse(values);
+  const localErrors: FieldErrors = {};
+  if (!parsed.success) for (const issue of parsed.error.issues) localErrors[issue.path[0] as CloneFormField] ??= issue.message;
+  const errors = { ...serverErrors, ...(attempted ? localErrors : {}) };
+  const budget = Number(values.budget);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (parsed.success) {
+      onSubmit(parsed.data);
+      return;
+    }
+    setAttempted(true);
+    const first = (Object.keys(values) as CloneFormField[]).find((field) => localErrors[field]);
+    if (first) document.getElementById(fieldId(first))?.focus();
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Clone a campaign group" className="space-y-5">
+      <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
+        <TextField field="adAccountId" label="Ad account ID" hint="The LinkedIn ad account that holds the campaign group." mono inputMode="numeric" value={values.adAccountId} error={errors.adAccountId} onChange={(adAccountId) => onChange({ adAccountId })} />
+        <TextField
+          field="sourceCampaignGroupId"
+          label="Source campaign group ID"
+          hint="The campaign group to copy."
+          mono
+          inputMode="numeric"
+          value={values.sourceCampaignGroupId}
+          error={errors.sourceCampaignGroupId}
+          onChange={(sourceCampaignGroupId) => onChange({ sourceCampaignGroupId })}
+        >
+          <SourceStatus lookup={source} />
+        </TextField>
+        <div className="md:col-span-2">
+          <TextField field="name" label="New name" value={values.name} error={errors.name} onChange={(name) => onChange({ name })} />
+        </div>
+        <TextField field="start" label="Start" type="datetime-local" hint={`Date and time in the store's time zone, ${timeZone}.`} value={values.start} error={errors.start} onChange={(start) => onChange({ start })} />
+        <TextField field="end" label="End (optional)" type="datetime-local" hint={`Leave empty to run without an end date. ${timeZone}.`} value={values.end} error={errors.end} onChange={(end) => onChange({ end })} />
+        <TextField
+          field="budget"
+          label={`Budget (${values.currencyCode || "currency"})`}
+          hint={Number.isFinite(budget) && budget > 0 && values.currencyCode.length === 3 ? `${formatCurrency(budget, values.currencyCode)}, in the currency's major unit.` : "In the currency's major unit, greater than 0."}
+          inputMode="decimal"
+          value={values.budget}
+          error={errors.budget}
+          onChange={(value) => onChange({ budget: value.trim() })}
+        />
+        <TextField
+          field="currencyCode"
+          label="Currency"
+          hint="The store's currency by default; it must be the ad account's."
+          mono
+          value={values.currencyCode}
+          error={errors.currencyCode}
+          onChange={(currencyCode) => onChange({ currencyCode: currencyCode.toUpperCase() })}
+        />
+      </div>
+
+      <fieldset className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+        <legend className="px-1 text-sm font-medium">Status of the clone</legend>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          The clone is created <strong>PAUSED</strong>: it spends nothing until someone starts it.
+        </p>
+        <label className="flex items-start gap-2 text-sm">
+          <input
+            id={fieldId("startDelivering")}
+            type="checkbox"
+            checked={values.startDelivering}
+            onChange={(event) => onChange({ startDelivering: event.target.checked, confirmation: "" })}
+            className="mt-0.5 h-4 w-4 rounded border-slate-300 dark:border-slate-700"
+          />
+          <span>Start delivering immediately (ACTIVE)</span>
+        </label>
+        {values.startDelivering && (
+          <div className="rounded-lg border border-amber-200 bg-amber-50 p-3 dark:border-amber-900 dark:bg-amber-950/40">
+            <p className="mb-2 text-sm text-amber-950 dark:text-amber-100">
+              An ACTIVE clone starts spending {Number.isFinite(budget) && budget > 0 && values.currencyCode.length === 3 ? `up to ${formatCurrency(budget, values.currencyCode)}` : "its budget"} as soon as its start time comes.
+            </p>
+            <TextField field="confirmation" label="Type the new name to confirm" value={values.confirmation} error={errors.confirmation} onChange={(confirmation) => onChange({ confirmation })} />
+          </div>
+        )}
+      </fieldset>
+
+      <div className="flex justify-end">
+        <Button type="submit">Review the clone</Button>
+      </div>
+    </form>
+  );
+}

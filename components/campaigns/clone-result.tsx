@@ -1,0 +1,72 @@
+import { formatCurrency, formatDateTime } from "@/lib/format";
+import type { CloneCampaignResponse } from "@/lib/schemas/campaign-clone";
+import { Badge, Card, DescriptionList } from "@/components/ui/card";
+import { Button } from "@/components/ui/button";
+import { GenericValue } from "@/components/ui/generic-value";
+
+export interface CloneResultProps {
+  response: CloneCampaignResponse;
+  currency: string;
+  requestId?: string;
+  replayed: boolean;
+  onCloneAnother: () => void;
+}
+
+/** The cloned asset as the upstream describes it, and its raw step results. */
+export function CloneResult({ response, currency, requestId, replayed, onCloneAnother }: CloneResultProps) {
+  const { asset } = response;
+  const code = (value: string) => <code className="font-mono text-xs break-all">{value}</code>;
+  return (
+    <div className="space-y-6">
+      <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-950 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-100">
+        <p>
+          Cloned as “{asset.name}” ({asset.status}).
+          {replayed && " This request had already run: this is its first result, nothing was cloned twice."}
+        </p>
+        {requestId && (
+          <p className="mt-1 text-xs">
+            Request ID: <code className="select-all font-mono" data-testid="request-id">{requestId}</code>
+          </p>
+        )}
+      </div>
+      <Card title="Cloned campaign group" actions={<Button variant="secondary" onClick={onCloneAnother}>Clone another campaign group</Button>}>
+        <DescriptionList
+          items={[
+            { label: "Name", value: asset.name },
+            { label: "Status", value: <Badge tone={asset.status === "ACTIVE" ? "warn" : "neutral"}>{asset.status}</Badge> },
+            { label: "Effective status", value: <Badge>{asset.effectiveStatus}</Badge> },
+            { label: "Daily budget", value: formatCurrency(asset.dailyBudget, currency) },
+            { label: "Lifetime budget", value: formatCurrency(asset.lifetimeBudget, currency) },
+            {
+              label: "Supported writes",
+              value: (
+                <span className="flex flex-wrap gap-1">
+                  {asset.supportedWrites.length === 0 ? "none" : asset.supportedWrites.map((write) => <Badge key={write}>{write}</Badge>)}
+                </span>
+              ),
+            },
+            { label: "Asset ID", value: code(asset.assetId) },
+            { label: "Ad account ID", value: code(asset.adAccountId) },
+            { label: "Parent asset ID", value: code(asset.parentAssetId) },
+            { label: "Key", value: code(asset.key) },
+            { label: "Platform and type", value: `${asset.platform}, ${asset.assetType}` },
+            { label: "Updated", value: formatDateTime(asset.updatedAt) },
+          ]}
+        />
+      </Card>
+      <Card title="Results of each step">
+        {response.results.length === 0 ? (
+          <p className="text-sm text-slate-500 dark:text-slate-400">The upstream reported no steps.</p>
+        ) : (
+          <ol className="space-y-3" aria-label="Results of each step">
+            {response.results.map((result, index) => (
+              <li key={index} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+                <GenericValue value={result} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { formatCurrency, formatDateTime } from "@/lib/format";
+import type { CloneCampaignRequest } from "@/lib/schemas/campaign-clone";
+import { Badge, Card, DescriptionList } from "@/components/ui/card";
+import { Button } from "@/components/ui/button";
+
+export interface CloneReviewProps {
+  request: CloneCampaignRequest;
+  sourceName?: string;
+  timeZone: string;
+  pending: boolean;
+  /** The failure of the last attempt, with its own words and retry. */
+  failure?: ReactNode;
+  onBack: () => void;
+  onConfirm: () => void;
+}
+
+function when(epochMs: number | undefined, timeZone: string) {
+  if (epochMs === undefined) return <span className="text-slate-500 dark:text-slate-400">not set</span>;
+  return (
+    <>
+      {formatDateTime(epochMs, timeZone)} <span className="text-slate-500 dark:text-slate-400">({timeZone})</span>
+    </>
+  );
+}
+
+/** Shows exactly what will be sent, before anything is. */
+export function CloneReview({ request, sourceName, timeZone, pending, failure, onBack, onConfirm }: CloneReviewProps) {
+  const { payload } = request;
+  const active = payload.status === "ACTIVE";
+  return (
+    <Card title="Review before cloning">
+      <div className="space-y-5">
+        {active && (
+          <p className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100">
+            This clone will be <strong>ACTIVE</strong> and can start spending money at its start time.
+          </p>
+        )}
+        <DescriptionList
+          items={[
+            { label: "Ad account ID", value: <code className="font-mono text-xs">{request.adAccountId}</code> },
+            {
+              label: "Source campaign group",
+              value: (
+                <>
+                  <code className="font-mono text-xs">{payload.sourceCampaignGroupId}</code>
+                  {sourceName && <span className="ml-2">{sourceName}</span>}
+                </>
+              ),
+            },
+            { label: "New name", value: payload.name },
+            { label: "Status", value: <Badge tone={active ? "warn" : "neutral"}>{payload.status ?? "PAUSED"}</Badge> },
+            { label: "Start", value: when(payload.startTime, timeZone) },
+            { label: "End", value: when(payload.endTime, timeZone) },
+            { label: "Budget", value: payload.budget === undefined ? "the source's" : formatCurrency(payload.budget, payload.currencyCode ?? "") },
+            { label: "Currency", value: payload.currencyCode ?? "the ad account's" },
+          ]}
+        />
+        <div>
+          <h3 className="text-sm font-medium">Exactly what will be sent</h3>
+          <pre aria-label="Request body" className="mt-2 overflow-x-auto rounded-lg bg-slate-100 p-3 font-mono text-xs dark:bg-slate-950">
+            {JSON.stringify(request, null, 2)}
+          </pre>
+        </div>
+        {failure}
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" onClick={onBack} disabled={pending}>
+            Back to edit
+          </Button>
+          <Button variant={active ? "danger" : "primary"} onClick={onConfirm} disabled={pending} aria-busy={pending || undefined}>
+            {pending ? "Cloning…" : active ? "Clone and start delivering" : "Clone campaign group"}
+          </Button>
+        </div>
+      </div>
+    </Card>
+  );
+}

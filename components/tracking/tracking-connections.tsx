@@ -1,0 +1,179 @@
+"use client";
+
+import { useState } from "react";
+import { formatDateTime } from "@/lib/format";
+import { ApiRequestError } from "@/lib/queries/api-client";
+import { newIdempotencyKey } from "@/lib/queries/activity";
+import { useStoreProfile } from "@/lib/queries/store";
+import { useRemoveTrackingConnection, useTrackingConnections } from "@/lib/queries/tracking-connections";
+import { timestampToDate, type TrackingConnection } from "@/lib/schemas/tracking-connection";
+import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { EmptyState, Skeleton } from "@/components/ui/states";
+import { ActionNotice, type Notice } from "./action-notice";
+import { ConnectionDetails } from "./connection-details";
+import { yesNo } from "./flags";
+
+const rowAction = "rounded-lg px-2 py-1 text-sm font-medium transition-colors";
+
+interface Removal {
+  connection: TrackingConnection;
+  /** Minted when the dialog opens, kept for every retry from this dialog. */
+  idempotencyKey: string;
+}
+
+export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
+  const connections = useTrackingConnections(storeUrl, organizationId);
+  const timeZone = useStoreProfile(storeUrl, organizationId).data?.timezone;
+  const remove = useRemoveTrackingConnection(storeUrl, organizationId);
+  const [selectedId, setSelectedId] = useState<string>();
+  const [removal, setRemoval] = useState<Removal>();
+  const [notice, setNotice] = useState<Notice>();
+
+  const selected = connections.data?.pixels.find((connection) => connection.id === selectedId);
+  const when = (value: number) => {
+    const date = timestampToDate(value);
+    return (
+      <time dateTime={date.toISOString()} title={timeZone ? `In the store's time zone, ${timeZone}` : undefined}>
+        {formatDateTime(date, timeZone)}
+      </time>
+    );
+  };
+
+  function openRemoval(connection: TrackingConnection) {
+    remove.reset();
+    setNotice(undefined);
+    setRemoval({ connection, idempotencyKey: newIdempotencyKey() });
+  }
+
+  function confirmRemoval() {
+    if (!removal || remove.isPending) return;
+    const { connection, idempotencyKey } = removal;
+    remove.mutate(
+      { pixelId: connection.id, idempotencyKey },
+      {
+        onSuccess: ({ requestId }) => {
+          setRemoval(undefined);
+          if (selectedId === connection.id) setSelectedId(undefined);
+          setNotice({ tone: "success", text: `Removed “${connection.name}”. It no longer tracks events for this store.`, requestId });
+        },
+        onError: (error) => {
+          if (!(error instanceof ApiRequestError)) return;
+          if (error.status === 403) {
+            setRemoval(undefined);
+            setNotice({ tone: "error", text: "This key is not allowed to remove tracking connections. Sign in with a key that has this permission.", requestId: error.requestId });
+          } else if (error.status === 404) {
+            setRemoval(undefined);
+            setNotice({ tone: "info", text: `“${connection.name}” was already removed. The list has been refreshed.`, requestId: error.requestId });
+          }
+        },
+      },
+    );
+  }
+
+  // 403 and 404 close the dialog with a notice; other errors keep it open, with the message, for a retry.
+  const dialogError = remove.isError && !(remove.error instanceof ApiRequestError && [403, 404].includes(remove.error.status)) ? remove.error : undefined;
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-xl font-semibold">Tracking connections</h1>
+      {notice && <ActionNotice notice={notice} onDismiss={() => setNotice(undefined)} />}
+      <Card>
+        {connections.isPending ? (
+          <Skeleton lines={5} label="Loading tracking connections" />
+        ) : connections.isError ? (
+          <ErrorPanel error={connections.error} onRetry={() => connections.refetch()} />
+        ) : connections.data.pixels.length === 0 ? (
+          <EmptyState title="No tracking connections">This store sends its events to no advertising platform.</EmptyState>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Tracking connections of {storeUrl}</caption>
+              <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
+                <tr>
+                  {["Name", "Channel", "Pixel ID", "Enabled", "Published", "Unpublished changes", "Base domain", "Created", "Updated"].map((heading) => (
+                    <th key={heading} scope="col" className="py-2 pr-3 align-bottom">
+                      {heading}
+                    </th>
+                  ))}
+                  <th scope="col" className="py-2 align-bottom">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {connections.data.pixels.map((connection) => (
+                  <tr key={connection.id} className={connection.id === selectedId ? "bg-indigo-50 dark:bg-indigo-950/40" : undefined}>
+                    <th scope="row" className="min-w-40 py-2 pr-3 font-medium">
+                      {connection.name}
+                    </th>
+                    <td className="py-2 pr-3">{connection.channel}</td>
+                    <td className="min-w-32 py-2 pr-3 font-mono text-xs break-all">{connection.pixel}</td>
+                    <td className="py-2 pr-3">{yesNo(connection.enabled)}</td>
+                    <td className="py-2 pr-3">{yesNo(connection.published)}</td>
+                    <td className="py-2 pr-3">{yesNo(connection.hasUnpublishedChanges, true)}</td>
+                    <td className="py-2 pr-3">{connection.settings.baseDomain}</td>
+                    <td className="min-w-24 py-2 pr-3">{when(connection.createdAt)}</td>
+                    <td className="min-w-24 py-2 pr-3">{when(connection.updatedAt)}</td>
+                    <td className="py-2">
+                      <div className="flex">
+                        <button
+                          type="button"
+                          aria-label={`Details of ${connection.name}`}
+                          aria-expanded={connection.id === selectedId}
+                          aria-controls={connection.id === selectedId ? "connection-details" : undefined}
+                          onClick={() => setSelectedId(connection.id === selectedId ? undefined : connection.id)}
+                          className={`${rowAction} text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800`}
+                        >
+                          Details
+                        </button>
+                        <button
+                          type="button"
+                          aria-label={`Remove ${connection.name}`}
+                          onClick={() => openRemoval(connection)}
+                          className={`${rowAction} text-rose-700 hover:bg-rose-50 dark:text-rose-400 dark:hover:bg-rose-950/50`}
+                        >
+                          Remove
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      {selected && (
+        <div id="connection-details">
+          <ConnectionDetails connection={selected} onClose={() => setSelectedId(undefined)} />
+        </div>
+      )}
+      <ConfirmDialog
+        open={removal !== undefined}
+        title="Remove tracking connection"
+        confirmText={removal?.connection.name ?? ""}
+        confirmLabel="Remove tracking connection"
+        pendingLabel="Removing…"
+        pending={remove.isPending}
+        error={dialogError && <ErrorPanel error={dialogError} />}
+        onConfirm={confirmRemoval}
+        onClose={() => setRemoval(undefined)}
+      >
+        {removal && (
+          <>
+            <p>
+              <strong>{removal.connection.name}</strong> ({removal.connection.channel}, pixel <span className="font-mono">{removal.connection.pixel}</span>) will be removed
+              from {storeUrl}.
+            </p>
+            <p>
+              The store stops sending its events ({removal.connection.settings.eventSettings.includeEvents.join(", ") || "none configured"}) to {removal.connection.channel}.
+              Conversions from then on are not reported to that platform, and its campaigns optimize without them. This cannot be undone here.
+            </p>
+          </>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}

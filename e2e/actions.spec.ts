@@ -1,0 +1,285 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { describeDemo } from "../lib/demo-upstream/describe";
+import { demo, KEYS, US_STORE } from "./support/demo";
+import { expect, signInWithKey, test } from "./support/fixtures";
+
+/** Reads and clones campaigns, may not remove tracking connections. */
+const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
+const TRACKING = `/stores/${US_STORE}/tracking`;
+const CLONE = `/stores/${US_STORE}/campaigns/clone`;
+const [account] = describeDemo().adAccounts.filter((candidate) => candidate.storeUrl === US_STORE);
+const source = account!.campaignGroups.find((group) => group.status === "PAUSED")!;
+
+type Clone = { name: string; status: string };
+const clones = async () => (await demo.state()).clones as Clone[];
+const usPixels = async () => (await demo.state()).pixels[US_STORE]!;
+
+async function openTracking(page: Page, apiKey: string) {
+  await signInWithKey(page, apiKey, TRACKING);
+  await expect(page.getByRole("heading", { name: "Tracking connections" })).toBeVisible();
+  await expect(page.getByRole("table")).toBeVisible();
+}
+
+async function openRemoveDialog(page: Page, name: string) {
+  await page.getByRole("button", { name: `Remove ${name}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Remove tracking connection" });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+async function fillCloneForm(page: Page, fields: { budget?: string; name?: string } = {}) {
+  await page.getByLabel("Ad account ID").fill(account!.id);
+  await page.getByLabel("Source campaign group ID").fill(source.id);
+  // The source resolves through enrich, and the name follows it.
+  await expect(page.getByText(source.name, { exact: true })).toBeVisible();
+  await expect(page.getByLabel("New name", { exact: true })).toHaveValue(`Copy of ${source.name}`);
+  if (fields.name) await page.getByLabel("New name", { exact: true }).fill(fields.name);
+  await page.getByLabel(/^Budget/).fill(fields.budget ?? "75");
+}
+
+async function review(page: Page) {
+  await page.getByRole("button", { name: "Review the clone" }).click();
+  await expect(page.getByRole("heading", { name: "Review before cloning" })).toBeVisible();
+}
+
+test.describe("tracking connections", () => {
+  test("an admin removes a connection after typing its name; the list updates from the answer", async ({ page }) => {
+    const [target, ...rest] = await usPixels();
+    await openTracking(page, KEYS.admin);
+    await expect(page.getByRole("rowheader", { name: target!.name, exact: true })).toBeVisible();
+
+    const dialog = await openRemoveDialog(page, target!.name);
+    await expect(dialog).toContainText("stops sending its events");
+    const input = dialog.getByLabel(/to confirm/);
+    const confirm = dialog.getByRole("button", { name: "Remove tracking connection" });
+    await expect(input).toBeFocused();
+    await expect(confirm).toBeDisabled();
+    await input.fill(target!.name.slice(0, -1));
+    await expect(confirm).toBeDisabled();
+    await input.fill(target!.name);
+
+    let listReads = 0;
+    page.on("request", (request) => {
+      if (request.method() === "GET" && request.url().endsWith(`/api/v1/pixels/${US_STORE}`)) listReads += 1;
+    });
+    await confirm.click();
+    await expect(dialog).toBeHidden();
+    const notice = page.getByRole("status").filter({ hasText: `Removed “${target!.name}”` });
+    await expect(notice.getByTestId("request-id")).toHaveText(/\S+/);
+    await expect(page.getByRole("rowheader", { name: target!.name, exact: true })).toHaveCount(0);
+    await expect(page.getByRole("rowheader")).toHaveCount(rest.length);
+    expect(listReads).toBe(0);
+    expect((await usPixels()).map((pixel) => pixel.id)).toEqual(rest.map((pixel) => pixel.id));
+  });
+
+  test("Escape closes the dialog and nothing is removed", async ({ page }) => {
+    const [target] = await usPixels();
+    await openTracking(page, KEYS.admin);
+    const dialog = await openRemoveDialog(page, target!.name);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    expect((await demo.state()).requestCounts["pixel-delete"]).toBe(0);
+  });
+
+  test("the details panel shows the settings and the events", async ({ page }) => {
+    const [target] = await usPixels();
+    await openTracking(page, KEYS.admin);
+    await page.getByRole("button", { name: `Details of ${target!.name}` }).click();
+    const details = page.getByRole("region", { name: `Details of ${target!.name}` });
+    await expect(details.getByRole("list", { name: "Included events" })).toContainText("Purchase");
+    await expect(details.getByText("Base domain")).toBeVisible();
+  });
+
+  test("the marketer key gets the permission message, and nothing is removed", async ({ page }) => {
+    const [target] = await usPixels();
+    await openTracking(page, KEYS.marketer);
+    const dialog = await openRemoveDialog(page, target!.name);
+    await dialog.getByLabel(/to confirm/).fill(target!.name);
+    await dialog.getByRole("button", { name: "Remove tracking connection" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "This key is not allowed to remove tracking connections" });
+    await expect(alert).toBeVisible();
+    await expect(alert.getByTestId("request-id")).toHaveText(/\S+/);
+    expect((await usPixels()).map((pixel) => pixel.id)).toContain(target!.id);
+  });
+
+  test("a connection removed meanwhile is reported as already removed, and the list refreshes", async ({ page }) => {
+    const [target] = await usPixels();
+    await openTracking(page, KEYS.admin);
+    const origin = new URL(page.url()).origin;
+    const elsewhere = await page.request.delete(`/api/v1/pixels/${US_STORE}/${target!.id}`, { headers: { origin, "idempotency-key": randomUUID() } });
+    expect(elsewhere.status()).toBe(200);
+
+    const dialog = await openRemoveDialog(page, target!.name);
+    await dialog.getByLabel(/to confirm/).fill(target!.name);
+    await dialog.getByRole("button", { name: "Remove tracking connection" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "was already removed" })).toBeVisible();
+    await expect(page.getByRole("rowheader", { name: target!.name, exact: true })).toHaveCount(0);
+  });
+
+  test("a double click on remove runs the removal once", async ({ page }) => {
+    const before = await usPixels();
+    await openTracking(page, KEYS.admin);
+    const dialog = await openRemoveDialog(page, before[0]!.name);
+    await dialog.getByLabel(/to confirm/).fill(before[0]!.name);
+    await dialog.getByRole("button", { name: "Remove tracking connection" }).dblclick();
+    await expect(page.getByRole("status").filter({ hasText: "Removed" })).toBeVisible();
+    const state = await demo.state();
+    expect(state.pixels[US_STORE]).toHaveLength(before.length - 1);
+    expect(state.requestCounts["pixel-delete"]).toBe(1);
+  });
+});
+
+test.describe("campaign clone", () => {
+  test("the PAUSED path: review shows exactly what is sent, then the result", async ({ page }) => {
+    await signInWithKey(page, MANAGER_KEY, CLONE);
+    await fillCloneForm(page, { budget: "75.50" });
+    await review(page);
+    const body = page.getByLabel("Request body");
+    await expect(body).toContainText('"status": "PAUSED"');
+    await expect(body).toContainText('"budget": 75.5');
+    await expect(body).toContainText('"currencyCode": "USD"');
+    expect(await clones()).toHaveLength(0);
+
+    await page.getByRole("button", { name: "Clone campaign group" }).click();
+    const notice = page.getByRole("status").filter({ hasText: "Cloned as" });
+    await expect(notice.getByTestId("request-id")).toHaveText(/\S+/);
+    await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
+    await expect(page.getByText("$75.50")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Results of each step" })).toContainText("copy-campaign-group");
+    expect(await clones()).toEqual([expect.objectContaining({ name: `Copy of ${source.name}`, status: "PAUSED" })]);
+  });
+
+  test("ACTIVE needs the new name typed as confirmation", async ({ page }) => {
+    await signInWithKey(page, MANAGER_KEY, CLONE);
+    await fillCloneForm(page, { name: "Holiday relaunch" });
+    await page.getByLabel("Start delivering immediately (ACTIVE)").check();
+    await page.getByRole("button", { name: "Review the clone" }).click();
+    const confirmation = page.getByLabel("Type the new name to confirm");
+    await expect(confirmation).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("type the new name exactly")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Review before cloning" })).toHaveCount(0);
+
+    await confirmation.fill("Holiday relaunch");
+    await review(page);
+    await expect(page.getByLabel("Request body")).toContainText('"status": "ACTIVE"');
+    await page.getByRole("button", { name: "Clone and start delivering" }).click();
+    await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
+    expect(await clones()).toEqual([expect.objectContaining({ name: "Holiday relaunch", status: "ACTIVE" })]);
+  });
+
+  test("invalid fields block submission with messages next to them", async ({ page }) => {
+    await signInWithKey(page, MANAGER_KEY, CLONE);
+    await page.getByLabel("Start", { exact: true }).fill("2026-06-10T09:00");
+    await page.getByLabel("End (optional)").fill("2026-06-09T09:00");
+    await page.getByLabel(/^Budget/).fill("0");
+    await page.getByRole("button", { name: "Review the clone" }).click();
+
+    for (const [label, message] of [
+      ["Ad account ID", "must not be empty"],
+      ["Source campaign group ID", "must not be empty"],
+      ["End (optional)", "must be after the start"],
+      [/^Budget/, "must be a number greater than 0"],
+    ] as const) {
+      const field = page.getByLabel(label);
+      await expect(field).toHaveAttribute("aria-invalid", "true");
+      const errorId = (await field.getAttribute("aria-describedby"))!.split(" ").find((id) => id.endsWith("-error"))!;
+      await expect(page.locator(`[id="${errorId}"]`)).toHaveText(message);
+    }
+    await expect(page.getByLabel("Ad account ID")).toBeFocused();
+    await expect(page.getByRole("heading", { name: "Review before cloning" })).toHaveCount(0);
+    expect((await demo.state()).requestCounts.clone).toBe(0);
+  });
+
+  test("the upstream's 400 details come back next to their field", async ({ page }) => {
+    await signInWithKey(page, MANAGER_KEY, CLONE);
+    await fillCloneForm(page);
+    await page.getByLabel("Currency").fill("EUR");
+    await review(page);
+    await page.getByRole("button", { name: "Clone campaign group" }).click();
+    await expect(page.getByLabel("Currency")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("must be USD").first()).toBeVisible();
+    await expect(page.getByRole("alert").getByTestId("request-id")).toHaveText(/\S+/);
+    expect(await clones()).toHaveLength(0);
+  });
+
+  test("the marketer key gets the permission message", async ({ page }) => {
+    await signInWithKey(page, KEYS.marketer, CLONE);
+    await fillCloneForm(page);
+    await review(page);
+    await page.getByRole("button", { name: "Clone campaign group" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "This key is not allowed to clone campaigns" });
+    await expect(alert.getByTestId("request-id")).toHaveText(/\S+/);
+    expect(await clones()).toHaveLength(0);
+  });
+
+  test("a double click on clone clones once", async ({ page }) => {
+    await signInWithKey(page, MANAGER_KEY, CLONE);
+    await fillCloneForm(page);
+    await review(page);
+    await page.getByRole("button", { name: "Clone campaign group" }).dblclick();
+    await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
+    expect(await clones()).toHaveLength(1);
+    expect((await demo.state()).requestCounts.clone).toBe(1);
+  });
+
+  test("an upstream 500 shows the error; the retry keeps the idempotency key and clones once", async ({ page }) => {
+    const sent: { key: string; body: string }[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/clone-linkedin-campaign")) sent.push({ key: request.headers()["idempotency-key"] ?? "", body: request.postData() ?? "" });
+    });
+    await signInWithKey(page, MANAGER_KEY, CLONE);
+    await fillCloneForm(page);
+    await review(page);
+    await demo.setFaults([{ route: "clone", errorStatus: 500, errorRate: 1, times: 1 }]);
+    await page.getByRole("button", { name: "Clone campaign group" }).click();
+    const panel = page.getByRole("alert").filter({ hasText: "The analytics service had a problem" });
+    await expect(panel.getByTestId("request-id")).toHaveText(/\S+/);
+    expect(await clones()).toHaveLength(0);
+
+    await panel.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual(sent[0]);
+    expect(sent[0]!.key).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Sent once more with that key, the request is answered from the record: still one clone.
+    const origin = new URL(page.url()).origin;
+    const replay = await page.request.post(`/api/v1/platform/${US_STORE}/actions/clone-linkedin-campaign`, {
+      headers: { origin, "idempotency-key": sent[0]!.key, "content-type": "application/json" },
+      data: sent[0]!.body,
+    });
+    expect(replay.status()).toBe(200);
+    expect(replay.headers()["idempotent-replayed"]).toBe("true");
+    expect(await clones()).toHaveLength(1);
+  });
+});
+
+test("the Activity page shows both actions", async ({ page }) => {
+  const [target] = await usPixels();
+  await openTracking(page, KEYS.admin);
+  const dialog = await openRemoveDialog(page, target!.name);
+  await dialog.getByLabel(/to confirm/).fill(target!.name);
+  await dialog.getByRole("button", { name: "Remove tracking connection" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Removed" })).toBeVisible();
+
+  await page.goto(CLONE);
+  await fillCloneForm(page, { name: `Activity check ${Date.now()}` });
+  await review(page);
+  await page.getByRole("button", { name: "Clone campaign group" }).click();
+  await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
+  const clonedId = ((await demo.state()).clones[0] as { campaignGroupId: string }).campaignGroupId;
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Activity" }).click();
+  await expect(page.getByRole("heading", { name: "Activity" })).toBeVisible();
+  // Earlier tests act on the same seeded IDs: the newest row of each is this test's.
+  const removal = page.getByRole("row").filter({ hasText: target!.id }).first();
+  await expect(removal.getByRole("rowheader")).toHaveText("Removed a tracking connection");
+  await expect(removal).toContainText("succeeded");
+  const cloneRow = page.getByRole("row").filter({ hasText: clonedId }).first();
+  await expect(cloneRow.getByRole("rowheader")).toHaveText("Cloned a campaign group");
+  await expect(cloneRow).toContainText(source.id);
+  // Newest first: the clone was made after the removal.
+  const texts = await page.getByRole("row").allTextContents();
+  expect(texts.findIndex((text) => text.includes(clonedId))).toBeLessThan(texts.findIndex((text) => text.includes(target!.id)));
+});

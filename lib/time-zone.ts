@@ -1,0 +1,80 @@
+/**
+ * Wall-clock times in a named time zone, with Intl only. A `datetime-local` input gives
+ * "YYYY-MM-DDTHH:mm" with no zone; the store's time zone gives it a meaning.
+ */
+
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+const DAY_MS = 86_400_000;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    // h23: midnight is 00, never 24.
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** The zone's wall clock at an instant, written as if it were UTC (whole seconds). */
+function wallClockAsUtc(epochMs: number, timeZone: string): number {
+  const parts: Record<string, number> = {};
+  for (const part of formatterFor(timeZone).formatToParts(new Date(epochMs))) {
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
+  }
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+}
+
+/** The zone's offset from UTC at an instant, in milliseconds (New York in winter: -5 h). */
+export function timeZoneOffsetMs(epochMs: number, timeZone: string): number {
+  const wholeSeconds = Math.floor(epochMs / 1000) * 1000;
+  return wallClockAsUtc(wholeSeconds, timeZone) - wholeSeconds;
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    formatterFor(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The instant at which the zone's clocks show `local` ("YYYY-MM-DDTHH:mm[:ss]"), in epoch
+ * milliseconds. A time the clocks skip (spring forward) does not exist: null. A time they
+ * show twice (fall back) is read as the first of the two. Not a date and time: null.
+ */
+export function zonedLocalToEpochMs(local: string, timeZone: string): number | null {
+  const match = LOCAL_DATE_TIME.exec(local);
+  if (!match || !isValidTimeZone(timeZone)) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((value) => Number(value ?? 0)) as [number, number, number, number, number, number];
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(wall);
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+
+  // Zones change their offset at most a few times a year: the offsets a day before and a
+  // day after bracket every candidate instant.
+  const offsets = new Set([timeZoneOffsetMs(wall - DAY_MS, timeZone), timeZoneOffsetMs(wall + DAY_MS, timeZone)]);
+  const candidates = [...offsets]
+    .map((offset) => wall - offset)
+    .filter((instant) => wallClockAsUtc(instant, timeZone) === wall)
+    .sort((a, b) => a - b);
+  return candidates[0] ?? null;
+}
+
+/** The zone's wall clock at an instant, as a `datetime-local` value ("YYYY-MM-DDTHH:mm"). */
+export function epochMsToZonedLocal(epochMs: number, timeZone: string): string {
+  return new Date(wallClockAsUtc(epochMs, timeZone)).toISOString().slice(0, 16);
+}
