@@ -5,14 +5,13 @@ import { demo, KEYS, US_STORE } from "./support/demo";
 import { expect, signInWithKey, test } from "./support/fixtures";
 
 /** Reads and clones campaigns, may not remove tracking connections. */
-const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
+const MANAGER_KEY = KEYS.manager;
 const TRACKING = `/stores/${US_STORE}/tracking`;
 const CLONE = `/stores/${US_STORE}/campaigns/clone`;
 const [account] = describeDemo().adAccounts.filter((candidate) => candidate.storeUrl === US_STORE);
 const source = account!.campaignGroups.find((group) => group.status === "PAUSED")!;
 
-type Clone = { name: string; status: string };
-const clones = async () => (await demo.state()).clones as Clone[];
+const clones = async () => (await demo.state()).clones;
 const usPixels = async () => (await demo.state()).pixels[US_STORE]!;
 
 async function openTracking(page: Page, apiKey: string) {

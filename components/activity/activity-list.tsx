@@ -1,7 +1,7 @@
 "use client";
 
 import { formatDateTime } from "@/lib/format";
-import type { AuditAction, AuditEntry } from "@/lib/actions/audit-entry";
+import type { AuditAction, AuditEntry } from "@/lib/schemas/activity";
 import { useActivity } from "@/lib/queries/activity";
 import { Badge, Card } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";

@@ -6,6 +6,7 @@ const control = `http://127.0.0.1:${E2E_DEMO_UPSTREAM_PORT}/__control`;
 export const KEYS = {
   admin: "sk_demo_admin_nw_us_5d8e2f41c7a9",
   marketer: "sk_demo_marketer_nw_us_9b1c6e03d2f4",
+  manager: "sk_demo_manager_nw_us_7c2e5a90f3b1",
   expired: "sk_demo_expired_nw_us_6e3b8d52a1f0",
   revoked: "sk_demo_revoked_nw_us_c4a19f7e2d68",
   legacy: "sk_demo_legacy_unscoped_8f2d5b1a9c37",
@@ -33,8 +34,24 @@ async function call(path: string, init: RequestInit = {}) {
   return response.json() as Promise<unknown>;
 }
 
+/** A clone the demo upstream recorded. */
+export interface DemoClone {
+  storeUrl: string;
+  adAccountId: string;
+  sourceCampaignGroupId: string;
+  campaignGroupId: string;
+  name: string;
+  status: string;
+}
+
+export interface DemoState {
+  pixels: Record<string, { id: string; name: string }[]>;
+  clones: DemoClone[];
+  requestCounts: Record<string, number>;
+}
+
 export const demo = {
   reset: () => call("/reset", { method: "POST" }),
   setFaults: (rules: FaultRule[]) => call("/faults", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
-  state: () => call("/state") as Promise<{ pixels: Record<string, { id: string; name: string }[]>; clones: unknown[]; requestCounts: Record<string, number> }>,
+  state: () => call("/state") as Promise<DemoState>,
 };

@@ -2,7 +2,7 @@ import "server-only";
 import { errorResponse, jsonResponse, newRequestId } from "@/lib/server/http";
 import { logRequest } from "@/lib/server/log";
 import { sessionFromRequest } from "@/lib/session/session";
-import type { ActivityResponse } from "./audit-entry";
+import type { ActivityResponse } from "@/lib/schemas/activity";
 import { auditLog } from "./audit";
 
 const ACTIVITY_LIMIT = 200;

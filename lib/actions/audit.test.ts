@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditEntrySchema } from "./audit-entry";
+import { auditEntrySchema } from "@/lib/schemas/activity";
 import { MemoryAuditLog, type NewAuditEntry } from "./audit";
 
 const entry = (organizationId: string | null, storeUrl: string): NewAuditEntry => ({

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { AuditEntry } from "./audit-entry";
+import type { AuditEntry } from "@/lib/schemas/activity";
 
 export type NewAuditEntry = Omit<AuditEntry, "id" | "at">;
 

@@ -6,7 +6,7 @@ import { startDemoUpstream, type DemoUpstream } from "@/lib/demo-upstream/server
 import { signIn } from "@/lib/session/sign-in";
 import { proxyToUpstream } from "@/lib/upstream/proxy";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
-import { activityResponseSchema, type AuditEntry } from "./audit-entry";
+import { activityResponseSchema, type AuditEntry } from "@/lib/schemas/activity";
 
 const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
 const KUMO_KEY = "sk_demo_admin_kumo_jp_3c9e71f4b2a5";

@@ -4,7 +4,7 @@ import { cloneCampaignRequestSchema, cloneCampaignResponseSchema } from "@/lib/s
 import { errorResponse } from "@/lib/server/http";
 import type { SessionData } from "@/lib/session/session";
 import { type Endpoint, upstreamPath } from "@/lib/upstream/endpoints";
-import type { AuditAction } from "./audit-entry";
+import type { AuditAction } from "@/lib/schemas/activity";
 import { recordAction } from "./audit";
 import { idempotencyStore, type StoredResponse } from "./idempotency";
 
@@ -101,7 +101,7 @@ export async function runGuardedAction(request: Request, call: GuardedActionCall
   for (let attempt = 0; attempt < 2; attempt++) {
     const reservation = await idempotencyStore().reserve(scope, fingerprint);
     if (reservation.kind === "mismatch") {
-      return errorResponse(409, "bad_request", "This Idempotency-Key was already used for a different request. Start the action again to get a new key.", { requestId });
+      return errorResponse(409, "idempotency_conflict", "This Idempotency-Key was already used for a different request. Start the action again to get a new key.", { requestId });
     }
     if (reservation.kind === "replay") return replay(reservation.response);
     if (reservation.kind === "pending") {
@@ -121,7 +121,7 @@ export async function runGuardedAction(request: Request, call: GuardedActionCall
     await audit(call, outcome.stored);
     return outcome.live;
   }
-  return errorResponse(409, "bad_request", "This action is already running with the same Idempotency-Key. Try again in a moment.", { requestId });
+  return errorResponse(409, "idempotency_conflict", "This action is already running with the same Idempotency-Key. Try again in a moment.", { requestId });
 }
 
 async function audit(call: GuardedActionCall, response: StoredResponse): Promise<void> {

@@ -49,6 +49,15 @@ export interface ApiOptions {
 
 /** Calls a dashboard route and validates its JSON with the resource's schema. */
 export async function apiFetch<T extends z.ZodType>(path: string, schema: T, options: ApiOptions = {}): Promise<z.infer<T>> {
+  return (await apiFetchWithHeaders(path, schema, options)).data;
+}
+
+/** Like apiFetch, and also gives the answer's headers and request id (shown in success notices). */
+export async function apiFetchWithHeaders<T extends z.ZodType>(
+  path: string,
+  schema: T,
+  options: ApiOptions = {},
+): Promise<{ data: z.infer<T>; headers: Headers; requestId?: string }> {
   const headers: Record<string, string> = { accept: "application/json", ...options.headers };
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (options.organizationId) headers["x-service-organization-id"] = options.organizationId;
@@ -75,7 +84,7 @@ export async function apiFetch<T extends z.ZodType>(path: string, schema: T, opt
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new ApiRequestError(502, "The answer did not have the expected shape.", "upstream_malformed", requestId);
-  return parsed.data;
+  return { data: parsed.data, headers: response.headers, requestId };
 }
 
 /** Path of a proxied upstream call, with each path segment encoded. */

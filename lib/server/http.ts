@@ -15,6 +15,7 @@ export type ErrorCode =
   | "key_unscoped"
   | "forbidden"
   | "rate_limited"
+  | "idempotency_conflict"
   | "upstream_timeout"
   | "upstream_unavailable"
   | "upstream_malformed";

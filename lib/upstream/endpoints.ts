@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AuditAction } from "@/lib/actions/audit-entry";
+import type { AuditAction } from "@/lib/schemas/activity";
 import { cloneCampaignRequestSchema } from "@/lib/schemas/campaign-clone";
 import { contextQuerySchema } from "@/lib/schemas/context";
 import { enrichRequestSchema } from "@/lib/schemas/enrich";
