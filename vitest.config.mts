@@ -13,6 +13,8 @@ export default defineConfig({
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
     testTimeout: 20_000,
+    // Request and audit log lines are shown for failing tests only.
+    silent: "passed-only",
     hookTimeout: 30_000,
   },
 });

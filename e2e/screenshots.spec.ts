@@ -9,6 +9,9 @@ const pages = [
   { name: "context", path: "/context", ready: US_STORE, signedIn: true },
   { name: "store", path: `/stores/${US_STORE}`, ready: "google_merchant_center", signedIn: true },
   { name: "products", path: `/stores/${US_STORE}/products?compare=previous`, ready: "Top products by revenue", signedIn: true },
+  { name: "tracking", path: `/stores/${US_STORE}/tracking`, ready: "Base domain", signedIn: true },
+  { name: "clone", path: `/stores/${US_STORE}/campaigns/clone`, ready: "Ad account", signedIn: true },
+  { name: "activity", path: "/activity", ready: "Activity", signedIn: true },
 ];
 
 for (const colorScheme of ["light", "dark"] as const) {
