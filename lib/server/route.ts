@@ -1,10 +1,10 @@
 import "server-only";
 import type { z } from "zod";
-import { identifierSchema } from "@/lib/schemas/common";
 import { sessionFromRequest, type SessionData } from "@/lib/session/session";
 import { upstreamErrorResponse } from "@/lib/upstream/errors";
-import { errorResponse, issueDetails, newRequestId } from "./http";
+import { errorResponse, newRequestId } from "./http";
 import { logRequest } from "./log";
+import { parseOrganizationHeader, parseQuery } from "./request-input";
 
 export interface RouteContext<Q> {
   request: Request;
@@ -35,21 +35,13 @@ export async function handleWithSession<S extends z.ZodType>(
   const session = await sessionFromRequest(request);
   if (!session) return respond(errorResponse(401, "no_session", "You are not signed in.", { requestId }));
 
-  const search = new URL(request.url).searchParams;
-  const names = [...search.keys()];
-  const repeated = names.find((name, index) => names.indexOf(name) !== index);
-  if (repeated) return respond(errorResponse(400, "bad_request", `Query parameter "${repeated}" is given more than once.`, { requestId }));
-  const query = querySchema.safeParse(Object.fromEntries(search));
-  if (!query.success) {
-    return respond(errorResponse(400, "bad_request", "The query is not valid.", { requestId, details: issueDetails(query.error.issues) }));
-  }
-  const organizationHeader = request.headers.get("x-service-organization-id");
-  if (organizationHeader !== null && !identifierSchema.safeParse(organizationHeader).success) {
-    return respond(errorResponse(400, "bad_request", "The x-service-organization-id header is not a valid organization ID.", { requestId }));
-  }
+  const query = parseQuery(new URL(request.url), querySchema, requestId);
+  if (!query.ok) return respond(query.response);
+  const organization = parseOrganizationHeader(request, requestId);
+  if (!organization.ok) return respond(organization.response);
 
   try {
-    return respond(await handler({ request, requestId, session, query: query.data, organizationId: organizationHeader ?? session.organizationId }));
+    return respond(await handler({ request, requestId, session, query: query.value, organizationId: organization.value ?? session.organizationId }));
   } catch (error) {
     return respond(upstreamErrorResponse(error, requestId));
   }

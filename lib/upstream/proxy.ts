@@ -1,9 +1,9 @@
 import "server-only";
 import { runGuardedAction } from "@/lib/actions/guard";
-import { identifierSchema } from "@/lib/schemas/common";
 import { errorResponse, issueDetails, newRequestId } from "@/lib/server/http";
 import { logRequest } from "@/lib/server/log";
 import { isSameOrigin } from "@/lib/server/origin";
+import { parseOrganizationHeader, parseQuery, type Parsed } from "@/lib/server/request-input";
 import { sessionFromRequest } from "@/lib/session/session";
 import { readUpstreamError, sendUpstream, type UpstreamCall } from "./client";
 import { type Endpoint, matchEndpoint } from "./endpoints";
@@ -12,21 +12,6 @@ import { canonicalizePath } from "./path";
 
 export const PROXY_PREFIX = "/api/v1";
 const MAX_BODY_BYTES = 64 * 1024;
-
-type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
-
-function parseQuery(endpoint: Endpoint, url: URL, requestId: string): Parsed<Record<string, string | undefined>> {
-  const names = [...url.searchParams.keys()];
-  const repeated = names.find((name, index) => names.indexOf(name) !== index);
-  if (repeated) {
-    return { ok: false, response: errorResponse(400, "bad_request", `Query parameter "${repeated}" is given more than once.`, { requestId }) };
-  }
-  const parsed = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
-  if (!parsed.success) {
-    return { ok: false, response: errorResponse(400, "bad_request", "The query is not valid for this endpoint.", { requestId, details: issueDetails(parsed.error.issues) }) };
-  }
-  return { ok: true, value: parsed.data };
-}
 
 async function parseBody(endpoint: Endpoint, request: Request, requestId: string): Promise<Parsed<unknown>> {
   if (!endpoint.body) return { ok: true, value: undefined };
@@ -86,14 +71,12 @@ export async function proxyToUpstream(request: Request): Promise<Response> {
   const session = await sessionFromRequest(request);
   if (!session) return finish(errorResponse(401, "no_session", "You are not signed in.", { requestId }));
 
-  const query = parseQuery(endpoint, url, requestId);
+  const query = parseQuery(url, endpoint.query, requestId);
   if (!query.ok) return finish(query.response);
   const body = await parseBody(endpoint, request, requestId);
   if (!body.ok) return finish(body.response);
-  const organizationHeader = request.headers.get("x-service-organization-id");
-  if (organizationHeader !== null && !identifierSchema.safeParse(organizationHeader).success) {
-    return finish(errorResponse(400, "bad_request", "The x-service-organization-id header is not a valid organization ID.", { requestId }));
-  }
+  const organization = parseOrganizationHeader(request, requestId);
+  if (!organization.ok) return finish(organization.response);
 
   const call: UpstreamCall = {
     endpoint,
@@ -101,7 +84,7 @@ export async function proxyToUpstream(request: Request): Promise<Response> {
     query: query.value,
     body: body.value,
     apiKey: session.apiKey,
-    organizationId: organizationHeader ?? session.organizationId,
+    organizationId: organization.value ?? session.organizationId,
     requestId,
     // A guarded action runs to its end even if the browser goes away, so that a retry can replay its outcome.
     signal: endpoint.action ? undefined : request.signal,
