@@ -9,7 +9,7 @@ const amount = (text: string) => Number(text.replace(/[^0-9.-]/g, ""));
 
 test("filters live in the URL: chosen, shown as chips, and kept on reload", async ({ signedInPage: page }) => {
   await page.goto(PAGE);
-  await expect(page.getByTestId("time-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await expect(page.getByTestId("time-chart").locator(".recharts-area-area").first()).toBeVisible();
   const allOrders = await page.getByTestId("kpi-Orders").textContent();
 
   await page.getByLabel("Channel", { exact: true }).selectOption("google");

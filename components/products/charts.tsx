@@ -1,7 +1,7 @@
 "use client";
 
-import { useState } from "react";
-import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { useEffect, useState } from "react";
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ProductMetricsView } from "@/lib/schemas/product-metrics-view";
 import { formatCurrency, formatDate, formatNumber, formatPercent } from "@/lib/format";
 import { bucketSeries, channelShares, topProducts } from "@/lib/metrics/presentation";
@@ -82,6 +82,12 @@ export default function ProductCharts({
   onGranularityChange: (granularity: Granularity) => void;
 }) {
   const [metric, setMetric] = useState<"revenue" | "orders">("revenue");
+  // The smaller charts mount one task after the time chart, so no single task draws them all.
+  const [drawRest, setDrawRest] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setDrawRest(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
   const { points, channels } = bucketSeries(view.series, granularity, metric);
   const money = (value: number) => formatCurrency(value, currency);
   const format = metric === "revenue" ? money : (value: number) => formatNumber(value);
@@ -114,22 +120,36 @@ export default function ProductCharts({
             {metric} per {granularity} and channel, {view.startDate} to {view.endDate}, in {timeZone}
           </figcaption>
           <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={points} margin={{ left: 8, right: 8 }}>
+            {/* Stacked areas: one shape per channel, however many days, so long ranges stay quick to draw. */}
+            <AreaChart data={points} margin={{ left: 8, right: 8 }}>
               <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} vertical={false} />
               <XAxis dataKey="bucket" tick={axisTick} tickFormatter={(bucket: string) => formatDate(`${bucket}T12:00:00Z`, "UTC")} minTickGap={24} />
               <YAxis tick={axisTick} tickFormatter={(value: number) => (metric === "revenue" ? new Intl.NumberFormat(undefined, { notation: "compact" }).format(value) : formatNumber(value))} width={56} />
-              <Tooltip cursor={{ fillOpacity: 0.08 }} content={({ active, payload, label }) => <ChartTooltip active={active} payload={payload} label={label} format={format} title={bucketLabel} />} />
+              <Tooltip content={({ active, payload, label }) => <ChartTooltip active={active} payload={payload} label={label} format={format} title={bucketLabel} />} />
               <Legend wrapperStyle={{ fontSize: 12 }} />
               {channels.map((channel, index) => (
-                <Bar key={channel} dataKey={channel} name={channel} stackId="channels" fill={colorOf(channel, index)} isAnimationActive={false} />
+                <Area
+                  key={channel}
+                  type="monotone"
+                  dataKey={channel}
+                  name={channel}
+                  stackId="channels"
+                  stroke={colorOf(channel, index)}
+                  fill={colorOf(channel, index)}
+                  fillOpacity={0.75}
+                  dot={false}
+                  activeDot={false}
+                  isAnimationActive={false}
+                />
               ))}
-            </BarChart>
+            </AreaChart>
           </ResponsiveContainer>
         </figure>
       </Card>
       <Card className="xl:col-span-2" title="Top products by revenue">
         <figure className="h-80 text-slate-600 dark:text-slate-300">
           <figcaption className="sr-only">The eight products with the most revenue, the rest grouped as Other</figcaption>
+          {drawRest && (
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={top} layout="vertical" margin={{ left: 8, right: 16 }}>
               <XAxis type="number" tick={axisTick} tickFormatter={(value: number) => new Intl.NumberFormat(undefined, { notation: "compact" }).format(value)} />
@@ -142,6 +162,7 @@ export default function ProductCharts({
               </Bar>
             </BarChart>
           </ResponsiveContainer>
+          )}
         </figure>
       </Card>
       <Card title="Channel share of revenue">

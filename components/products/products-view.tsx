@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo } from "react";
+import { useDeferredValue, useMemo } from "react";
 import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
 import { formatDate, formatNumber } from "@/lib/format";
 import { dateRangeOf, filtersOf, parseViewState, toSearchParams, type ViewState } from "@/lib/metrics/view-state";
@@ -61,6 +61,9 @@ export function ProductsView({ storeUrl }: { storeUrl: string }) {
   const primary = useProductMetrics(storeUrl, filters, compare, ready);
   const secondary = useProductMetrics(storeUrl, secondaryFilters, compare, ready && state.source === "both");
   const dimensions = useDimensions(storeUrl, { startDate: range.startDate, endDate: range.endDate, channel: state.channel, adId: state.adId, dimension_source: filters.dimension_source });
+  // Charts and the table render at low priority, in slices, after the figures: the main
+  // thread stays free for input while hundreds of bars are laid out.
+  const deferredView = useDeferredValue(primary.data);
   const productNames = useMemo(() => new Map((primary.data?.products ?? []).map((product) => [product.productId, product.name ?? product.productId])), [primary.data]);
 
   if (profile.isPending) return <Skeleton lines={4} label="Loading the store profile" />;
@@ -134,8 +137,8 @@ export function ProductsView({ storeUrl }: { storeUrl: string }) {
           ) : (
             <KpiCards totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
           )}
-          <ProductCharts view={view} currency={currency} timeZone={timeZone} granularity={state.granularity} onGranularityChange={(granularity) => update({ granularity, page: state.page })} />
-          <ProductTable storeUrl={storeUrl} view={view} filters={filters} currency={currency} table={state} onTableChange={(patch) => update({ ...patch, page: patch.page ?? state.page }, patch.q === undefined ? "push" : "replace")} />
+          {deferredView && <ProductCharts view={deferredView} currency={currency} timeZone={timeZone} granularity={state.granularity} onGranularityChange={(granularity) => update({ granularity, page: state.page })} />}
+          {deferredView && <ProductTable storeUrl={storeUrl} view={deferredView} filters={filters} currency={currency} table={state} onTableChange={(patch) => update({ ...patch, page: patch.page ?? state.page }, patch.q === undefined ? "push" : "replace")} />}
         </>
       ) : null}
     </div>
