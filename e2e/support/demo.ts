@@ -1,3 +1,5 @@
+import type { FaultRule } from "../../lib/demo-upstream/faults";
+import type { CloneRecord } from "../../lib/demo-upstream/state";
 import { E2E_DEMO_UPSTREAM_PORT } from "../../playwright.config";
 
 /** The demo upstream the end-to-end dashboard runs on, and its control endpoints. */
@@ -15,18 +17,6 @@ export const KEYS = {
 
 export const US_STORE = "northwind-outfitters.myshopify.com";
 
-export interface FaultRule {
-  route: string;
-  storeUrl?: string;
-  latencyMs?: number;
-  errorStatus?: 500 | 503;
-  errorRate?: number;
-  retryAfter?: string;
-  dropRate?: number;
-  malformedRate?: number;
-  truncateRate?: number;
-  times?: number;
-}
 
 async function call(path: string, init: RequestInit = {}) {
   const response = await fetch(`${control}${path}`, init);
@@ -34,19 +24,9 @@ async function call(path: string, init: RequestInit = {}) {
   return response.json() as Promise<unknown>;
 }
 
-/** A clone the demo upstream recorded. */
-export interface DemoClone {
-  storeUrl: string;
-  adAccountId: string;
-  sourceCampaignGroupId: string;
-  campaignGroupId: string;
-  name: string;
-  status: string;
-}
-
 export interface DemoState {
   pixels: Record<string, { id: string; name: string }[]>;
-  clones: DemoClone[];
+  clones: CloneRecord[];
   requestCounts: Record<string, number>;
 }
 

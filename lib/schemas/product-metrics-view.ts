@@ -1,32 +1,19 @@
 import { z } from "zod";
-import { commaListSchema, identifierSchema, isoDateSchema } from "./common";
-import { dimensionSourceSchema } from "./product-metrics";
+import { identifierSchema } from "./common";
+import { dateRangeRefinement, productsQueryFields } from "./product-metrics";
 
 /** What the dashboard's product-metrics routes accept: the upstream query plus a comparison. */
 export const comparisonModes = ["previous", "year"] as const;
 export const comparisonModeSchema = z.enum(comparisonModes);
 export type ComparisonMode = z.infer<typeof comparisonModeSchema>;
 
-export const metricsFiltersSchema = z.strictObject({
-  startDate: isoDateSchema,
-  endDate: isoDateSchema,
-  channel: identifierSchema.optional(),
-  adId: identifierSchema.optional(),
-  filterCountry: commaListSchema.optional(),
-  filterDeviceType: commaListSchema.optional(),
-  filterOS: commaListSchema.optional(),
-  filterBrowser: commaListSchema.optional(),
-  filterProductId: commaListSchema.optional(),
-  dimension_source: dimensionSourceSchema.optional(),
-});
+/** The filters of a view are exactly the upstream's products query. */
+export const metricsFiltersSchema = productsQueryFields;
 export type MetricsFilters = z.infer<typeof metricsFiltersSchema>;
 
-const withDateOrder = <T extends z.ZodType<{ startDate: string; endDate: string }>>(schema: T) =>
-  schema.refine((query) => query.startDate <= query.endDate, { path: ["endDate"], message: "must not be before startDate" });
-
-export const productMetricsQuerySchema = withDateOrder(metricsFiltersSchema.extend({ compare: comparisonModeSchema.optional() }));
-export const breakdownQuerySchema = withDateOrder(metricsFiltersSchema.extend({ productId: identifierSchema }));
-export const exportQuerySchema = withDateOrder(metricsFiltersSchema.extend({ kind: z.enum(["products", "rows"]) }));
+export const productMetricsQuerySchema = metricsFiltersSchema.extend({ compare: comparisonModeSchema.optional() }).superRefine(dateRangeRefinement);
+export const breakdownQuerySchema = metricsFiltersSchema.extend({ productId: identifierSchema }).superRefine(dateRangeRefinement);
+export const exportQuerySchema = metricsFiltersSchema.extend({ kind: z.enum(["products", "rows"]) }).superRefine(dateRangeRefinement);
 
 const totalsSchema = z.strictObject({
   revenue: z.number(),

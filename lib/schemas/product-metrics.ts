@@ -26,7 +26,8 @@ export const productMetricRowSchema = z.looseObject({
 });
 export type ProductMetricRow = z.infer<typeof productMetricRowSchema>;
 
-const dateRangeRefinement = <T extends { startDate?: string; endDate?: string }>(
+/** startDate must not come after endDate. */
+export const dateRangeRefinement = <T extends { startDate?: string; endDate?: string }>(
   query: T,
   ctx: z.RefinementCtx,
 ) => {
@@ -35,21 +36,22 @@ const dateRangeRefinement = <T extends { startDate?: string; endDate?: string }>
   }
 };
 
-/** Query of GET /ad-metrics/{storeUrl}/products (contract 4.4): only these parameters exist. */
-export const productsQuerySchema = z
-  .strictObject({
-    startDate: isoDateSchema,
-    endDate: isoDateSchema,
-    channel: identifierSchema.optional(),
-    adId: identifierSchema.optional(),
-    filterCountry: commaListSchema.optional(),
-    filterDeviceType: commaListSchema.optional(),
-    filterOS: commaListSchema.optional(),
-    filterBrowser: commaListSchema.optional(),
-    filterProductId: commaListSchema.optional(),
-    dimension_source: dimensionSourceSchema.optional(),
-  })
-  .superRefine(dateRangeRefinement);
+/** The parameters of GET /ad-metrics/{storeUrl}/products (contract 4.4): only these exist. */
+export const productsQueryFields = z.strictObject({
+  startDate: isoDateSchema,
+  endDate: isoDateSchema,
+  channel: identifierSchema.optional(),
+  adId: identifierSchema.optional(),
+  filterCountry: commaListSchema.optional(),
+  filterDeviceType: commaListSchema.optional(),
+  filterOS: commaListSchema.optional(),
+  filterBrowser: commaListSchema.optional(),
+  filterProductId: commaListSchema.optional(),
+  dimension_source: dimensionSourceSchema.optional(),
+});
+
+/** Query of GET /ad-metrics/{storeUrl}/products, with the dates in order. */
+export const productsQuerySchema = productsQueryFields.superRefine(dateRangeRefinement);
 export type ProductsQuery = z.infer<typeof productsQuerySchema>;
 
 /**
