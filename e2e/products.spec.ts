@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { demo, US_STORE } from "./support/demo";
-import { expect, test } from "./support/fixtures";
+import { demo, KEYS, US_STORE } from "./support/demo";
+import { expect, signInWithKey, test } from "./support/fixtures";
 
 const PAGE = `/stores/${US_STORE}/products?range=custom&from=2026-01-01&to=2026-01-31`;
 
@@ -90,4 +90,11 @@ test("a link with settings that make no sense says what it reset", async ({ sign
   await page.goto(`/stores/${US_STORE}/products?range=forever&page=abc`);
   await expect(page.getByText(/could not be used and were reset/)).toContainText('date range "forever"');
   await expect(page.getByTestId("kpi-Revenue")).toBeVisible();
+});
+
+test("a zero-decimal currency shows whole yen, with the store's own time zone", async ({ page }) => {
+  await signInWithKey(page, KEYS.kumoJp, "/stores/kumo-living.jp/products?range=custom&from=2026-01-01&to=2026-01-31");
+  await expect(page.getByText("Asia/Tokyo · JPY")).toBeVisible();
+  await expect(page.getByTestId("kpi-Revenue")).toHaveText(/^[¥￥][\d,]+$/);
+  await expect(page.getByTestId("kpi-Average order value")).toHaveText(/^[¥￥][\d,]+$/);
 });
