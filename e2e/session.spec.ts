@@ -60,6 +60,16 @@ test("after sign-in the user returns to the page asked for, never to another sit
   await expect(page).toHaveURL(/localhost:\d+\/context$/);
 });
 
+test("a key revoked mid-session ends the session and says why on the sign-in page", async ({ signedInPage: page }) => {
+  await demo.revoke(KEYS.admin);
+  await page.goto(`/stores/${US_STORE}`);
+  await expect(page).toHaveURL(/\/sign-in\?reason=key_revoked&next=/);
+  await expect(page.getByText("Your session ended because the API key was revoked.")).toBeVisible();
+  // The session cookie is gone: the dashboard pages send the user to sign in.
+  await page.goto("/context");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fcontext/);
+});
+
 test("a demo key can be chosen by its label", async ({ page }) => {
   await page.goto("/sign-in");
   await page.getByRole("button", { name: /Marketer — Northwind US/ }).click();

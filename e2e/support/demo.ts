@@ -32,6 +32,8 @@ export interface DemoState {
 
 export const demo = {
   reset: () => call("/reset", { method: "POST" }),
+  /** Revokes a key in the running demo upstream, as its owner would mid-session. */
+  revoke: (key: string) => call("/revoke", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) }),
   setFaults: (rules: FaultRule[]) => call("/faults", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
   state: () => call("/state") as Promise<DemoState>,
 };

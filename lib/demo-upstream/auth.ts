@@ -17,7 +17,7 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function authenticate(headers: IncomingHttpHeaders): ScopedKey {
+export function authenticate(headers: IncomingHttpHeaders, revokedKeys: ReadonlySet<string> = new Set()): ScopedKey {
   const apiKeyHeader = single(headers["x-api-key"]);
   const authorization = single(headers.authorization);
   if (apiKeyHeader !== undefined && authorization !== undefined) {
@@ -35,7 +35,7 @@ export function authenticate(headers: IncomingHttpHeaders): ScopedKey {
   const key = findKey(secret);
   if (!key) throw new HttpError(401, "API key is invalid");
   if (key.state === "expired") throw new HttpError(401, "API key has expired: create a new key in Settings › MCP");
-  if (key.state === "revoked") throw new HttpError(401, "API key has been revoked: create a new key in Settings › MCP");
+  if (key.state === "revoked" || revokedKeys.has(secret)) throw new HttpError(401, "API key has been revoked: create a new key in Settings › MCP");
   if (key.state === "legacy" || key.organizationId === null || key.storeUrl === null) {
     throw new HttpError(
       403,

@@ -1,13 +1,17 @@
 /**
  * /__control endpoints (outside /v1, only with `control: true`): let end-to-end tests that
- * run the demo upstream as a separate process read its state, set faults and reset it.
+ * run the demo upstream as a separate process read its state, set faults, revoke a key
+ * (as its owner would, mid-session) and reset it.
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
 import type { Runtime } from "./context";
 import { HttpError, sendJson, validationError } from "./errors";
 import { faultRulesSchema } from "./faults";
 import { readBody } from "./input";
+
+const revokeSchema = z.strictObject({ key: z.string().min(1) });
 
 export function resetRuntime(runtime: Runtime): void {
   runtime.state.reset();
@@ -15,7 +19,15 @@ export function resetRuntime(runtime: Runtime): void {
   for (const id of Object.keys(runtime.counts) as Array<keyof Runtime["counts"]>) runtime.counts[id] = 0;
 }
 
-const ENDPOINTS: Record<string, string> = { state: "GET", faults: "PUT", reset: "POST" };
+const ENDPOINTS: Record<string, string> = { state: "GET", faults: "PUT", revoke: "POST", reset: "POST" };
+
+async function readJson(req: IncomingMessage, what: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readBody(req));
+  } catch {
+    throw new HttpError(400, `the request body is not valid JSON: send ${what}`);
+  }
+}
 
 export async function handleControl(req: IncomingMessage, res: ServerResponse, runtime: Runtime, segments: readonly string[]): Promise<void> {
   const name = segments.length === 2 ? (segments[1] as string) : "";
@@ -26,15 +38,15 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, r
     case "state":
       sendJson(res, 200, { ...runtime.state.snapshot(), requestCounts: { ...runtime.counts }, faults: runtime.faults.list() });
       return;
+    case "revoke": {
+      const parsed = revokeSchema.safeParse(await readJson(req, '{ "key": "<API key>" }'));
+      if (!parsed.success) throw validationError("body", parsed.error);
+      runtime.state.revokedKeys.add(parsed.data.key);
+      sendJson(res, 200, { ok: true });
+      return;
+    }
     case "faults": {
-      const text = await readBody(req);
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw new HttpError(400, "the request body is not valid JSON: send an array of fault rules");
-      }
-      const parsed = faultRulesSchema.safeParse(value);
+      const parsed = faultRulesSchema.safeParse(await readJson(req, "an array of fault rules"));
       if (!parsed.success) throw validationError("body", parsed.error);
       runtime.faults.setRules(parsed.data);
       sendJson(res, 200, { ok: true, faults: runtime.faults.list() });

@@ -182,6 +182,17 @@ describe("control endpoints", () => {
     contextSchema.parse((await call(upstream, "/context")).body);
   });
 
+  it("POST /__control/revoke revokes a key until the next reset, as its owner would", async () => {
+    expect((await call(upstream, "/me", { key: KEY.manager })).status).toBe(200);
+    expect((await call(upstream, "//__control/revoke", { method: "POST", key: null, body: { key: KEY.manager } })).status).toBe(200);
+    const refused = await call(upstream, "/me", { key: KEY.manager });
+    expect(refused.status).toBe(401);
+    expect(apiErrorSchema.parse(refused.body).error).toMatch(/revoked/);
+    expect((await call(upstream, "//__control/revoke", { method: "POST", key: null, body: { nope: 1 } })).status).toBe(400);
+    await call(upstream, "//__control/reset", { method: "POST", key: null });
+    expect((await call(upstream, "/me", { key: KEY.manager })).status).toBe(200);
+  });
+
   it("answers 405 for a wrong method and 404 for an unknown control path", async () => {
     const wrong = await call(upstream, "//__control/reset", { key: null });
     expect(wrong.status).toBe(405);

@@ -98,7 +98,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, runtime: Runtim
 
     const body = route.method === "POST" ? await readBody(req) : null;
     // Fixed order of checks: key → organization header → store → permission → validation (in the handler).
-    const key = authenticate(req.headers);
+    const key = authenticate(req.headers, runtime.state.revokedKeys);
     const organization = checkOrganizationHeader(req.headers, key, route.requiresOrgHeader === true);
     const store = params.storeUrl !== undefined ? resolveStore(key, params.storeUrl) : null;
     requirePermission(key, route.permission);

@@ -21,6 +21,8 @@ export class DemoState {
   pixels = new Map<string, TrackingConnection[]>();
   adAccounts: AdAccount[] = [];
   clones: CloneRecord[] = [];
+  /** Keys revoked while the server runs (control endpoint), as if their owner revoked them. */
+  revokedKeys = new Set<string>();
   private cloneCounter = 0;
 
   constructor(private readonly seed: number) {
@@ -32,6 +34,7 @@ export class DemoState {
     this.adAccounts = initialAdAccounts(this.seed);
     this.clones = [];
     this.cloneCounter = 0;
+    this.revokedKeys = new Set();
   }
 
   pixelsOf(storeUrl: string): TrackingConnection[] {
