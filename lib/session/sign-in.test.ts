@@ -82,6 +82,21 @@ describe("POST /api/session", () => {
     expect((await limited.json()).code).toBe("rate_limited");
   });
 
+  it("answers 502 when the upstream answers garbage, and 504 when it is too slow; no session either way", async () => {
+    upstream.setFaults([{ route: "context", malformedRate: 1, times: 1 }]);
+    const garbage = await signIn(signInRequest({ apiKey: ADMIN_KEY }));
+    expect(garbage.status).toBe(502);
+    expect((await garbage.json()).code).toBe("upstream_malformed");
+    expect(garbage.headers.get("set-cookie")).toMatch(/Max-Age=0/);
+
+    vi.stubEnv("UPSTREAM_TIMEOUT_MS", "200");
+    upstream.setFaults([{ route: "context", latencyMs: 1_000, times: 1 }]);
+    const slow = await signIn(signInRequest({ apiKey: ADMIN_KEY }));
+    expect(slow.status).toBe(504);
+    expect((await slow.json()).requestId).toEqual(expect.any(String));
+    upstream.setFaults([]);
+  });
+
   it("offers demo keys by id only in demo mode", async () => {
     const { demoKeyOptions } = await import("@/lib/server/demo-keys");
     expect(demoKeyOptions()).toEqual([]);
