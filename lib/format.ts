@@ -2,36 +2,61 @@
 
 const LOCALE = undefined; // the browser's (or server's) locale
 
+/**
+ * Intl formatters are costly to build (tens of microseconds each) and a page formats
+ * thousands of values: each distinct set of options is built once.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+export function numberFormat(options: Intl.NumberFormatOptions, locale: string | undefined = LOCALE): Intl.NumberFormat {
+  const key = `${locale ?? ""}${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
+  return format;
+}
+
+function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(options);
+  let format = dateFormats.get(key);
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(LOCALE, options)));
+  return format;
+}
+
 export function formatCurrency(amount: number, currency: string): string {
   try {
-    return new Intl.NumberFormat(LOCALE, { style: "currency", currency }).format(amount);
+    return numberFormat({ style: "currency", currency }).format(amount);
   } catch {
     // An unknown currency code: show the number with the code rather than fail.
-    return `${new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 }).format(amount)} ${currency}`;
+    return `${numberFormat({ maximumFractionDigits: 2 }).format(amount)} ${currency}`;
   }
 }
 
 /** How many minor digits a currency has (JPY 0, USD 2, KWD 3). */
 export function currencyDecimals(currency: string): number {
   try {
-    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    return numberFormat({ style: "currency", currency }, "en").resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
     return 2;
   }
 }
 
 export function formatNumber(value: number, maximumFractionDigits = 0): string {
-  return new Intl.NumberFormat(LOCALE, { maximumFractionDigits }).format(value);
+  return numberFormat({ maximumFractionDigits }).format(value);
+}
+
+export function formatCompact(value: number): string {
+  return numberFormat({ notation: "compact" }).format(value);
 }
 
 export function formatPercent(value: number, maximumFractionDigits = 1): string {
-  return new Intl.NumberFormat(LOCALE, { style: "percent", maximumFractionDigits }).format(value);
+  return numberFormat({ style: "percent", maximumFractionDigits }).format(value);
 }
 
 function validTimeZone(timeZone: string | undefined): string | undefined {
   if (!timeZone) return undefined;
   try {
-    new Intl.DateTimeFormat("en", { timeZone });
+    dateFormat({ timeZone });
     return timeZone;
   } catch {
     return undefined;
@@ -42,11 +67,17 @@ function validTimeZone(timeZone: string | undefined): string | undefined {
 export function formatDateTime(value: string | number | Date, timeZone?: string): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeStyle: "short", timeZone: validTimeZone(timeZone) }).format(date);
+  return dateFormat({ dateStyle: "medium", timeStyle: "short", timeZone: validTimeZone(timeZone) }).format(date);
 }
 
 export function formatDate(value: string | number | Date, timeZone?: string): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeZone: validTimeZone(timeZone) }).format(date);
+  return dateFormat({ dateStyle: "medium", timeZone: validTimeZone(timeZone) }).format(date);
+}
+
+export function formatMonth(value: string | number | Date, timeZone?: string): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return dateFormat({ month: "long", year: "numeric", timeZone: validTimeZone(timeZone) }).format(date);
 }

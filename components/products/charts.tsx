@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ProductMetricsView } from "@/lib/schemas/product-metrics-view";
-import { formatCurrency, formatDate, formatNumber, formatPercent } from "@/lib/format";
+import { formatCompact, formatCurrency, formatDate, formatMonth, formatNumber, formatPercent } from "@/lib/format";
 import { bucketSeries, channelShares, topProducts } from "@/lib/metrics/presentation";
 import { Card } from "@/components/ui/card";
 
@@ -67,6 +67,17 @@ function Segmented<T extends string>({ label, value, options, onChange }: { labe
   );
 }
 
+/** Reveals `count` parts one task apart, so that no single task draws every chart. */
+function useStagedReveal(count: number): number {
+  const [shown, setShown] = useState(0);
+  useEffect(() => {
+    if (shown >= count) return;
+    const timer = setTimeout(() => setShown(shown + 1), 0);
+    return () => clearTimeout(timer);
+  }, [shown, count]);
+  return shown;
+}
+
 /** The charts of the product-metrics page; loaded only where they are drawn. */
 export default function ProductCharts({
   view,
@@ -82,18 +93,13 @@ export default function ProductCharts({
   onGranularityChange: (granularity: Granularity) => void;
 }) {
   const [metric, setMetric] = useState<"revenue" | "orders">("revenue");
-  // The smaller charts mount one task after the time chart, so no single task draws them all.
-  const [drawRest, setDrawRest] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setDrawRest(true), 0);
-    return () => clearTimeout(timer);
-  }, []);
+  const stage = useStagedReveal(2);
   const { points, channels } = bucketSeries(view.series, granularity, metric);
   const money = (value: number) => formatCurrency(value, currency);
   const format = metric === "revenue" ? money : (value: number) => formatNumber(value);
   const bucketLabel = (bucket: string) => {
     const date = formatDate(`${bucket}T12:00:00Z`, "UTC");
-    return granularity === "week" ? `Week of ${date}` : granularity === "month" ? new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${bucket}T12:00:00Z`)) : date;
+    return granularity === "week" ? `Week of ${date}` : granularity === "month" ? formatMonth(`${bucket}T12:00:00Z`, "UTC") : date;
   };
   const top = topProducts(view.products, 8);
   const shares = channelShares(view.channels);
@@ -119,12 +125,14 @@ export default function ProductCharts({
           <figcaption className="sr-only">
             {metric} per {granularity} and channel, {view.startDate} to {view.endDate}, in {timeZone}
           </figcaption>
+          {stage >= 1 && (
           <ResponsiveContainer width="100%" height="100%">
             {/* Stacked areas: one shape per channel, however many days, so long ranges stay quick to draw. */}
             <AreaChart data={points} margin={{ left: 8, right: 8 }}>
               <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-              <XAxis dataKey="bucket" tick={axisTick} tickFormatter={(bucket: string) => formatDate(`${bucket}T12:00:00Z`, "UTC")} minTickGap={24} />
-              <YAxis tick={axisTick} tickFormatter={(value: number) => (metric === "revenue" ? new Intl.NumberFormat(undefined, { notation: "compact" }).format(value) : formatNumber(value))} width={56} />
+              {/* A fixed interval: about eight labels, without recharts measuring every label's text. */}
+              <XAxis dataKey="bucket" tick={axisTick} tickFormatter={(bucket: string) => formatDate(`${bucket}T12:00:00Z`, "UTC")} interval={Math.max(0, Math.ceil(points.length / 8) - 1)} />
+              <YAxis tick={axisTick} tickFormatter={(value: number) => (metric === "revenue" ? formatCompact(value) : formatNumber(value))} width={56} />
               <Tooltip content={({ active, payload, label }) => <ChartTooltip active={active} payload={payload} label={label} format={format} title={bucketLabel} />} />
               <Legend wrapperStyle={{ fontSize: 12 }} />
               {channels.map((channel, index) => (
@@ -144,15 +152,16 @@ export default function ProductCharts({
               ))}
             </AreaChart>
           </ResponsiveContainer>
+          )}
         </figure>
       </Card>
       <Card className="xl:col-span-2" title="Top products by revenue">
         <figure className="h-80 text-slate-600 dark:text-slate-300">
           <figcaption className="sr-only">The eight products with the most revenue, the rest grouped as Other</figcaption>
-          {drawRest && (
+          {stage >= 2 && (
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={top} layout="vertical" margin={{ left: 8, right: 16 }}>
-              <XAxis type="number" tick={axisTick} tickFormatter={(value: number) => new Intl.NumberFormat(undefined, { notation: "compact" }).format(value)} />
+              <XAxis type="number" tick={axisTick} tickFormatter={(value: number) => formatCompact(value)} />
               <YAxis type="category" dataKey="name" tick={axisTick} width={170} interval={0} tickFormatter={(name: string) => (name.length > 26 ? `${name.slice(0, 25)}…` : name)} />
               <Tooltip cursor={{ fillOpacity: 0.08 }} content={({ active, payload, label }) => <ChartTooltip active={active} payload={payload} label={label} format={money} title={(text) => text} />} />
               <Bar dataKey="revenue" name="Revenue" isAnimationActive={false}>

@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useDeferredValue, useMemo } from "react";
+import { useDeferredValue, useEffect, useMemo } from "react";
 import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
 import { formatDate, formatNumber } from "@/lib/format";
 import { dateRangeOf, filtersOf, parseViewState, toSearchParams, type ViewState } from "@/lib/metrics/view-state";
@@ -17,7 +17,8 @@ import { ProductTable } from "./product-table";
 import { AttributionControl, DateControls, FilterChips, FilterControls } from "./view-controls";
 
 // Charts are the heaviest code of the page: loaded only here, and only in the browser.
-const ProductCharts = dynamic(() => import("./charts"), { ssr: false, loading: () => <Skeleton lines={6} label="Loading the charts" /> });
+const loadCharts = () => import("./charts");
+const ProductCharts = dynamic(loadCharts, { ssr: false, loading: () => <Skeleton lines={6} label="Loading the charts" /> });
 
 function Progress({ storeUrl, filters, compare }: { storeUrl: string; filters: MetricsFilters; compare?: ComparisonMode }) {
   const rows = useAggregationProgress(storeUrl, filters, compare);
@@ -49,6 +50,8 @@ function useViewState() {
 
 export function ProductsView({ storeUrl }: { storeUrl: string }) {
   const { state, problems, update } = useViewState();
+  // Fetch and evaluate the chart code while the server aggregates, not when the figures arrive.
+  useEffect(() => void loadCharts(), []);
   const profile = useStoreProfile(storeUrl);
   const timeZone = profile.data?.timezone ?? "UTC";
   const currency = profile.data?.currency ?? "USD";
