@@ -12,6 +12,7 @@ const dev = process.argv.includes("--dev");
 const port = process.env.PORT ?? "3000";
 const demoPort = process.env.DEMO_UPSTREAM_PORT ?? "4010";
 const nextBin = join(root, "node_modules/next/dist/bin/next");
+const serverScript = join(root, "scripts/server.mjs");
 const tsxBin = join(root, "node_modules/tsx/dist/cli.mjs");
 const children = [];
 
@@ -97,7 +98,7 @@ if (!process.env.UPSTREAM_BASE_URL) {
   env.DEMO_MODE = "1";
 }
 
-const dashboard = run(nextBin, [dev ? "dev" : "start", "--port", port], env);
+const dashboard = run(serverScript, dev ? ["--dev"] : [], env);
 pipeOutput(dashboard, "dashboard");
 await waitForHttp(`http://localhost:${port}/sign-in`, 120_000);
 console.log(`\nDashboard ready: http://localhost:${port}`);

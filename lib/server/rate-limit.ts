@@ -37,9 +37,10 @@ export class FailureLimiter {
   }
 }
 
-/** The client's address as the nearest proxy (or Next.js itself) recorded it. */
+/**
+ * The client's address. The dashboard's server (scripts/server.mjs) replaces X-Forwarded-For
+ * with the one address it can vouch for (see TRUST_PROXY_HOPS), so this header is not the client's word.
+ */
 export function clientAddress(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").pop()?.trim();
-  return last || request.headers.get("x-real-ip") || "unknown";
+  return request.headers.get("x-forwarded-for")?.trim() || "unknown";
 }

@@ -1,0 +1,1 @@
+export function clientAddress(forwardedFor: string | undefined, socketAddress: string | undefined, hops: number): string;
