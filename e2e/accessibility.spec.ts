@@ -6,7 +6,7 @@ import { expect, test } from "./support/fixtures";
 const pages = [
   { path: "/context", ready: US_STORE },
   { path: `/stores/${US_STORE}`, ready: "google_merchant_center" },
-  { path: `/stores/${US_STORE}/products?range=custom&from=2026-01-01&to=2026-01-31&compare=previous`, ready: "Top products by revenue" },
+  { path: `/stores/${US_STORE}/products?range=custom&from=2026-01-01&to=2026-01-31&compare=previous&source=both`, ready: "Channels under each attribution" },
 ];
 
 for (const colorScheme of ["light", "dark"] as const) {

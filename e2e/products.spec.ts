@@ -98,3 +98,13 @@ test("a zero-decimal currency shows whole yen, with the store's own time zone", 
   await expect(page.getByTestId("kpi-Revenue")).toHaveText(/^[¥￥][\d,]+$/);
   await expect(page.getByTestId("kpi-Average order value")).toHaveText(/^[¥￥][\d,]+$/);
 });
+
+test("both attributions side by side: two sets of figures and a channel table", async ({ signedInPage: page }) => {
+  await page.goto(PAGE);
+  await page.getByText("Both side by side").click();
+  await expect(page).toHaveURL(/source=both/);
+  await expect(page.getByRole("region", { name: "Credit to the conversion" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Credit to the first touch" })).toBeVisible();
+  const table = page.getByRole("table", { name: /credited to the conversion and to the first touch/ });
+  await expect(table.getByRole("row", { name: /^facebook/ })).toBeVisible();
+});

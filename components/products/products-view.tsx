@@ -12,6 +12,7 @@ import { useStoreProfile } from "@/lib/queries/store";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
+import { AttributionComparison } from "./attribution-comparison";
 import { KpiCards } from "./kpi-cards";
 import { ProductTable } from "./product-table";
 import { AttributionControl, DateControls, FilterChips, FilterControls } from "./view-controls";
@@ -140,6 +141,7 @@ export function ProductsView({ storeUrl }: { storeUrl: string }) {
           ) : (
             <KpiCards totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
           )}
+          {state.source === "both" && secondary.data && <AttributionComparison conversion={view.channels} firstTouch={secondary.data.channels} currency={currency} />}
           {deferredView && <ProductCharts view={deferredView} currency={currency} timeZone={timeZone} granularity={state.granularity} onGranularityChange={(granularity) => update({ granularity, page: state.page })} />}
           {deferredView && <ProductTable storeUrl={storeUrl} view={deferredView} filters={filters} currency={currency} table={state} onTableChange={(patch) => update({ ...patch, page: patch.page ?? state.page }, patch.q === undefined ? "push" : "replace")} />}
         </>
