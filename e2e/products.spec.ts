@@ -108,3 +108,12 @@ test("both attributions side by side: two sets of figures and a channel table", 
   const table = page.getByRole("table", { name: /credited to the conversion and to the first touch/ });
   await expect(table.getByRole("row", { name: /^facebook/ })).toBeVisible();
 });
+
+test("the organization chosen for the store stays in the URL while the view changes", async ({ signedInPage: page }) => {
+  await page.goto(`${PAGE}&organizationId=org_northwind`);
+  await expect(page.getByTestId("kpi-Revenue")).toBeVisible();
+  await page.getByLabel("Channel", { exact: true }).selectOption("email");
+  await expect(page).toHaveURL(/channel=email/);
+  await expect(page).toHaveURL(/organizationId=org_northwind/);
+  await expect(page.getByTestId("kpi-Revenue")).toBeVisible();
+});

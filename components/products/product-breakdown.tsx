@@ -10,14 +10,26 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
 
 /** One product's revenue by channel and ad, with ad names and statuses resolved per channel. */
-export function ProductBreakdown({ storeUrl, filters, productId, currency }: { storeUrl: string; filters: MetricsFilters; productId: string; currency: string }) {
-  const breakdown = useProductBreakdown(storeUrl, filters, productId);
+export function ProductBreakdown({
+  storeUrl,
+  organizationId,
+  filters,
+  productId,
+  currency,
+}: {
+  storeUrl: string;
+  organizationId?: string;
+  filters: MetricsFilters;
+  productId: string;
+  currency: string;
+}) {
+  const breakdown = useProductBreakdown(storeUrl, filters, productId, organizationId);
   const adsByChannel = new Map<string, string[]>();
   for (const row of breakdown.data?.rows ?? []) {
     if (row.adId) adsByChannel.set(row.channel, [...(adsByChannel.get(row.channel) ?? []), row.adId]);
   }
   const channels = [...adsByChannel.keys()].sort();
-  const enriched = useQueries({ queries: channels.map((channel) => enrichQueryOptions(storeUrl, channel, adsByChannel.get(channel)!)) });
+  const enriched = useQueries({ queries: channels.map((channel) => enrichQueryOptions(storeUrl, channel, adsByChannel.get(channel)!, organizationId)) });
   const assets = new Map(enriched.flatMap((query, index) => (query.data?.assets ?? []).map((asset) => [`${channels[index]}\u0000${asset.assetId}`, asset] as const)));
 
   if (breakdown.isPending) return <Skeleton lines={2} label="Loading the breakdown by channel and ad" />;

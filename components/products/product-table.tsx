@@ -26,6 +26,7 @@ type TableState = Pick<ViewState, "q" | "sort" | "direction" | "page">;
 
 export function ProductTable({
   storeUrl,
+  organizationId,
   view,
   filters,
   currency,
@@ -33,6 +34,7 @@ export function ProductTable({
   onTableChange,
 }: {
   storeUrl: string;
+  organizationId?: string;
   view: ProductMetricsView;
   filters: MetricsFilters;
   currency: string;
@@ -141,7 +143,7 @@ export function ProductTable({
                       {open && (
                         <tr>
                           <td colSpan={columns.length} className="bg-slate-50 px-6 py-3 dark:bg-slate-950/60">
-                            <ProductBreakdown storeUrl={storeUrl} filters={filters} productId={row.productId} currency={currency} />
+                            <ProductBreakdown storeUrl={storeUrl} organizationId={organizationId} filters={filters} productId={row.productId} currency={currency} />
                           </td>
                         </tr>
                       )}

@@ -21,8 +21,8 @@ import { AttributionControl, DateControls, FilterChips, FilterControls } from ".
 const loadCharts = () => import("./charts");
 const ProductCharts = dynamic(loadCharts, { ssr: false, loading: () => <Skeleton lines={6} label="Loading the charts" /> });
 
-function Progress({ storeUrl, filters, compare }: { storeUrl: string; filters: MetricsFilters; compare?: ComparisonMode }) {
-  const rows = useAggregationProgress(storeUrl, filters, compare);
+function Progress({ storeUrl, filters, compare, organizationId }: { storeUrl: string; filters: MetricsFilters; compare?: ComparisonMode; organizationId?: string }) {
+  const rows = useAggregationProgress(storeUrl, filters, compare, organizationId);
   return (
     <Card>
       <div role="status" aria-live="polite" className="space-y-3">
@@ -43,17 +43,21 @@ function useViewState() {
   /** Changes the view; any change but paging or sorting goes back to the first page. Typing replaces history. */
   const update = (patch: Partial<ViewState>, mode: "push" | "replace" = "push") => {
     const next = { ...state, ...patch, page: patch.page ?? 1 };
-    const query = toSearchParams(next).toString();
+    const params = toSearchParams(next);
+    // The organization chosen on the context page belongs to the store, not to the view: keep it.
+    const organizationId = searchParams.get("organizationId");
+    if (organizationId) params.set("organizationId", organizationId);
+    const query = params.toString();
     router[mode](`${pathname}${query ? `?${query}` : ""}`, { scroll: false });
   };
   return { state, problems, update };
 }
 
-export function ProductsView({ storeUrl }: { storeUrl: string }) {
+export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const { state, problems, update } = useViewState();
   // Fetch and evaluate the chart code while the server aggregates, not when the figures arrive.
   useEffect(() => void loadCharts(), []);
-  const profile = useStoreProfile(storeUrl);
+  const profile = useStoreProfile(storeUrl, organizationId);
   const timeZone = profile.data?.timezone ?? "UTC";
   const currency = profile.data?.currency ?? "USD";
   const range = dateRangeOf(state, timeZone);
@@ -62,9 +66,13 @@ export function ProductsView({ storeUrl }: { storeUrl: string }) {
   const filters = filtersOf(state, range, primarySource);
   const secondaryFilters = filtersOf(state, range, "first_touch");
   const ready = profile.isSuccess;
-  const primary = useProductMetrics(storeUrl, filters, compare, ready);
-  const secondary = useProductMetrics(storeUrl, secondaryFilters, compare, ready && state.source === "both");
-  const dimensions = useDimensions(storeUrl, { startDate: range.startDate, endDate: range.endDate, channel: state.channel, adId: state.adId, dimension_source: filters.dimension_source });
+  const primary = useProductMetrics(storeUrl, filters, { compare, organizationId, enabled: ready });
+  const secondary = useProductMetrics(storeUrl, secondaryFilters, { compare, organizationId, enabled: ready && state.source === "both" });
+  const dimensions = useDimensions(
+    storeUrl,
+    { startDate: range.startDate, endDate: range.endDate, channel: state.channel, adId: state.adId, dimension_source: filters.dimension_source },
+    organizationId,
+  );
   // Charts and the table render at low priority, in slices, after the figures: the main
   // thread stays free for input while hundreds of bars are laid out.
   const deferredView = useDeferredValue(primary.data);
@@ -119,14 +127,14 @@ export function ProductsView({ storeUrl }: { storeUrl: string }) {
       </Card>
 
       {primary.isPending ? (
-        <Progress storeUrl={storeUrl} filters={filters} compare={compare} />
+        <Progress storeUrl={storeUrl} filters={filters} compare={compare} organizationId={organizationId} />
       ) : primary.isError ? (
         <ErrorPanel error={primary.error} onRetry={() => primary.refetch()} />
       ) : view && view.totals.rows === 0 ? (
         <EmptyState title="No attributed orders in this range">Try a longer range, or remove some filters.</EmptyState>
       ) : view ? (
         <>
-          {primary.isFetching && <Progress storeUrl={storeUrl} filters={filters} compare={compare} />}
+          {primary.isFetching && <Progress storeUrl={storeUrl} filters={filters} compare={compare} organizationId={organizationId} />}
           {state.source === "both" ? (
             <div className="grid grid-cols-1 gap-6 2xl:grid-cols-2">
               <KpiCards title="Credit to the conversion" totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
@@ -143,7 +151,7 @@ export function ProductsView({ storeUrl }: { storeUrl: string }) {
           )}
           {state.source === "both" && secondary.data && <AttributionComparison conversion={view.channels} firstTouch={secondary.data.channels} currency={currency} />}
           {deferredView && <ProductCharts view={deferredView} currency={currency} timeZone={timeZone} granularity={state.granularity} onGranularityChange={(granularity) => update({ granularity, page: state.page })} />}
-          {deferredView && <ProductTable storeUrl={storeUrl} view={deferredView} filters={filters} currency={currency} table={state} onTableChange={(patch) => update({ ...patch, page: patch.page ?? state.page }, patch.q === undefined ? "push" : "replace")} />}
+          {deferredView && <ProductTable storeUrl={storeUrl} organizationId={organizationId} view={deferredView} filters={filters} currency={currency} table={state} onTableChange={(patch) => update({ ...patch, page: patch.page ?? state.page }, patch.q === undefined ? "push" : "replace")} />}
         </>
       ) : null}
     </div>

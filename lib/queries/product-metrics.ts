@@ -13,8 +13,10 @@ function metricsPath(storeUrl: string, suffix: string, query: Query): string {
 
 export const productMetricsKeys = {
   all: ["product-metrics"] as const,
-  view: (storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode) => [...productMetricsKeys.all, storeUrl, filters, compare ?? null] as const,
-  breakdown: (storeUrl: string, filters: MetricsFilters, productId: string) => [...productMetricsKeys.all, storeUrl, filters, "breakdown", productId] as const,
+  view: (storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode, organizationId?: string) =>
+    [...productMetricsKeys.all, storeUrl, organizationId ?? null, filters, compare ?? null] as const,
+  breakdown: (storeUrl: string, filters: MetricsFilters, productId: string, organizationId?: string) =>
+    [...productMetricsKeys.all, storeUrl, organizationId ?? null, filters, "breakdown", productId] as const,
 };
 
 /** Rows read so far per view, reported by the server while a long aggregation runs. */
@@ -26,8 +28,8 @@ function setProgress(key: string, rows: number | undefined) {
   listeners.forEach((listener) => listener());
 }
 
-export function useAggregationProgress(storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode): number | undefined {
-  const key = JSON.stringify(productMetricsKeys.view(storeUrl, filters, compare));
+export function useAggregationProgress(storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode, organizationId?: string): number | undefined {
+  const key = JSON.stringify(productMetricsKeys.view(storeUrl, filters, compare, organizationId));
   return useSyncExternalStore(
     (listener) => (listeners.add(listener), () => listeners.delete(listener)),
     () => progress.get(key),
@@ -36,12 +38,14 @@ export function useAggregationProgress(storeUrl: string, filters: MetricsFilters
 }
 
 /** Reads the route's NDJSON: progress lines, then the view or an error line. */
-async function fetchView(storeUrl: string, filters: MetricsFilters, compare: ComparisonMode | undefined, signal: AbortSignal): Promise<ProductMetricsView> {
-  const key = JSON.stringify(productMetricsKeys.view(storeUrl, filters, compare));
+async function fetchView(storeUrl: string, filters: MetricsFilters, compare: ComparisonMode | undefined, organizationId: string | undefined, signal: AbortSignal): Promise<ProductMetricsView> {
+  const key = JSON.stringify(productMetricsKeys.view(storeUrl, filters, compare, organizationId));
   const path = metricsPath(storeUrl, "", { ...filters, compare });
+  const headers: Record<string, string> = { accept: "application/x-ndjson" };
+  if (organizationId) headers["x-service-organization-id"] = organizationId;
   let response: Response;
   try {
-    response = await fetch(path, { headers: { accept: "application/x-ndjson" }, signal, credentials: "same-origin" });
+    response = await fetch(path, { headers, signal, credentials: "same-origin" });
   } catch (error) {
     if (signal.aborted) throw error;
     throw new ApiRequestError(0, "The dashboard could not be reached. Check your connection and try again.", "network", undefined);
@@ -74,23 +78,27 @@ async function fetchView(storeUrl: string, filters: MetricsFilters, compare: Com
   throw new ApiRequestError(502, "The answer ended before the figures were complete.", "upstream_malformed", requestId);
 }
 
-export const productMetricsQueryOptions = (storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode) =>
+export const productMetricsQueryOptions = (storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode, organizationId?: string) =>
   queryOptions({
-    queryKey: productMetricsKeys.view(storeUrl, filters, compare),
-    queryFn: ({ signal }) => fetchView(storeUrl, filters, compare, signal),
+    queryKey: productMetricsKeys.view(storeUrl, filters, compare, organizationId),
+    queryFn: ({ signal }) => fetchView(storeUrl, filters, compare, organizationId, signal),
     staleTime: 60_000,
   });
 
 /** The aggregated product metrics of one view (and its comparison period). */
-export function useProductMetrics(storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode, enabled = true) {
-  return useQuery({ ...productMetricsQueryOptions(storeUrl, filters, compare), enabled, placeholderData: (previous) => previous });
+export function useProductMetrics(storeUrl: string, filters: MetricsFilters, options: { compare?: ComparisonMode; organizationId?: string; enabled?: boolean } = {}) {
+  return useQuery({
+    ...productMetricsQueryOptions(storeUrl, filters, options.compare, options.organizationId),
+    enabled: options.enabled ?? true,
+    placeholderData: (previous) => previous,
+  });
 }
 
 /** One product's rows by channel and ad, read when its table row opens. */
-export function useProductBreakdown(storeUrl: string, filters: MetricsFilters, productId: string) {
+export function useProductBreakdown(storeUrl: string, filters: MetricsFilters, productId: string, organizationId?: string) {
   return useQuery({
-    queryKey: productMetricsKeys.breakdown(storeUrl, filters, productId),
-    queryFn: ({ signal }) => apiFetch(metricsPath(storeUrl, "/breakdown", { ...filters, productId }), breakdownSchema, { signal }),
+    queryKey: productMetricsKeys.breakdown(storeUrl, filters, productId, organizationId),
+    queryFn: ({ signal }) => apiFetch(metricsPath(storeUrl, "/breakdown", { ...filters, productId }), breakdownSchema, { signal, organizationId }),
     staleTime: 60_000,
   });
 }
