@@ -28,7 +28,10 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
         </div>
         <div className="flex items-center gap-3 text-sm">
           <span className="hidden text-right sm:block">
-            <span className="block font-medium">{session.user.name}</span>
+            <span className="block font-medium">
+              {session.user.name}
+              {session.organization && <span className="font-normal text-slate-500 dark:text-slate-400"> · {session.organization.name}</span>}
+            </span>
             <span className="block text-xs text-slate-500 dark:text-slate-400">{session.user.email}</span>
           </span>
           <Button

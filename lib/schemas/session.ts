@@ -1,9 +1,17 @@
 import { z } from "zod";
 import { contextSchema } from "./context";
 
-/** What GET and POST /api/session answer: the session without its key, and after sign-in the context. */
+/** At most this many stores are kept in the session summary, so the cookie stays small. */
+export const SESSION_STORES_LIMIT = 20;
+
+/**
+ * What GET and POST /api/session answer: the session without its key (the user, the
+ * organization and its stores), and after sign-in the whole context.
+ */
 export const sessionSummarySchema = z.strictObject({
   organizationId: z.string().optional(),
+  organization: z.strictObject({ id: z.string(), name: z.string() }).optional(),
+  stores: z.array(z.strictObject({ url: z.string(), type: z.string(), currency: z.string() })).max(SESSION_STORES_LIMIT),
   user: z.strictObject({ name: z.string(), email: z.string() }),
   expiresAt: z.number(),
 });

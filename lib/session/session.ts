@@ -20,7 +20,8 @@ export type SessionSummary = Omit<SessionData, "apiKey">;
 
 /** Picks the fields the browser may see, by name, so a field added later is not shown by accident. */
 export function summarize(session: SessionData): SessionSummary {
-  return { organizationId: session.organizationId, user: session.user, expiresAt: session.expiresAt };
+  const { organizationId, organization, stores, user, expiresAt } = session;
+  return { organizationId, organization, stores, user, expiresAt };
 }
 
 export function newSessionData(input: Omit<SessionData, "expiresAt">): SessionData {

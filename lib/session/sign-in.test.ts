@@ -115,7 +115,11 @@ describe("GET and DELETE /api/session", () => {
     expect(current.status).toBe(200);
     const text = await current.text();
     expect(text).not.toContain(ADMIN_KEY);
-    expect(JSON.parse(text).session.organizationId).toBe("org_northwind");
+    expect(JSON.parse(text).session).toMatchObject({
+      organizationId: "org_northwind",
+      organization: { id: "org_northwind", name: "Northwind Outfitters" },
+      stores: [{ url: "northwind-outfitters.myshopify.com", type: "shopify", currency: "USD" }],
+    });
     expect((await currentSession(dashboardRequest("/api/session"))).status).toBe(401);
   });
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { contextSchema, type Context } from "@/lib/schemas/context";
-import { signInRequestSchema } from "@/lib/schemas/session";
+import { SESSION_STORES_LIMIT, signInRequestSchema } from "@/lib/schemas/session";
 import { errorResponse, issueDetails, jsonResponse, newRequestId } from "@/lib/server/http";
 import { resolveDemoKey } from "@/lib/server/demo-keys";
 import { isSameOrigin } from "@/lib/server/origin";
@@ -47,9 +47,12 @@ export async function signIn(request: Request): Promise<Response> {
       { endpoint: endpointById("context"), query: { organizationId }, apiKey, organizationId, requestId },
       contextSchema,
     );
+    const organization = context.organizations.find((candidate) => candidate.id === organizationId) ?? context.organizations[0];
     const session = newSessionData({
       apiKey,
-      organizationId: organizationId ?? context.organizations[0]?.id,
+      organizationId: organizationId ?? organization?.id,
+      organization: organization && { id: organization.id, name: organization.name },
+      stores: (organization?.stores ?? []).slice(0, SESSION_STORES_LIMIT).map(({ url, type, currency }) => ({ url, type, currency })),
       user: { name: context.user.name, email: context.user.email },
     });
     return jsonResponse(sessionBody(session, context), { requestId, headers: { "set-cookie": await sessionSetCookie(session) } });
