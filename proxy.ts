@@ -14,6 +14,8 @@ export function proxy(request: NextRequest) {
   const needsSession = pathname === "/context" || pathname.startsWith("/stores/") || pathname === "/activity";
   if (needsSession && !request.cookies.has("session")) {
     const signIn = new URL("/sign-in", request.url);
+    const reason = request.cookies.get("session_ended")?.value;
+    if (reason && /^key_(expired|revoked|invalid)$/.test(reason)) signIn.searchParams.set("reason", reason);
     signIn.searchParams.set("next", `${pathname}${search}`);
     return NextResponse.redirect(signIn);
   }

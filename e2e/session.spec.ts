@@ -65,9 +65,9 @@ test("a key revoked mid-session ends the session and says why on the sign-in pag
   await page.goto(`/stores/${US_STORE}`);
   await expect(page).toHaveURL(/\/sign-in\?reason=key_revoked&next=/);
   await expect(page.getByText("Your session ended because the API key was revoked.")).toBeVisible();
-  // The session cookie is gone: the dashboard pages send the user to sign in.
+  // The session cookie is gone: the dashboard pages send the user to sign in, still saying why.
   await page.goto("/context");
-  await expect(page).toHaveURL(/\/sign-in\?next=%2Fcontext/);
+  await expect(page).toHaveURL(/\/sign-in\?reason=key_revoked&next=%2Fcontext/);
 });
 
 test("a demo key can be chosen by its label", async ({ page }) => {

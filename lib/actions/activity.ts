@@ -1,25 +1,17 @@
 import "server-only";
-import { errorResponse, jsonResponse, newRequestId } from "@/lib/server/http";
-import { logRequest } from "@/lib/server/log";
-import { sessionFromRequest } from "@/lib/session/session";
+import { z } from "zod";
 import type { ActivityResponse } from "@/lib/schemas/activity";
+import { jsonResponse } from "@/lib/server/http";
+import { handleWithSession } from "@/lib/server/route";
 import { auditLog } from "./audit";
 
 const ACTIVITY_LIMIT = 200;
 
 /** GET /api/activity: the guarded actions of the signed-in key's organization, newest first. */
-export async function activityResponse(request: Request): Promise<Response> {
-  const started = performance.now();
-  const requestId = newRequestId();
-  const session = await sessionFromRequest(request);
-  let response: Response;
-  if (!session) {
-    response = errorResponse(401, "no_session", "You are not signed in.", { requestId });
-  } else {
+export function activityResponse(request: Request): Promise<Response> {
+  return handleWithSession(request, "GET /api/activity", z.strictObject({}), async ({ session, requestId }) => {
     // A session without an organization can be matched to no one's history: it sees none.
     const entries = session.organizationId ? await auditLog().list(session.organizationId, ACTIVITY_LIMIT) : [];
-    response = jsonResponse({ entries } satisfies ActivityResponse, { requestId });
-  }
-  logRequest({ method: request.method, route: "GET /api/activity", status: response.status, durationMs: performance.now() - started, requestId });
-  return response;
+    return jsonResponse({ entries } satisfies ActivityResponse, { requestId });
+  });
 }

@@ -1,8 +1,9 @@
 import "server-only";
 import type { z } from "zod";
+import { noSessionResponse } from "@/lib/session/ended";
 import { sessionFromRequest, type SessionData } from "@/lib/session/session";
 import { upstreamErrorResponse } from "@/lib/upstream/errors";
-import { errorResponse, newRequestId } from "./http";
+import { newRequestId } from "./http";
 import { logRequest } from "./log";
 import { parseOrganizationHeader, parseQuery } from "./request-input";
 
@@ -33,7 +34,7 @@ export async function handleWithSession<S extends z.ZodType>(
     return response;
   };
   const session = await sessionFromRequest(request);
-  if (!session) return respond(errorResponse(401, "no_session", "You are not signed in.", { requestId }));
+  if (!session) return respond(noSessionResponse(request, requestId));
 
   const query = parseQuery(new URL(request.url), querySchema, requestId);
   if (!query.ok) return respond(query.response);

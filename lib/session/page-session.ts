@@ -2,15 +2,22 @@ import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
+import { parseEndedReason, SESSION_ENDED_COOKIE } from "./ended";
 import { SESSION_COOKIE, summarize, unsealSession, type SessionSummary } from "./session";
 
 /** The session of the page being rendered, read once per render. */
 const readPageSession = cache(async () => unsealSession((await cookies()).get(SESSION_COOKIE)?.value));
 
-/** Every dashboard page calls this itself: without a session, the user is sent to sign in and brought back. */
+/**
+ * Every dashboard page calls this itself: without a session, the user is sent to sign in
+ * (told why, when the key was refused) and brought back afterwards.
+ */
 export async function requirePageSession(returnTo: string): Promise<SessionSummary> {
   const session = await readPageSession();
-  if (!session) redirect(`/sign-in?next=${encodeURIComponent(returnTo)}`);
+  if (!session) {
+    const reason = parseEndedReason((await cookies()).get(SESSION_ENDED_COOKIE)?.value);
+    redirect(`/sign-in?${reason ? `reason=${reason}&` : ""}next=${encodeURIComponent(returnTo)}`);
+  }
   return summarize(session);
 }
 

@@ -8,6 +8,7 @@ import { clientAddress, FailureLimiter } from "@/lib/server/rate-limit";
 import { callUpstreamJson, UpstreamHttpError } from "@/lib/upstream/client";
 import { endpointById } from "@/lib/upstream/endpoints";
 import { upstreamErrorResponse } from "@/lib/upstream/errors";
+import { forgetEndedReasonCookie, noSessionResponse } from "./ended";
 import { clearedSessionCookie, newSessionData, sessionFromRequest, sessionSetCookie, summarize, type SessionData } from "./session";
 
 const globalLimiter = globalThis as typeof globalThis & { __signInLimiter?: FailureLimiter };
@@ -55,7 +56,9 @@ export async function signIn(request: Request): Promise<Response> {
       stores: (organization?.stores ?? []).slice(0, SESSION_STORES_LIMIT).map(({ url, type, currency }) => ({ url, type, currency })),
       user: { name: context.user.name, email: context.user.email },
     });
-    return jsonResponse(sessionBody(session, context), { requestId, headers: { "set-cookie": await sessionSetCookie(session) } });
+    const response = jsonResponse(sessionBody(session, context), { requestId, headers: { "set-cookie": await sessionSetCookie(session) } });
+    response.headers.append("set-cookie", forgetEndedReasonCookie());
+    return response;
   } catch (error) {
     if (error instanceof UpstreamHttpError && error.status < 500) limiter.recordFailure(client);
     return withoutSessionCookie(upstreamErrorResponse(error, requestId));
@@ -71,12 +74,14 @@ function withoutSessionCookie(response: Response): Response {
 export async function currentSession(request: Request): Promise<Response> {
   const requestId = newRequestId();
   const session = await sessionFromRequest(request);
-  if (!session) return errorResponse(401, "no_session", "You are not signed in.", { requestId });
+  if (!session) return noSessionResponse(request, requestId);
   return jsonResponse(sessionBody(session), { requestId });
 }
 
 export async function signOut(request: Request): Promise<Response> {
   const requestId = newRequestId();
   if (!isSameOrigin(request)) return errorResponse(403, "cross_site", "Cross-site sign-out is not allowed.", { requestId });
-  return new Response(null, { status: 204, headers: { "set-cookie": clearedSessionCookie(), "x-request-id": requestId } });
+  const response = new Response(null, { status: 204, headers: { "set-cookie": clearedSessionCookie(), "x-request-id": requestId } });
+  response.headers.append("set-cookie", forgetEndedReasonCookie());
+  return response;
 }

@@ -1,33 +1,26 @@
 import "server-only";
-import { clearedSessionCookie } from "@/lib/session/session";
+import { endedReasonWords, endSessionCookies, type EndedReason } from "@/lib/session/ended";
 import { type ErrorCode, errorResponse } from "@/lib/server/http";
 import { UpstreamFailure, UpstreamHttpError } from "./client";
 
 /** Which of the contract's 401 reasons an upstream message names. */
-export function unauthorizedCode(message: string): Extract<ErrorCode, "key_expired" | "key_revoked" | "key_invalid"> {
+export function unauthorizedCode(message: string): EndedReason {
   if (/expired/i.test(message)) return "key_expired";
   if (/revoked/i.test(message)) return "key_revoked";
   return "key_invalid";
 }
-
-const unauthorizedWords: Record<ReturnType<typeof unauthorizedCode>, string> = {
-  key_expired: "This API key has expired. Create a new key and sign in again.",
-  key_revoked: "This API key has been revoked. Create a new key and sign in again.",
-  key_invalid: "This API key is not valid. Check the key and sign in again.",
-};
 
 /** A 403 caused by an old key without store scope (contract part 5.5) rather than a missing permission. */
 export function forbiddenCode(message: string): Extract<ErrorCode, "key_unscoped" | "forbidden"> {
   return /scope/i.test(message) && /(legacy|older|replace|without|no store)/i.test(message) ? "key_unscoped" : "forbidden";
 }
 
+/** The upstream refused the key: say why, and (for a signed-in user) end the session, remembering why. */
 export function unauthorizedResponse(message: string, requestId: string, endSession: boolean): Response {
   const code = unauthorizedCode(message);
-  return errorResponse(401, code, unauthorizedWords[code], {
-    requestId,
-    details: { upstream: message },
-    headers: endSession ? { "set-cookie": clearedSessionCookie() } : undefined,
-  });
+  const response = errorResponse(401, code, endedReasonWords[code], { requestId, details: { upstream: message } });
+  if (endSession) for (const cookie of endSessionCookies(code)) response.headers.append("set-cookie", cookie);
+  return response;
 }
 
 /**

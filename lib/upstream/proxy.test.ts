@@ -182,7 +182,14 @@ describe("the /api/v1 proxy", () => {
       const response = await proxyToUpstream(dashboardRequest("/api/v1/context", { cookie: adminCookie }));
       expect(response.status).toBe(401);
       expect((await response.json()).code).toBe("key_revoked");
-      expect(response.headers.get("set-cookie")).toMatch(/^session=; .*Max-Age=0/);
+      const cookies = response.headers.getSetCookie();
+      expect(cookies[0]).toMatch(/^session=; .*Max-Age=0/);
+      expect(cookies[1]).toMatch(/^session_ended=key_revoked; Path=\/; HttpOnly; SameSite=Lax; Max-Age=300$/);
+
+      // A call that was already on its way arrives without a session, and still learns why.
+      const inFlight = await proxyToUpstream(dashboardRequest(`/api/v1/store-data/${US_STORE}`, { cookie: cookies[1]!.split(";")[0] }));
+      expect(inFlight.status).toBe(401);
+      expect((await inFlight.json()).code).toBe("key_revoked");
     } finally {
       await recorder.close();
     }

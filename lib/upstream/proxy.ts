@@ -4,6 +4,7 @@ import { errorResponse, issueDetails, newRequestId } from "@/lib/server/http";
 import { logRequest } from "@/lib/server/log";
 import { isSameOrigin } from "@/lib/server/origin";
 import { parseOrganizationHeader, parseQuery, type Parsed } from "@/lib/server/request-input";
+import { noSessionResponse } from "@/lib/session/ended";
 import { sessionFromRequest } from "@/lib/session/session";
 import { readUpstreamError, sendUpstream, type UpstreamCall } from "./client";
 import { type Endpoint, matchEndpoint } from "./endpoints";
@@ -69,7 +70,7 @@ export async function proxyToUpstream(request: Request): Promise<Response> {
     return finish(errorResponse(403, "cross_site", "Cross-site requests may not change anything.", { requestId }));
   }
   const session = await sessionFromRequest(request);
-  if (!session) return finish(errorResponse(401, "no_session", "You are not signed in.", { requestId }));
+  if (!session) return finish(noSessionResponse(request, requestId));
 
   const query = parseQuery(url, endpoint.query, requestId);
   if (!query.ok) return finish(query.response);
