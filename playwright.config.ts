@@ -36,6 +36,9 @@ export default defineConfig({
       DEMO_UPSTREAM_PORT: String(E2E_DEMO_UPSTREAM_PORT),
       DEMO_UPSTREAM_CONTROL: "1",
       UPSTREAM_TIMEOUT_MS: "4000",
+      // As behind one reverse proxy: each test sends its own X-Forwarded-For, so the
+      // sign-in failure limit counts each test as its own client.
+      TRUST_PROXY_HOPS: "1",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

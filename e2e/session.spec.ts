@@ -1,5 +1,6 @@
+import { E2E_PORT } from "../playwright.config";
 import { demo, KEYS, US_STORE } from "./support/demo";
-import { expect, signInWithKey, test } from "./support/fixtures";
+import { expect, nextClientAddress, signInWithKey, test } from "./support/fixtures";
 
 test("an admin signs in and sees the context and the store pages", async ({ page }) => {
   await signInWithKey(page, KEYS.admin);
@@ -39,6 +40,21 @@ for (const [label, key, reason] of [
     await expect(page).toHaveURL(/\/sign-in/);
   });
 }
+
+test("the eleventh failed sign-in in a minute is refused with a time to wait", async ({ page }) => {
+  const client = nextClientAddress();
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": client });
+  for (let attempt = 1; attempt <= 10; attempt++) {
+    const response = await page.request.post("/api/session", {
+      data: { apiKey: `sk_wrong_${attempt}` },
+      headers: { origin: `http://localhost:${E2E_PORT}`, "x-forwarded-for": client },
+    });
+    expect(response.status()).toBe(401);
+  }
+  await signInWithKey(page, KEYS.admin);
+  await expect(page.getByRole("alert").filter({ hasText: /Too many failed sign-in attempts\. Try again in \d+ s\./ })).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-in/);
+});
 
 test("signing out ends the session", async ({ signedInPage: page }) => {
   await page.getByRole("button", { name: "Sign out" }).click();

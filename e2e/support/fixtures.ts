@@ -8,10 +8,19 @@ export async function signInWithKey(page: Page, apiKey: string, next?: string) {
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
+let clients = 0;
+
+/** A client address of its own for each test, as a trusted proxy would report it. */
+export function nextClientAddress(): string {
+  clients++;
+  return `198.51.${Math.floor(clients / 250) % 250}.${(clients % 250) + 1}`;
+}
+
 export const test = base.extend<{ signedInPage: Page }>({
-  // Every test starts from the demo upstream's initial state, with no faults.
+  // Every test starts from the demo upstream's initial state, with no faults, from its own address.
   page: async ({ page }, use) => {
     await demo.reset();
+    await page.setExtraHTTPHeaders({ "x-forwarded-for": nextClientAddress() });
     await use(page);
   },
   signedInPage: async ({ page }, use) => {
