@@ -9,7 +9,7 @@ const LOCALE = undefined; // the browser's (or server's) locale
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-export function numberFormat(options: Intl.NumberFormatOptions, locale: string | undefined = LOCALE): Intl.NumberFormat {
+function numberFormat(options: Intl.NumberFormatOptions, locale: string | undefined = LOCALE): Intl.NumberFormat {
   const key = `${locale ?? ""}${JSON.stringify(options)}`;
   let format = numberFormats.get(key);
   if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));

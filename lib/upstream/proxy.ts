@@ -11,7 +11,7 @@ import { type Endpoint, matchEndpoint } from "./endpoints";
 import { unauthorizedResponse, upstreamErrorResponse } from "./errors";
 import { canonicalizePath } from "./path";
 
-export const PROXY_PREFIX = "/api/v1";
+const PROXY_PREFIX = "/api/v1";
 const MAX_BODY_BYTES = 64 * 1024;
 
 async function parseBody(endpoint: Endpoint, request: Request, requestId: string): Promise<Parsed<unknown>> {
