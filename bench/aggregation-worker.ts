@@ -36,7 +36,9 @@ async function main() {
   await (mode === "stream" ? stream(aggregator) : baseline(aggregator));
   const result = aggregator.result(2);
   const wallMs = performance.now() - started;
-  process.stdout.write(JSON.stringify({ mode, rows: result.totals.rows, orders: result.totals.orders, wallMs: Math.round(wallMs), peakRssMb: peakRssMb() }));
+  process.stdout.write(
+    JSON.stringify({ mode, rows: result.totals.rows, orders: result.totals.orders, wallMs: Math.round(wallMs), peakRssMb: peakRssMb() }),
+  );
 }
 
 main().catch((error: unknown) => {

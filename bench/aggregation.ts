@@ -19,7 +19,19 @@ interface WorkerResult {
 async function worker(mode: "stream" | "baseline", baseUrl: string, startDate: string, endDate: string): Promise<WorkerResult> {
   const { stdout } = await run(
     process.execPath,
-    ["--conditions=react-server", "--max-old-space-size=4096", "--import", "tsx", "bench/aggregation-worker.ts", mode, baseUrl, ADMIN_KEY, US_STORE, startDate, endDate],
+    [
+      "--conditions=react-server",
+      "--max-old-space-size=4096",
+      "--import",
+      "tsx",
+      "bench/aggregation-worker.ts",
+      mode,
+      baseUrl,
+      ADMIN_KEY,
+      US_STORE,
+      startDate,
+      endDate,
+    ],
     { cwd: ROOT, maxBuffer: 1 << 20 },
   );
   return JSON.parse(stdout) as WorkerResult;
@@ -38,12 +50,16 @@ export async function benchAggregation() {
       // Alternate the order so neither side always runs on a warmer machine.
       const baseline = await worker("baseline", upstream.baseUrl, size.startDate, size.endDate);
       const stream = await worker("stream", upstream.baseUrl, size.startDate, size.endDate);
-      if (stream.rows !== baseline.rows || stream.orders !== baseline.orders) throw new Error(`the two paths disagree: ${JSON.stringify({ stream, baseline })}`);
-      const line = (name: string, r: WorkerResult) => `  ${name.padEnd(30)} ${String(r.wallMs).padStart(6)} ms   peak RSS ${String(r.peakRssMb).padStart(7)} MB`;
+      if (stream.rows !== baseline.rows || stream.orders !== baseline.orders)
+        throw new Error(`the two paths disagree: ${JSON.stringify({ stream, baseline })}`);
+      const line = (name: string, r: WorkerResult) =>
+        `  ${name.padEnd(30)} ${String(r.wallMs).padStart(6)} ms   peak RSS ${String(r.peakRssMb).padStart(7)} MB`;
       console.log(`${size.label}: ${stream.rows.toLocaleString("en-US")} rows (${size.startDate} to ${size.endDate})`);
       console.log(line("baseline: res.json() + reduce", baseline));
       console.log(line("dashboard: streamed aggregation", stream));
-      console.log(`  time ratio (streamed / baseline) ${(stream.wallMs / baseline.wallMs).toFixed(2)}   memory ratio ${(stream.peakRssMb / baseline.peakRssMb).toFixed(2)}`);
+      console.log(
+        `  time ratio (streamed / baseline) ${(stream.wallMs / baseline.wallMs).toFixed(2)}   memory ratio ${(stream.peakRssMb / baseline.peakRssMb).toFixed(2)}`,
+      );
     }
   } finally {
     await upstream.stop();

@@ -38,7 +38,6 @@ export interface LargeResponseResult {
   sampledPeakRssMb: number;
 }
 
-
 /** Counts top-level objects of a JSON array in a byte stream: only tracks depth and strings. */
 export class JsonArrayRowCounter {
   rows = 0;
@@ -110,7 +109,10 @@ export async function measureDemoUpstreamLargeResponse(options: LargeResponseOpt
     sampledPeakKb = Math.max(sampledPeakKb, readStatusKb(pid, "VmRSS"));
     const mb = (kb: number) => Math.round((kb / 1024) * 10) / 10;
     return {
-      scale, startDate, endDate, status,
+      scale,
+      startDate,
+      endDate,
+      status,
       rows: counter.rows,
       bytes,
       wallMs: Math.round(wallMs),

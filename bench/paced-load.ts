@@ -29,7 +29,11 @@ function once(agent: Agent, url: URL, headers: Record<string, string>): Promise<
   });
 }
 
-export async function pacedLoad(target: string, headers: Record<string, string>, options: { connections: number; intervalMs: number; durationMs: number }): Promise<PacedResult> {
+export async function pacedLoad(
+  target: string,
+  headers: Record<string, string>,
+  options: { connections: number; intervalMs: number; durationMs: number },
+): Promise<PacedResult> {
   const url = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];

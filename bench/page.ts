@@ -7,7 +7,15 @@ import { chromium } from "@playwright/test";
 import { gzipSync } from "node:zlib";
 import { ADMIN_KEY, signInCookie, startDashboardProcess, startDemoUpstreamProcess, US_STORE } from "./processes";
 
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
 
 export async function benchPage({ runs = 3 }: { runs?: number } = {}) {
   const upstream = await startDemoUpstreamProcess(["--scale", "35"]);
@@ -33,7 +41,13 @@ export async function benchPage({ runs = 3 }: { runs?: number } = {}) {
       const page = await context.newPage();
       const scripts: Promise<number>[] = [];
       page.on("response", (response) => {
-        if (response.request().resourceType() === "script") scripts.push(response.body().then((body) => gzipSync(body).length, () => 0));
+        if (response.request().resourceType() === "script")
+          scripts.push(
+            response.body().then(
+              (body) => gzipSync(body).length,
+              () => 0,
+            ),
+          );
       });
       const started = Date.now();
       await page.goto(`${dashboard.origin}/stores/${US_STORE}/products?range=custom&from=${start}&to=${end}`);

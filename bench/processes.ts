@@ -54,7 +54,13 @@ export async function startDashboardProcess(upstreamBaseUrl: string, port: numbe
     cwd: ROOT,
     detached: true,
     stdio: "ignore",
-    env: { ...process.env, UPSTREAM_BASE_URL: upstreamBaseUrl, PORT: String(port), SESSION_SECRET: "bench-secret-".padEnd(48, "x"), NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      UPSTREAM_BASE_URL: upstreamBaseUrl,
+      PORT: String(port),
+      SESSION_SECRET: "bench-secret-".padEnd(48, "x"),
+      NODE_ENV: "production",
+    },
   });
   const origin = `http://localhost:${port}`;
   const deadline = Date.now() + 300_000;

@@ -16,7 +16,9 @@ const benches: Record<string, () => Promise<unknown>> = {
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
     console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);
-    console.log(`  ${result.rows.toLocaleString("en-US")} rows, ${(result.bytes / 1024 / 1024).toFixed(1)} MiB in ${(result.wallMs / 1000).toFixed(2)} s; peak RSS ${result.peakRssMb} MB`);
+    console.log(
+      `  ${result.rows.toLocaleString("en-US")} rows, ${(result.bytes / 1024 / 1024).toFixed(1)} MiB in ${(result.wallMs / 1000).toFixed(2)} s; peak RSS ${result.peakRssMb} MB`,
+    );
   },
 };
 

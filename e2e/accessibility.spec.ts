@@ -6,7 +6,10 @@ import { expect, test } from "./support/fixtures";
 const pages = [
   { path: "/context", ready: US_STORE },
   { path: `/stores/${US_STORE}`, ready: "google_merchant_center" },
-  { path: `/stores/${US_STORE}/products?range=custom&from=2026-01-01&to=2026-01-31&compare=previous&source=both`, ready: "Channels under each attribution" },
+  {
+    path: `/stores/${US_STORE}/products?range=custom&from=2026-01-01&to=2026-01-31&compare=previous&source=both`,
+    ready: "Channels under each attribution",
+  },
 ];
 
 for (const colorScheme of ["light", "dark"] as const) {
@@ -17,7 +20,16 @@ for (const colorScheme of ["light", "dark"] as const) {
       await page.goto("/sign-in");
       return new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
     })();
-    const report = (results: typeof sign) => results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+    const report = (results: typeof sign) =>
+      results.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map(
+          (v) =>
+            `${v.id}: ${v.nodes
+              .map((n) => n.target.join(" "))
+              .slice(0, 3)
+              .join(", ")}`,
+        );
     expect(report(sign), "/sign-in").toEqual([]);
 
     await page.getByLabel("API key").fill("sk_demo_admin_nw_us_5d8e2f41c7a9");

@@ -106,7 +106,9 @@ test.describe("tracking connections", () => {
     const [target] = await usPixels();
     await openTracking(page, KEYS.admin);
     const origin = new URL(page.url()).origin;
-    const elsewhere = await page.request.delete(`/api/v1/pixels/${US_STORE}/${target!.id}`, { headers: { origin, "idempotency-key": randomUUID() } });
+    const elsewhere = await page.request.delete(`/api/v1/pixels/${US_STORE}/${target!.id}`, {
+      headers: { origin, "idempotency-key": randomUUID() },
+    });
     expect(elsewhere.status()).toBe(200);
 
     const dialog = await openRemoveDialog(page, target!.name);
@@ -225,7 +227,8 @@ test.describe("campaign clone", () => {
   test("an upstream 500 shows the error; the retry keeps the idempotency key and clones once", async ({ page }) => {
     const sent: { key: string; body: string }[] = [];
     page.on("request", (request) => {
-      if (request.url().includes("/clone-linkedin-campaign")) sent.push({ key: request.headers()["idempotency-key"] ?? "", body: request.postData() ?? "" });
+      if (request.url().includes("/clone-linkedin-campaign"))
+        sent.push({ key: request.headers()["idempotency-key"] ?? "", body: request.postData() ?? "" });
     });
     await signInWithKey(page, MANAGER_KEY, CLONE);
     await fillCloneForm(page);

@@ -61,7 +61,10 @@ test("the exported CSV holds the same products and figures as the table", async 
   const text = await readFile((await file.path())!, "utf8");
   expect(text).toContain("# Filters: channel=facebook");
   expect(text).toContain("(America/New_York)");
-  const lines = text.trim().split("\r\n").filter((line) => !line.startsWith("#"));
+  const lines = text
+    .trim()
+    .split("\r\n")
+    .filter((line) => !line.startsWith("#"));
   expect(lines).toHaveLength(count + 1);
   const [, name, , , , revenue] = lines[1]!.split(",");
   expect(name).toBe(firstName);

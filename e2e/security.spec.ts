@@ -6,12 +6,15 @@ import { expect, test } from "./support/fixtures";
 /** Sends a path byte for byte, as a hostile client would, without any URL normalization. */
 function rawGet(path: string, cookie: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: "127.0.0.1", port: E2E_PORT, path, method: "GET", headers: { cookie, host: `localhost:${E2E_PORT}` } }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-    });
+    const request = httpRequest(
+      { host: "127.0.0.1", port: E2E_PORT, path, method: "GET", headers: { cookie, host: `localhost:${E2E_PORT}` } },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
     request.on("error", reject);
     request.end();
   });

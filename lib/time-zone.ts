@@ -59,7 +59,14 @@ export function isValidTimeZone(timeZone: string): boolean {
 export function zonedLocalToEpochMs(local: string, timeZone: string): number | null {
   const match = LOCAL_DATE_TIME.exec(local);
   if (!match || !isValidTimeZone(timeZone)) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1).map((value) => Number(value ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1).map((value) => Number(value ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const wall = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(wall);
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;

@@ -22,6 +22,10 @@ await app.prepare();
 
 createServer((request, response) => {
   const forwarded = request.headers["x-forwarded-for"];
-  request.headers["x-forwarded-for"] = clientAddress(Array.isArray(forwarded) ? forwarded.join(",") : forwarded, request.socket.remoteAddress, hops);
+  request.headers["x-forwarded-for"] = clientAddress(
+    Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
+    request.socket.remoteAddress,
+    hops,
+  );
   handle(request, response);
 }).listen(port, () => console.log(`Listening on http://localhost:${port} (${dev ? "development" : "production"})`));

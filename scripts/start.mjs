@@ -36,7 +36,11 @@ function stopAll(code) {
 }
 
 function run(command, args, env) {
-  const child = spawn(process.execPath, [command, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [command, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   children.push(child);
   child.on("exit", (code, signal) => {
     console.error(`${args[0] ?? command} stopped (${signal ?? `exit code ${code}`}).`);
@@ -82,7 +86,11 @@ process.on("SIGTERM", () => stopAll(0));
 
 if (!dev && buildIsStale()) {
   console.log("Building the dashboard (first start, or sources changed)…");
-  const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const build = spawnSync(process.execPath, [nextBin, "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

@@ -37,7 +37,9 @@ export interface RecordedRequest {
 }
 
 /** A scripted upstream that records what it receives, for checking exactly what the proxy sends. */
-export async function startRecordingUpstream(answer: (request: RecordedRequest) => { status: number; headers?: Record<string, string>; body: string }) {
+export async function startRecordingUpstream(
+  answer: (request: RecordedRequest) => { status: number; headers?: Record<string, string>; body: string },
+) {
   const received: RecordedRequest[] = [];
   const server: Server = createServer((request, response) => {
     const recorded = { method: request.method ?? "", url: request.url ?? "", headers: request.headers };

@@ -6,7 +6,12 @@ import { newIdempotencyKey, type ActionResult } from "@/lib/queries/activity";
 import { useCloneCampaign } from "@/lib/queries/campaign-clone";
 import { useEnrichedAssets } from "@/lib/queries/enrich";
 import { useStoreProfile } from "@/lib/queries/store";
-import { cloneFormFieldOf, type CloneCampaignRequest, type CloneCampaignResponse, type CloneFormValues } from "@/lib/schemas/campaign-clone";
+import {
+  cloneFormFieldOf,
+  type CloneCampaignRequest,
+  type CloneCampaignResponse,
+  type CloneFormValues,
+} from "@/lib/schemas/campaign-clone";
 import { epochMsToZonedLocal } from "@/lib/time-zone";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -16,13 +21,26 @@ import { CloneForm, type FieldErrors, type SourceLookup } from "./clone-form";
 import { CloneResult } from "./clone-result";
 import { CloneReview } from "./clone-review";
 
-type Step = { kind: "edit" } | { kind: "review"; request: CloneCampaignRequest } | { kind: "done"; request: CloneCampaignRequest; result: ActionResult<CloneCampaignResponse> };
+type Step =
+  | { kind: "edit" }
+  | { kind: "review"; request: CloneCampaignRequest }
+  | { kind: "done"; request: CloneCampaignRequest; result: ActionResult<CloneCampaignResponse> };
 
 const DAY_MS = 86_400_000;
 
 function initialValues(currency: string, timeZone: string): CloneFormValues {
   const tomorrow = epochMsToZonedLocal(Date.now() + DAY_MS, timeZone).slice(0, 10);
-  return { adAccountId: "", sourceCampaignGroupId: "", name: "", startDelivering: false, confirmation: "", start: `${tomorrow}T09:00`, end: "", budget: "", currencyCode: currency };
+  return {
+    adAccountId: "",
+    sourceCampaignGroupId: "",
+    name: "",
+    startDelivering: false,
+    confirmation: "",
+    start: `${tomorrow}T09:00`,
+    end: "",
+    budget: "",
+    currencyCode: currency,
+  };
 }
 
 /** The value, once it has stopped changing for `delayMs`: one lookup per pause in typing, not per key. */
@@ -41,7 +59,9 @@ export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; 
     <div className="space-y-6">
       <div>
         <h1 className="text-xl font-semibold">Clone a campaign group</h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Copies a LinkedIn campaign group of a connected ad account. Nothing is sent before you review it.</p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          Copies a LinkedIn campaign group of a connected ad account. Nothing is sent before you review it.
+        </p>
       </div>
       {profile.isPending ? (
         <Card>
@@ -50,13 +70,28 @@ export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; 
       ) : profile.isError ? (
         <ErrorPanel error={profile.error} onRetry={() => profile.refetch()} />
       ) : (
-        <CloneWorkflow storeUrl={storeUrl} organizationId={organizationId} currency={profile.data.currency} timeZone={profile.data.timezone} />
+        <CloneWorkflow
+          storeUrl={storeUrl}
+          organizationId={organizationId}
+          currency={profile.data.currency}
+          timeZone={profile.data.timezone}
+        />
       )}
     </div>
   );
 }
 
-function CloneWorkflow({ storeUrl, organizationId, currency, timeZone }: { storeUrl: string; organizationId?: string; currency: string; timeZone: string }) {
+function CloneWorkflow({
+  storeUrl,
+  organizationId,
+  currency,
+  timeZone,
+}: {
+  storeUrl: string;
+  organizationId?: string;
+  currency: string;
+  timeZone: string;
+}) {
   const clone = useCloneCampaign(storeUrl, organizationId);
   const [values, setValues] = useState(() => initialValues(currency, timeZone));
   const [nameEdited, setNameEdited] = useState(false);
@@ -125,7 +160,15 @@ function CloneWorkflow({ storeUrl, organizationId, currency, timeZone }: { store
 
   if (step.kind === "done") {
     const { result, request } = step;
-    return <CloneResult response={result.data} currency={request.payload.currencyCode ?? currency} requestId={result.requestId} replayed={result.replayed} onCloneAnother={startOver} />;
+    return (
+      <CloneResult
+        response={result.data}
+        currency={request.payload.currencyCode ?? currency}
+        requestId={result.requestId}
+        replayed={result.replayed}
+        onCloneAnother={startOver}
+      />
+    );
   }
   if (step.kind === "review") {
     return (

@@ -13,7 +13,8 @@ interface Issue {
 export function issuesOf(details: unknown): Issue[] {
   if (typeof details !== "object" || details === null || !("issues" in details) || !Array.isArray(details.issues)) return [];
   return details.issues.filter(
-    (issue): issue is Issue => typeof issue === "object" && issue !== null && typeof issue.path === "string" && typeof issue.message === "string",
+    (issue): issue is Issue =>
+      typeof issue === "object" && issue !== null && typeof issue.path === "string" && typeof issue.message === "string",
   );
 }
 
@@ -21,12 +22,18 @@ export function issuesOf(details: unknown): Issue[] {
 export function CloneFailure({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   if (error instanceof ApiRequestError && error.status === 403) {
     return (
-      <div role="alert" className="rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm text-rose-950 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-100">
+      <div
+        role="alert"
+        className="rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm text-rose-950 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-100"
+      >
         <p className="font-semibold">This key is not allowed to clone campaigns.</p>
         <p className="mt-1">Sign in with a key that holds the campaign permission for this store.</p>
         {error.requestId && (
           <p className="mt-2 text-xs">
-            Request ID: <code className="select-all font-mono" data-testid="request-id">{error.requestId}</code>
+            Request ID:{" "}
+            <code className="select-all font-mono" data-testid="request-id">
+              {error.requestId}
+            </code>
           </p>
         )}
       </div>

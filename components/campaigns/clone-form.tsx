@@ -81,7 +81,11 @@ function SourceStatus({ lookup }: { lookup: SourceLookup }) {
           {lookup.asset.assetEffectiveStatus !== lookup.asset.assetStatus && <Badge>{lookup.asset.assetEffectiveStatus}</Badge>}
         </p>
       ) : (
-        text[lookup.state] && <p className={lookup.state === "not-found" ? "text-amber-800 dark:text-amber-300" : "text-slate-500 dark:text-slate-400"}>{text[lookup.state]}</p>
+        text[lookup.state] && (
+          <p className={lookup.state === "not-found" ? "text-amber-800 dark:text-amber-300" : "text-slate-500 dark:text-slate-400"}>
+            {text[lookup.state]}
+          </p>
+        )
       )}
     </div>
   );
@@ -124,7 +128,16 @@ export function CloneForm({ values, onChange, serverErrors, source, timeZone, on
   return (
     <form onSubmit={submit} noValidate aria-label="Clone a campaign group" className="space-y-5">
       <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
-        <TextField field="adAccountId" label="Ad account ID" hint="The LinkedIn ad account that holds the campaign group." mono inputMode="numeric" value={values.adAccountId} error={errors.adAccountId} onChange={(adAccountId) => onChange({ adAccountId })} />
+        <TextField
+          field="adAccountId"
+          label="Ad account ID"
+          hint="The LinkedIn ad account that holds the campaign group."
+          mono
+          inputMode="numeric"
+          value={values.adAccountId}
+          error={errors.adAccountId}
+          onChange={(adAccountId) => onChange({ adAccountId })}
+        />
         <TextField
           field="sourceCampaignGroupId"
           label="Source campaign group ID"
@@ -140,12 +153,32 @@ export function CloneForm({ values, onChange, serverErrors, source, timeZone, on
         <div className="md:col-span-2">
           <TextField field="name" label="New name" value={values.name} error={errors.name} onChange={(name) => onChange({ name })} />
         </div>
-        <TextField field="start" label="Start" type="datetime-local" hint={`Date and time in the store's time zone, ${timeZone}.`} value={values.start} error={errors.start} onChange={(start) => onChange({ start })} />
-        <TextField field="end" label="End (optional)" type="datetime-local" hint={`Leave empty to run without an end date. ${timeZone}.`} value={values.end} error={errors.end} onChange={(end) => onChange({ end })} />
+        <TextField
+          field="start"
+          label="Start"
+          type="datetime-local"
+          hint={`Date and time in the store's time zone, ${timeZone}.`}
+          value={values.start}
+          error={errors.start}
+          onChange={(start) => onChange({ start })}
+        />
+        <TextField
+          field="end"
+          label="End (optional)"
+          type="datetime-local"
+          hint={`Leave empty to run without an end date. ${timeZone}.`}
+          value={values.end}
+          error={errors.end}
+          onChange={(end) => onChange({ end })}
+        />
         <TextField
           field="budget"
           label={`Budget (${values.currencyCode || "currency"})`}
-          hint={Number.isFinite(budget) && budget > 0 && values.currencyCode.length === 3 ? `${formatCurrency(budget, values.currencyCode)}, in the currency's major unit.` : "In the currency's major unit, greater than 0."}
+          hint={
+            Number.isFinite(budget) && budget > 0 && values.currencyCode.length === 3
+              ? `${formatCurrency(budget, values.currencyCode)}, in the currency's major unit.`
+              : "In the currency's major unit, greater than 0."
+          }
           inputMode="decimal"
           value={values.budget}
           error={errors.budget}
@@ -180,9 +213,19 @@ export function CloneForm({ values, onChange, serverErrors, source, timeZone, on
         {values.startDelivering && (
           <div className="rounded-lg border border-amber-200 bg-amber-50 p-3 dark:border-amber-900 dark:bg-amber-950/40">
             <p className="mb-2 text-sm text-amber-950 dark:text-amber-100">
-              An ACTIVE clone starts spending {Number.isFinite(budget) && budget > 0 && values.currencyCode.length === 3 ? `up to ${formatCurrency(budget, values.currencyCode)}` : "its budget"} as soon as its start time comes.
+              An ACTIVE clone starts spending{" "}
+              {Number.isFinite(budget) && budget > 0 && values.currencyCode.length === 3
+                ? `up to ${formatCurrency(budget, values.currencyCode)}`
+                : "its budget"}{" "}
+              as soon as its start time comes.
             </p>
-            <TextField field="confirmation" label="Type the new name to confirm" value={values.confirmation} error={errors.confirmation} onChange={(confirmation) => onChange({ confirmation })} />
+            <TextField
+              field="confirmation"
+              label="Type the new name to confirm"
+              value={values.confirmation}
+              error={errors.confirmation}
+              onChange={(confirmation) => onChange({ confirmation })}
+            />
           </div>
         )}
       </fieldset>

@@ -18,18 +18,31 @@ export function CloneResult({ response, currency, requestId, replayed, onCloneAn
   const code = (value: string) => <code className="font-mono text-xs break-all">{value}</code>;
   return (
     <div className="space-y-6">
-      <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-950 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-100">
+      <div
+        role="status"
+        className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-950 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-100"
+      >
         <p>
           Cloned as “{asset.name}” ({asset.status}).
           {replayed && " This request had already run: this is its first result, nothing was cloned twice."}
         </p>
         {requestId && (
           <p className="mt-1 text-xs">
-            Request ID: <code className="select-all font-mono" data-testid="request-id">{requestId}</code>
+            Request ID:{" "}
+            <code className="select-all font-mono" data-testid="request-id">
+              {requestId}
+            </code>
           </p>
         )}
       </div>
-      <Card title="Cloned campaign group" actions={<Button variant="secondary" onClick={onCloneAnother}>Clone another campaign group</Button>}>
+      <Card
+        title="Cloned campaign group"
+        actions={
+          <Button variant="secondary" onClick={onCloneAnother}>
+            Clone another campaign group
+          </Button>
+        }
+      >
         <DescriptionList
           items={[
             { label: "Name", value: asset.name },

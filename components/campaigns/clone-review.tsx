@@ -54,7 +54,10 @@ export function CloneReview({ request, sourceName, timeZone, pending, failure, o
             { label: "Status", value: <Badge tone={active ? "warn" : "neutral"}>{payload.status ?? "PAUSED"}</Badge> },
             { label: "Start", value: when(payload.startTime, timeZone) },
             { label: "End", value: when(payload.endTime, timeZone) },
-            { label: "Budget", value: payload.budget === undefined ? "the source's" : formatCurrency(payload.budget, payload.currencyCode ?? "") },
+            {
+              label: "Budget",
+              value: payload.budget === undefined ? "the source's" : formatCurrency(payload.budget, payload.currencyCode ?? ""),
+            },
             { label: "Currency", value: payload.currencyCode ?? "the ad account's" },
           ]}
         />

@@ -26,18 +26,31 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
             <caption className="sr-only">Stores of {organization.name}</caption>
             <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
               <tr>
-                <th scope="col" className="py-2 pr-4">Store</th>
-                <th scope="col" className="py-2 pr-4">Type</th>
-                <th scope="col" className="py-2 pr-4">Currency</th>
-                <th scope="col" className="py-2 pr-4">Created</th>
-                <th scope="col" className="py-2 pr-4">Updated</th>
+                <th scope="col" className="py-2 pr-4">
+                  Store
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Type
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Currency
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Created
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Updated
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {organization.stores.map((store) => (
                 <tr key={store.id}>
                   <td className="py-2 pr-4">
-                    <Link href={`/stores/${encodeURIComponent(store.url)}${suffix}`} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+                    <Link
+                      href={`/stores/${encodeURIComponent(store.url)}${suffix}`}
+                      className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+                    >
                       {store.url}
                     </Link>
                   </td>

@@ -17,9 +17,19 @@ export function UserCard({ user }: { user: User }) {
         {user.image ? (
           // A plain img: the address is the user's own, of unknown host, and is not worth optimizing.
           // eslint-disable-next-line @next/next/no-img-element
-          <img src={user.image} alt="" width={48} height={48} className="h-12 w-12 rounded-full object-cover" referrerPolicy="no-referrer" />
+          <img
+            src={user.image}
+            alt=""
+            width={48}
+            height={48}
+            className="h-12 w-12 rounded-full object-cover"
+            referrerPolicy="no-referrer"
+          />
         ) : (
-          <span aria-hidden="true" className="flex h-12 w-12 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+          <span
+            aria-hidden="true"
+            className="flex h-12 w-12 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
+          >
             {initials(user.name)}
           </span>
         )}

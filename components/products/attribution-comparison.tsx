@@ -4,7 +4,15 @@ import { relativeChange } from "@/lib/metrics/presentation";
 import { Card } from "@/components/ui/card";
 
 /** Each channel's orders and revenue under both attributions, and how far first touch moves them. */
-export function AttributionComparison({ conversion, firstTouch, currency }: { conversion: ChannelSummary[]; firstTouch: ChannelSummary[]; currency: string }) {
+export function AttributionComparison({
+  conversion,
+  firstTouch,
+  currency,
+}: {
+  conversion: ChannelSummary[];
+  firstTouch: ChannelSummary[];
+  currency: string;
+}) {
   const byChannel = new Map(firstTouch.map((channel) => [channel.channel, channel]));
   const channels = [...new Set([...conversion.map((c) => c.channel), ...firstTouch.map((c) => c.channel)])];
   const rows = channels
@@ -17,12 +25,24 @@ export function AttributionComparison({ conversion, firstTouch, currency }: { co
           <caption className="sr-only">Orders and revenue per channel, credited to the conversion and to the first touch</caption>
           <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
             <tr>
-              <th scope="col" className="py-2 pr-3">Channel</th>
-              <th scope="col" className="py-2 pr-3 text-right">Orders · conversion</th>
-              <th scope="col" className="py-2 pr-3 text-right">Orders · first touch</th>
-              <th scope="col" className="py-2 pr-3 text-right">Revenue · conversion</th>
-              <th scope="col" className="py-2 pr-3 text-right">Revenue · first touch</th>
-              <th scope="col" className="py-2 pr-3 text-right">First touch vs. conversion</th>
+              <th scope="col" className="py-2 pr-3">
+                Channel
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right">
+                Orders · conversion
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right">
+                Orders · first touch
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right">
+                Revenue · conversion
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right">
+                Revenue · first touch
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right">
+                First touch vs. conversion
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -30,12 +50,16 @@ export function AttributionComparison({ conversion, firstTouch, currency }: { co
               const change = relativeChange(row.firstTouch?.revenue ?? 0, row.conversion?.revenue);
               return (
                 <tr key={row.channel}>
-                  <th scope="row" className="py-2 pr-3 font-medium">{row.channel}</th>
+                  <th scope="row" className="py-2 pr-3 font-medium">
+                    {row.channel}
+                  </th>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatNumber(row.conversion?.orders ?? 0)}</td>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatNumber(row.firstTouch?.orders ?? 0)}</td>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatCurrency(row.conversion?.revenue ?? 0, currency)}</td>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatCurrency(row.firstTouch?.revenue ?? 0, currency)}</td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{change === null ? "—" : `${change >= 0 ? "+" : "−"}${formatPercent(Math.abs(change))}`}</td>
+                  <td className="py-2 pr-3 text-right tabular-nums">
+                    {change === null ? "—" : `${change >= 0 ? "+" : "−"}${formatPercent(Math.abs(change))}`}
+                  </td>
                 </tr>
               );
             })}

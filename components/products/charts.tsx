@@ -48,7 +48,17 @@ function ChartTooltip({ active, payload, label, format, title }: TooltipProps) {
   );
 }
 
-function Segmented<T extends string>({ label, value, options, onChange }: { label: string; value: T; options: { value: T; label: string }[]; onChange: (value: T) => void }) {
+function Segmented<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: { value: T; label: string }[];
+  onChange: (value: T) => void;
+}) {
   return (
     <div role="radiogroup" aria-label={label} className="inline-flex rounded-lg border border-slate-300 p-0.5 dark:border-slate-700">
       {options.map((option) => (
@@ -111,12 +121,24 @@ export default function ProductCharts({
         title={`${metric === "revenue" ? "Revenue" : "Orders"} over time by channel`}
         actions={
           <div className="flex flex-wrap gap-2">
-            <Segmented label="Metric" value={metric} onChange={setMetric} options={[{ value: "revenue", label: "Revenue" }, { value: "orders", label: "Orders" }]} />
+            <Segmented
+              label="Metric"
+              value={metric}
+              onChange={setMetric}
+              options={[
+                { value: "revenue", label: "Revenue" },
+                { value: "orders", label: "Orders" },
+              ]}
+            />
             <Segmented
               label="Granularity"
               value={granularity}
               onChange={onGranularityChange}
-              options={[{ value: "day", label: "Day" }, { value: "week", label: "Week" }, { value: "month", label: "Month" }]}
+              options={[
+                { value: "day", label: "Day" },
+                { value: "week", label: "Week" },
+                { value: "month", label: "Month" },
+              ]}
             />
           </div>
         }
@@ -126,32 +148,45 @@ export default function ProductCharts({
             {metric} per {granularity} and channel, {view.startDate} to {view.endDate}, in {timeZone}
           </figcaption>
           {stage >= 1 && (
-          <ResponsiveContainer width="100%" height="100%">
-            {/* Stacked areas: one shape per channel, however many days, so long ranges stay quick to draw. */}
-            <AreaChart data={points} margin={{ left: 8, right: 8 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-              {/* A fixed interval: about eight labels, without recharts measuring every label's text. */}
-              <XAxis dataKey="bucket" tick={axisTick} tickFormatter={(bucket: string) => formatDate(`${bucket}T12:00:00Z`, "UTC")} interval={Math.max(0, Math.ceil(points.length / 8) - 1)} />
-              <YAxis tick={axisTick} tickFormatter={(value: number) => (metric === "revenue" ? formatCompact(value) : formatNumber(value))} width={56} />
-              <Tooltip content={({ active, payload, label }) => <ChartTooltip active={active} payload={payload} label={label} format={format} title={bucketLabel} />} />
-              <Legend wrapperStyle={{ fontSize: 12 }} />
-              {channels.map((channel, index) => (
-                <Area
-                  key={channel}
-                  type="monotone"
-                  dataKey={channel}
-                  name={channel}
-                  stackId="channels"
-                  stroke={colorOf(channel, index)}
-                  fill={colorOf(channel, index)}
-                  fillOpacity={0.75}
-                  dot={false}
-                  activeDot={false}
-                  isAnimationActive={false}
+            <ResponsiveContainer width="100%" height="100%">
+              {/* Stacked areas: one shape per channel, however many days, so long ranges stay quick to draw. */}
+              <AreaChart data={points} margin={{ left: 8, right: 8 }}>
+                <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} vertical={false} />
+                {/* A fixed interval: about eight labels, without recharts measuring every label's text. */}
+                <XAxis
+                  dataKey="bucket"
+                  tick={axisTick}
+                  tickFormatter={(bucket: string) => formatDate(`${bucket}T12:00:00Z`, "UTC")}
+                  interval={Math.max(0, Math.ceil(points.length / 8) - 1)}
                 />
-              ))}
-            </AreaChart>
-          </ResponsiveContainer>
+                <YAxis
+                  tick={axisTick}
+                  tickFormatter={(value: number) => (metric === "revenue" ? formatCompact(value) : formatNumber(value))}
+                  width={56}
+                />
+                <Tooltip
+                  content={({ active, payload, label }) => (
+                    <ChartTooltip active={active} payload={payload} label={label} format={format} title={bucketLabel} />
+                  )}
+                />
+                <Legend wrapperStyle={{ fontSize: 12 }} />
+                {channels.map((channel, index) => (
+                  <Area
+                    key={channel}
+                    type="monotone"
+                    dataKey={channel}
+                    name={channel}
+                    stackId="channels"
+                    stroke={colorOf(channel, index)}
+                    fill={colorOf(channel, index)}
+                    fillOpacity={0.75}
+                    dot={false}
+                    activeDot={false}
+                    isAnimationActive={false}
+                  />
+                ))}
+              </AreaChart>
+            </ResponsiveContainer>
           )}
         </figure>
       </Card>
@@ -159,18 +194,30 @@ export default function ProductCharts({
         <figure className="h-80 text-slate-600 dark:text-slate-300">
           <figcaption className="sr-only">The eight products with the most revenue, the rest grouped as Other</figcaption>
           {stage >= 2 && (
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={top} layout="vertical" margin={{ left: 8, right: 16 }}>
-              <XAxis type="number" tick={axisTick} tickFormatter={(value: number) => formatCompact(value)} />
-              <YAxis type="category" dataKey="name" tick={axisTick} width={170} interval={0} tickFormatter={(name: string) => (name.length > 26 ? `${name.slice(0, 25)}…` : name)} />
-              <Tooltip cursor={{ fillOpacity: 0.08 }} content={({ active, payload, label }) => <ChartTooltip active={active} payload={payload} label={label} format={money} title={(text) => text} />} />
-              <Bar dataKey="revenue" name="Revenue" isAnimationActive={false}>
-                {top.map((entry) => (
-                  <Cell key={entry.name} fill={entry.name === "Other" ? "#94a3b8" : "#6366f1"} />
-                ))}
-              </Bar>
-            </BarChart>
-          </ResponsiveContainer>
+            <ResponsiveContainer width="100%" height="100%">
+              <BarChart data={top} layout="vertical" margin={{ left: 8, right: 16 }}>
+                <XAxis type="number" tick={axisTick} tickFormatter={(value: number) => formatCompact(value)} />
+                <YAxis
+                  type="category"
+                  dataKey="name"
+                  tick={axisTick}
+                  width={170}
+                  interval={0}
+                  tickFormatter={(name: string) => (name.length > 26 ? `${name.slice(0, 25)}…` : name)}
+                />
+                <Tooltip
+                  cursor={{ fillOpacity: 0.08 }}
+                  content={({ active, payload, label }) => (
+                    <ChartTooltip active={active} payload={payload} label={label} format={money} title={(text) => text} />
+                  )}
+                />
+                <Bar dataKey="revenue" name="Revenue" isAnimationActive={false}>
+                  {top.map((entry) => (
+                    <Cell key={entry.name} fill={entry.name === "Other" ? "#94a3b8" : "#6366f1"} />
+                  ))}
+                </Bar>
+              </BarChart>
+            </ResponsiveContainer>
           )}
         </figure>
       </Card>
@@ -180,7 +227,11 @@ export default function ProductCharts({
             <li key={channel.channel}>
               <div className="flex justify-between text-sm">
                 <span className="flex items-center gap-2">
-                  <span aria-hidden="true" className="inline-block h-2.5 w-2.5 rounded-full" style={{ background: colorOf(channel.channel, index) }} />
+                  <span
+                    aria-hidden="true"
+                    className="inline-block h-2.5 w-2.5 rounded-full"
+                    style={{ background: colorOf(channel.channel, index) }}
+                  />
                   {channel.channel}
                 </span>
                 <span className="tabular-nums">
@@ -188,7 +239,10 @@ export default function ProductCharts({
                 </span>
               </div>
               <div className="mt-1 h-2 rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden="true">
-                <div className="h-2 rounded-full" style={{ width: `${channel.share * 100}%`, background: colorOf(channel.channel, index) }} />
+                <div
+                  className="h-2 rounded-full"
+                  style={{ width: `${channel.share * 100}%`, background: colorOf(channel.channel, index) }}
+                />
               </div>
             </li>
           ))}

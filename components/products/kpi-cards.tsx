@@ -13,7 +13,17 @@ function Delta({ change }: { change: number | null }) {
 }
 
 /** Revenue, orders, units, average order value and units per order, with their change when compared. */
-export function KpiCards({ totals, comparison, currency, title }: { totals: MetricsTotals; comparison?: MetricsTotals; currency: string; title?: string }) {
+export function KpiCards({
+  totals,
+  comparison,
+  currency,
+  title,
+}: {
+  totals: MetricsTotals;
+  comparison?: MetricsTotals;
+  currency: string;
+  title?: string;
+}) {
   const cards = [
     { label: "Revenue", value: formatCurrency(totals.revenue, currency), current: totals.revenue, previous: comparison?.revenue },
     { label: "Orders", value: formatNumber(totals.orders), current: totals.orders, previous: comparison?.orders },
@@ -36,7 +46,10 @@ export function KpiCards({ totals, comparison, currency, title }: { totals: Metr
       {title && <h2 className="mb-2 text-sm font-semibold text-slate-600 dark:text-slate-300">{title}</h2>}
       <ul className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5">
         {cards.map((card) => (
-          <li key={card.label} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+          <li
+            key={card.label}
+            className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+          >
             <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">{card.label}</p>
             <p className="mt-1 text-xl font-semibold tabular-nums" data-testid={`kpi-${card.label}`}>
               {card.value}

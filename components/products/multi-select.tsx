@@ -51,7 +51,11 @@ export function MultiSelect({
       >
         <span>
           {label}
-          {selected.length > 0 && <span className="ml-1 rounded-full bg-indigo-100 px-1.5 text-xs font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">{selected.length}</span>}
+          {selected.length > 0 && (
+            <span className="ml-1 rounded-full bg-indigo-100 px-1.5 text-xs font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+              {selected.length}
+            </span>
+          )}
         </span>
         <span aria-hidden="true">▾</span>
       </button>

@@ -29,8 +29,14 @@ export function ProductBreakdown({
     if (row.adId) adsByChannel.set(row.channel, [...(adsByChannel.get(row.channel) ?? []), row.adId]);
   }
   const channels = [...adsByChannel.keys()].sort();
-  const enriched = useQueries({ queries: channels.map((channel) => enrichQueryOptions(storeUrl, channel, adsByChannel.get(channel)!, organizationId)) });
-  const assets = new Map(enriched.flatMap((query, index) => (query.data?.assets ?? []).map((asset) => [`${channels[index]}\u0000${asset.assetId}`, asset] as const)));
+  const enriched = useQueries({
+    queries: channels.map((channel) => enrichQueryOptions(storeUrl, channel, adsByChannel.get(channel)!, organizationId)),
+  });
+  const assets = new Map(
+    enriched.flatMap((query, index) =>
+      (query.data?.assets ?? []).map((asset) => [`${channels[index]}\u0000${asset.assetId}`, asset] as const),
+    ),
+  );
 
   if (breakdown.isPending) return <Skeleton lines={2} label="Loading the breakdown by channel and ad" />;
   if (breakdown.isError) return <ErrorPanel error={breakdown.error} onRetry={() => breakdown.refetch()} />;
@@ -39,11 +45,21 @@ export function ProductBreakdown({
       <caption className="sr-only">Breakdown of this product by channel and ad</caption>
       <thead className="text-xs text-slate-500 dark:text-slate-400">
         <tr>
-          <th scope="col" className="py-1 pr-3">Channel</th>
-          <th scope="col" className="py-1 pr-3">Ad</th>
-          <th scope="col" className="py-1 pr-3 text-right">Orders</th>
-          <th scope="col" className="py-1 pr-3 text-right">Units</th>
-          <th scope="col" className="py-1 pr-3 text-right">Revenue</th>
+          <th scope="col" className="py-1 pr-3">
+            Channel
+          </th>
+          <th scope="col" className="py-1 pr-3">
+            Ad
+          </th>
+          <th scope="col" className="py-1 pr-3 text-right">
+            Orders
+          </th>
+          <th scope="col" className="py-1 pr-3 text-right">
+            Units
+          </th>
+          <th scope="col" className="py-1 pr-3 text-right">
+            Revenue
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -58,11 +74,15 @@ export function ProductBreakdown({
                 ) : asset ? (
                   <span className="flex flex-wrap items-center gap-2">
                     <span>{asset.assetName}</span>
-                    <Badge tone={asset.assetEffectiveStatus === "ACTIVE" ? "good" : "neutral"}>{asset.assetEffectiveStatus.toLowerCase()}</Badge>
+                    <Badge tone={asset.assetEffectiveStatus === "ACTIVE" ? "good" : "neutral"}>
+                      {asset.assetEffectiveStatus.toLowerCase()}
+                    </Badge>
                     <code className="font-mono text-xs text-slate-500 dark:text-slate-400">{row.adId}</code>
                   </span>
                 ) : (
-                  <code className="font-mono text-xs" title="This ad ID does not resolve to a name">{row.adId}</code>
+                  <code className="font-mono text-xs" title="This ad ID does not resolve to a name">
+                    {row.adId}
+                  </code>
                 )}
               </td>
               <td className="py-1 pr-3 text-right tabular-nums">{formatNumber(row.orders)}</td>

@@ -102,7 +102,9 @@ export function ProductTable({
                         <button
                           type="button"
                           className="inline-flex items-center gap-1 uppercase hover:text-slate-900 dark:hover:text-white"
-                          onClick={() => onTableChange({ sort: column.key, direction: active && table.direction === "desc" ? "asc" : "desc", page: 1 })}
+                          onClick={() =>
+                            onTableChange({ sort: column.key, direction: active && table.direction === "desc" ? "asc" : "desc", page: 1 })
+                          }
                         >
                           {column.label}
                           <span aria-hidden="true">{active ? (table.direction === "asc" ? "↑" : "↓") : ""}</span>
@@ -125,7 +127,9 @@ export function ProductTable({
                             onClick={() => setExpanded(open ? null : row.productId)}
                             className="flex items-start gap-2 text-left"
                           >
-                            <span aria-hidden="true" className="mt-0.5 text-slate-400">{open ? "▾" : "▸"}</span>
+                            <span aria-hidden="true" className="mt-0.5 text-slate-400">
+                              {open ? "▾" : "▸"}
+                            </span>
                             <span>
                               <span className="block font-medium">{row.name ?? "Unnamed product"}</span>
                               <span className="block text-xs text-slate-500 dark:text-slate-400">
@@ -143,7 +147,13 @@ export function ProductTable({
                       {open && (
                         <tr>
                           <td colSpan={columns.length} className="bg-slate-50 px-6 py-3 dark:bg-slate-950/60">
-                            <ProductBreakdown storeUrl={storeUrl} organizationId={organizationId} filters={filters} productId={row.productId} currency={currency} />
+                            <ProductBreakdown
+                              storeUrl={storeUrl}
+                              organizationId={organizationId}
+                              filters={filters}
+                              productId={row.productId}
+                              currency={currency}
+                            />
                           </td>
                         </tr>
                       )}

@@ -21,7 +21,17 @@ import { AttributionControl, DateControls, FilterChips, FilterControls } from ".
 const loadCharts = () => import("./charts");
 const ProductCharts = dynamic(loadCharts, { ssr: false, loading: () => <Skeleton lines={6} label="Loading the charts" /> });
 
-function Progress({ storeUrl, filters, compare, organizationId }: { storeUrl: string; filters: MetricsFilters; compare?: ComparisonMode; organizationId?: string }) {
+function Progress({
+  storeUrl,
+  filters,
+  compare,
+  organizationId,
+}: {
+  storeUrl: string;
+  filters: MetricsFilters;
+  compare?: ComparisonMode;
+  organizationId?: string;
+}) {
   const rows = useAggregationProgress(storeUrl, filters, compare, organizationId);
   return (
     <Card>
@@ -70,13 +80,22 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
   const secondary = useProductMetrics(storeUrl, secondaryFilters, { compare, organizationId, enabled: ready && state.source === "both" });
   const dimensions = useDimensions(
     storeUrl,
-    { startDate: range.startDate, endDate: range.endDate, channel: state.channel, adId: state.adId, dimension_source: filters.dimension_source },
+    {
+      startDate: range.startDate,
+      endDate: range.endDate,
+      channel: state.channel,
+      adId: state.adId,
+      dimension_source: filters.dimension_source,
+    },
     organizationId,
   );
   // Charts and the table render at low priority, in slices, after the figures: the main
   // thread stays free for input while hundreds of bars are laid out.
   const deferredView = useDeferredValue(primary.data);
-  const productNames = useMemo(() => new Map((primary.data?.products ?? []).map((product) => [product.productId, product.name ?? product.productId])), [primary.data]);
+  const productNames = useMemo(
+    () => new Map((primary.data?.products ?? []).map((product) => [product.productId, product.name ?? product.productId])),
+    [primary.data],
+  );
 
   if (profile.isPending) return <Skeleton lines={4} label="Loading the store profile" />;
   if (profile.isError) return <ErrorPanel error={profile.error} onRetry={() => profile.refetch()} />;
@@ -88,21 +107,33 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
         <div>
           <h1 className="text-xl font-semibold">Product metrics</h1>
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            {formatDate(`${range.startDate}T12:00:00Z`, "UTC")} – {formatDate(`${range.endDate}T12:00:00Z`, "UTC")} · {timeZone} · {currency}
+            {formatDate(`${range.startDate}T12:00:00Z`, "UTC")} – {formatDate(`${range.endDate}T12:00:00Z`, "UTC")} · {timeZone} ·{" "}
+            {currency}
           </p>
         </div>
         <div className="flex flex-wrap gap-2 text-sm">
-          <a className="rounded-lg border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800" href={exportPath(storeUrl, filters, "products")} download>
+          <a
+            className="rounded-lg border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+            href={exportPath(storeUrl, filters, "products")}
+            download
+          >
             Export table (CSV)
           </a>
-          <a className="rounded-lg border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800" href={exportPath(storeUrl, filters, "rows")} download>
+          <a
+            className="rounded-lg border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+            href={exportPath(storeUrl, filters, "rows")}
+            download
+          >
             Export raw rows (CSV)
           </a>
         </div>
       </header>
 
       {problems.length > 0 && (
-        <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100">
+        <p
+          role="status"
+          className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
+        >
           Some settings in this link could not be used and were reset: {problems.join("; ")}.
         </p>
       )}
@@ -139,7 +170,12 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
             <div className="grid grid-cols-1 gap-6 2xl:grid-cols-2">
               <KpiCards title="Credit to the conversion" totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
               {secondary.data ? (
-                <KpiCards title="Credit to the first touch" totals={secondary.data.totals} comparison={secondary.data.comparison?.totals} currency={currency} />
+                <KpiCards
+                  title="Credit to the first touch"
+                  totals={secondary.data.totals}
+                  comparison={secondary.data.comparison?.totals}
+                  currency={currency}
+                />
               ) : secondary.isError ? (
                 <ErrorPanel error={secondary.error} onRetry={() => secondary.refetch()} />
               ) : (
@@ -149,9 +185,29 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
           ) : (
             <KpiCards totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
           )}
-          {state.source === "both" && secondary.data && <AttributionComparison conversion={view.channels} firstTouch={secondary.data.channels} currency={currency} />}
-          {deferredView && <ProductCharts view={deferredView} currency={currency} timeZone={timeZone} granularity={state.granularity} onGranularityChange={(granularity) => update({ granularity, page: state.page })} />}
-          {deferredView && <ProductTable storeUrl={storeUrl} organizationId={organizationId} view={deferredView} filters={filters} currency={currency} table={state} onTableChange={(patch) => update({ ...patch, page: patch.page ?? state.page }, patch.q === undefined ? "push" : "replace")} />}
+          {state.source === "both" && secondary.data && (
+            <AttributionComparison conversion={view.channels} firstTouch={secondary.data.channels} currency={currency} />
+          )}
+          {deferredView && (
+            <ProductCharts
+              view={deferredView}
+              currency={currency}
+              timeZone={timeZone}
+              granularity={state.granularity}
+              onGranularityChange={(granularity) => update({ granularity, page: state.page })}
+            />
+          )}
+          {deferredView && (
+            <ProductTable
+              storeUrl={storeUrl}
+              organizationId={organizationId}
+              view={deferredView}
+              filters={filters}
+              currency={currency}
+              table={state}
+              onTableChange={(patch) => update({ ...patch, page: patch.page ?? state.page }, patch.q === undefined ? "push" : "replace")}
+            />
+          )}
         </>
       ) : null}
     </div>

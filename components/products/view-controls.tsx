@@ -11,7 +11,11 @@ const KNOWN_CHANNELS = ["facebook", "google", "tiktok", "linkedin", "pinterest",
 
 const sourceOptions = [
   { value: "conversion", label: "Credit to the conversion", hint: "Each order counts for the channel and ad of the visit that converted." },
-  { value: "first_touch", label: "Credit to the first touch", hint: "Each order counts for the channel and ad that first brought the customer." },
+  {
+    value: "first_touch",
+    label: "Credit to the first touch",
+    hint: "Each order counts for the channel and ad that first brought the customer.",
+  },
   { value: "both", label: "Both side by side", hint: "The two attributions next to each other." },
 ] as const;
 
@@ -34,7 +38,11 @@ export function DateControls({ state, range, onChange }: { state: ViewState; ran
           value={state.range}
           onChange={(event) => {
             const value = event.target.value as ViewState["range"];
-            onChange(value === "custom" ? { range: value, from: range.startDate, to: range.endDate } : { range: value, from: undefined, to: undefined });
+            onChange(
+              value === "custom"
+                ? { range: value, from: range.startDate, to: range.endDate }
+                : { range: value, from: undefined, to: undefined },
+            );
           }}
           className={fieldClass}
         >
@@ -58,13 +66,28 @@ export function DateControls({ state, range, onChange }: { state: ViewState; ran
             <label htmlFor="range-from" className="block text-xs font-medium text-slate-600 dark:text-slate-400">
               From
             </label>
-            <input id="range-from" type="date" value={from} max={to} onChange={(event) => setFrom(event.target.value)} className={fieldClass} />
+            <input
+              id="range-from"
+              type="date"
+              value={from}
+              max={to}
+              onChange={(event) => setFrom(event.target.value)}
+              className={fieldClass}
+            />
           </div>
           <div>
             <label htmlFor="range-to" className="block text-xs font-medium text-slate-600 dark:text-slate-400">
               To
             </label>
-            <input id="range-to" type="date" value={to} min={from} onChange={(event) => setTo(event.target.value)} className={fieldClass} aria-invalid={invalid || undefined} />
+            <input
+              id="range-to"
+              type="date"
+              value={to}
+              min={from}
+              onChange={(event) => setTo(event.target.value)}
+              className={fieldClass}
+              aria-invalid={invalid || undefined}
+            />
           </div>
           <Button type="submit" variant="secondary" disabled={invalid}>
             Apply
@@ -75,7 +98,12 @@ export function DateControls({ state, range, onChange }: { state: ViewState; ran
         <label htmlFor="compare" className="block text-xs font-medium text-slate-600 dark:text-slate-400">
           Compare with
         </label>
-        <select id="compare" value={state.compare} onChange={(event) => onChange({ compare: event.target.value as ViewState["compare"] })} className={fieldClass}>
+        <select
+          id="compare"
+          value={state.compare}
+          onChange={(event) => onChange({ compare: event.target.value as ViewState["compare"] })}
+          className={fieldClass}
+        >
           <option value="off">No comparison</option>
           <option value="previous">Previous period</option>
           <option value="year">Same period last year</option>
@@ -95,10 +123,19 @@ export function AttributionControl({ state, onChange }: { state: ViewState; onCh
             key={option.value}
             title={option.hint}
             className={`flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-1.5 text-sm has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-500 ${
-              state.source === option.value ? "border-indigo-500 bg-indigo-50 dark:bg-indigo-950/50" : "border-slate-300 dark:border-slate-700"
+              state.source === option.value
+                ? "border-indigo-500 bg-indigo-50 dark:bg-indigo-950/50"
+                : "border-slate-300 dark:border-slate-700"
             }`}
           >
-            <input type="radio" name="attribution" className="sr-only" value={option.value} checked={state.source === option.value} onChange={() => onChange({ source: option.value })} />
+            <input
+              type="radio"
+              name="attribution"
+              className="sr-only"
+              value={option.value}
+              checked={state.source === option.value}
+              onChange={() => onChange({ source: option.value })}
+            />
             {option.label}
           </label>
         ))}
@@ -130,7 +167,12 @@ export function FilterControls({
         <label htmlFor="channel" className="sr-only">
           Channel
         </label>
-        <select id="channel" value={state.channel ?? ""} onChange={(event) => onChange({ channel: event.target.value || undefined })} className={`${fieldClass} w-full`}>
+        <select
+          id="channel"
+          value={state.channel ?? ""}
+          onChange={(event) => onChange({ channel: event.target.value || undefined })}
+          className={`${fieldClass} w-full`}
+        >
           <option value="">All channels</option>
           {channels.map((channel) => (
             <option key={channel} value={channel}>
@@ -148,7 +190,14 @@ export function FilterControls({
         <label htmlFor="ad-id" className="sr-only">
           Ad ID
         </label>
-        <input id="ad-id" placeholder="Ad ID (Enter)" value={adId} onChange={(event) => setAdId(event.target.value)} onBlur={() => onChange({ adId: adId.trim() || undefined })} className={`${fieldClass} w-full`} />
+        <input
+          id="ad-id"
+          placeholder="Ad ID (Enter)"
+          value={adId}
+          onChange={(event) => setAdId(event.target.value)}
+          onBlur={() => onChange({ adId: adId.trim() || undefined })}
+          className={`${fieldClass} w-full`}
+        />
       </form>
       {listFilters.map((filter) => (
         <MultiSelect

@@ -12,7 +12,10 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
   const pathname = usePathname();
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-slate-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2 dark:focus:bg-slate-900"
+      >
         Skip to content
       </a>
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
@@ -21,7 +24,11 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
             Store analytics
           </Link>
           <nav aria-label="Main">
-            <Link href="/activity" aria-current={pathname === "/activity" ? "page" : undefined} className="text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:text-indigo-700 dark:text-slate-300 dark:hover:text-white dark:aria-[current=page]:text-indigo-300">
+            <Link
+              href="/activity"
+              aria-current={pathname === "/activity" ? "page" : undefined}
+              className="text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:text-indigo-700 dark:text-slate-300 dark:hover:text-white dark:aria-[current=page]:text-indigo-300"
+            >
               Activity
             </Link>
           </nav>
@@ -30,7 +37,9 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
           <span className="hidden text-right sm:block">
             <span className="block font-medium">
               {session.user.name}
-              {session.organization && <span className="font-normal text-slate-500 dark:text-slate-400"> · {session.organization.name}</span>}
+              {session.organization && (
+                <span className="font-normal text-slate-500 dark:text-slate-400"> · {session.organization.name}</span>
+              )}
             </span>
             <span className="block text-xs text-slate-500 dark:text-slate-400">{session.user.email}</span>
           </span>

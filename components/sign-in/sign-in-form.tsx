@@ -62,7 +62,10 @@ export function SignInForm({ next, notice, demoKeys }: { next: string; notice?: 
         </p>
       </div>
       {notice && (
-        <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100">
+        <p
+          role="status"
+          className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
+        >
           {notice}
         </p>
       )}
@@ -107,11 +110,17 @@ export function SignInForm({ next, notice, demoKeys }: { next: string; notice?: 
             </p>
           </div>
           {refusal && (
-            <div role="alert" className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-950 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-100">
+            <div
+              role="alert"
+              className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-950 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-100"
+            >
               <p>{refusal.text}</p>
               {refusal.requestId && (
                 <p className="mt-1 text-xs">
-                  Request ID: <code className="font-mono" data-testid="request-id">{refusal.requestId}</code>
+                  Request ID:{" "}
+                  <code className="font-mono" data-testid="request-id">
+                    {refusal.requestId}
+                  </code>
                 </p>
               )}
             </div>
@@ -129,7 +138,12 @@ export function SignInForm({ next, notice, demoKeys }: { next: string; notice?: 
           <ul className="space-y-2">
             {demoKeys.map((demoKey) => (
               <li key={demoKey.id}>
-                <Button variant="secondary" className="w-full" disabled={signIn.isPending} onClick={() => submit({ demoKeyId: demoKey.id, organizationId })}>
+                <Button
+                  variant="secondary"
+                  className="w-full"
+                  disabled={signIn.isPending}
+                  onClick={() => submit({ demoKeyId: demoKey.id, organizationId })}
+                >
                   <span className="flex w-full items-center justify-between gap-3 text-left">
                     <span>{demoKey.label}</span>
                     <Badge tone={demoKey.state === "active" ? "good" : "warn"}>{demoKey.state}</Badge>

@@ -13,7 +13,10 @@ export function StoreHeader({ storeUrl }: { storeUrl: string }) {
     <div className="flex flex-wrap items-end justify-between gap-2">
       <div>
         <nav aria-label="Breadcrumb" className="text-sm text-slate-500 dark:text-slate-400">
-          <Link href={organizationId ? `/context?organizationId=${encodeURIComponent(organizationId)}` : "/context"} className="hover:underline">
+          <Link
+            href={organizationId ? `/context?organizationId=${encodeURIComponent(organizationId)}` : "/context"}
+            className="hover:underline"
+          >
             Organizations and stores
           </Link>
           <span aria-hidden="true"> / </span>

@@ -13,12 +13,18 @@ const tones: Record<Notice["tone"], string> = {
 /** How an action ended, with the request id support needs; errors are announced at once. */
 export function ActionNotice({ notice, onDismiss }: { notice: Notice; onDismiss: () => void }) {
   return (
-    <div role={notice.tone === "error" ? "alert" : "status"} className={`flex flex-wrap items-start justify-between gap-3 rounded-lg border p-4 text-sm ${tones[notice.tone]}`}>
+    <div
+      role={notice.tone === "error" ? "alert" : "status"}
+      className={`flex flex-wrap items-start justify-between gap-3 rounded-lg border p-4 text-sm ${tones[notice.tone]}`}
+    >
       <div>
         <p>{notice.text}</p>
         {notice.requestId && (
           <p className="mt-1 text-xs">
-            Request ID: <code className="select-all font-mono" data-testid="request-id">{notice.requestId}</code>
+            Request ID:{" "}
+            <code className="select-all font-mono" data-testid="request-id">
+              {notice.requestId}
+            </code>
           </p>
         )}
       </div>

@@ -62,10 +62,18 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
           if (!(error instanceof ApiRequestError)) return;
           if (error.status === 403) {
             setRemoval(undefined);
-            setNotice({ tone: "error", text: "This key is not allowed to remove tracking connections. Sign in with a key that has this permission.", requestId: error.requestId });
+            setNotice({
+              tone: "error",
+              text: "This key is not allowed to remove tracking connections. Sign in with a key that has this permission.",
+              requestId: error.requestId,
+            });
           } else if (error.status === 404) {
             setRemoval(undefined);
-            setNotice({ tone: "info", text: `“${connection.name}” was already removed. The list has been refreshed.`, requestId: error.requestId });
+            setNotice({
+              tone: "info",
+              text: `“${connection.name}” was already removed. The list has been refreshed.`,
+              requestId: error.requestId,
+            });
           }
         },
       },
@@ -73,7 +81,8 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
   }
 
   // 403 and 404 close the dialog with a notice; other errors keep it open, with the message, for a retry.
-  const dialogError = remove.isError && !(remove.error instanceof ApiRequestError && [403, 404].includes(remove.error.status)) ? remove.error : undefined;
+  const dialogError =
+    remove.isError && !(remove.error instanceof ApiRequestError && [403, 404].includes(remove.error.status)) ? remove.error : undefined;
 
   return (
     <div className="space-y-6">
@@ -92,11 +101,13 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
               <caption className="sr-only">Tracking connections of {storeUrl}</caption>
               <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
                 <tr>
-                  {["Name", "Channel", "Pixel ID", "Enabled", "Published", "Unpublished changes", "Base domain", "Created", "Updated"].map((heading) => (
-                    <th key={heading} scope="col" className="py-2 pr-3 align-bottom">
-                      {heading}
-                    </th>
-                  ))}
+                  {["Name", "Channel", "Pixel ID", "Enabled", "Published", "Unpublished changes", "Base domain", "Created", "Updated"].map(
+                    (heading) => (
+                      <th key={heading} scope="col" className="py-2 pr-3 align-bottom">
+                        {heading}
+                      </th>
+                    ),
+                  )}
                   <th scope="col" className="py-2 align-bottom">
                     <span className="sr-only">Actions</span>
                   </th>
@@ -164,12 +175,13 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
         {removal && (
           <>
             <p>
-              <strong>{removal.connection.name}</strong> ({removal.connection.channel}, pixel <span className="font-mono">{removal.connection.pixel}</span>) will be removed
-              from {storeUrl}.
+              <strong>{removal.connection.name}</strong> ({removal.connection.channel}, pixel{" "}
+              <span className="font-mono">{removal.connection.pixel}</span>) will be removed from {storeUrl}.
             </p>
             <p>
-              The store stops sending its events ({removal.connection.settings.eventSettings.includeEvents.join(", ") || "none configured"}) to {removal.connection.channel}.
-              Conversions from then on are not reported to that platform, and its campaigns optimize without them. This cannot be undone here.
+              The store stops sending its events ({removal.connection.settings.eventSettings.includeEvents.join(", ") || "none configured"})
+              to {removal.connection.channel}. Conversions from then on are not reported to that platform, and its campaigns optimize
+              without them. This cannot be undone here.
             </p>
           </>
         )}

@@ -24,7 +24,18 @@ export interface ConfirmDialogProps {
  * trapped, Escape closes, the page behind inert), the confirm button enabled only once the
  * text matches, and disabled while the action runs.
  */
-export function ConfirmDialog({ open, title, children, confirmText, confirmLabel, pendingLabel, pending, error, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmText,
+  confirmLabel,
+  pendingLabel,
+  pending,
+  error,
+  onConfirm,
+  onClose,
+}: ConfirmDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const [typed, setTyped] = useState("");

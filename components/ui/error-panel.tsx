@@ -23,16 +23,25 @@ export function explainError(error: unknown): Explanation & { message: string; r
       return {
         ...base,
         title: "Not allowed",
-        advice: "Your API key is scoped to one organization and store, and may lack the permission this needs. Use a key created for this store.",
+        advice:
+          "Your API key is scoped to one organization and store, and may lack the permission this needs. Use a key created for this store.",
       };
     case error.status === 404:
       return { ...base, title: "Not found", advice: "It does not exist, or it belongs to a store your key cannot reach." };
     case error.status === 429:
       return { ...base, title: "Too many attempts", advice: "Wait a moment, then try again." };
     case error.status === 504:
-      return { ...base, title: "The analytics service is too slow", advice: "It did not answer in time. Try again, or choose a shorter date range." };
+      return {
+        ...base,
+        title: "The analytics service is too slow",
+        advice: "It did not answer in time. Try again, or choose a shorter date range.",
+      };
     case error.status >= 500:
-      return { ...base, title: "The analytics service had a problem", advice: "Try again in a moment. If it keeps happening, give support the request ID below." };
+      return {
+        ...base,
+        title: "The analytics service had a problem",
+        advice: "Try again in a moment. If it keeps happening, give support the request ID below.",
+      };
     default:
       return { ...base, title: "The request was not accepted", advice: "Check what you entered and try again." };
   }
@@ -41,13 +50,19 @@ export function explainError(error: unknown): Explanation & { message: string; r
 export function ErrorPanel({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { title, advice, message, requestId } = explainError(error);
   return (
-    <div role="alert" className="rounded-lg border border-rose-200 bg-rose-50 p-4 text-rose-950 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-100">
+    <div
+      role="alert"
+      className="rounded-lg border border-rose-200 bg-rose-50 p-4 text-rose-950 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-100"
+    >
       <p className="font-semibold">{title}</p>
       <p className="mt-1 text-sm">{message}</p>
       <p className="mt-1 text-sm text-rose-800 dark:text-rose-200">{advice}</p>
       {requestId && (
         <p className="mt-2 text-xs">
-          Request ID: <code className="select-all rounded bg-rose-100 px-1 py-0.5 font-mono dark:bg-rose-900/60" data-testid="request-id">{requestId}</code>
+          Request ID:{" "}
+          <code className="select-all rounded bg-rose-100 px-1 py-0.5 font-mono dark:bg-rose-900/60" data-testid="request-id">
+            {requestId}
+          </code>
         </p>
       )}
       {onRetry && (

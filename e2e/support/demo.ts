@@ -17,7 +17,6 @@ export const KEYS = {
 
 export const US_STORE = "northwind-outfitters.myshopify.com";
 
-
 async function call(path: string, init: RequestInit = {}) {
   const response = await fetch(`${control}${path}`, init);
   if (!response.ok) throw new Error(`demo upstream control ${path}: ${response.status}`);
@@ -33,7 +32,9 @@ export interface DemoState {
 export const demo = {
   reset: () => call("/reset", { method: "POST" }),
   /** Revokes a key in the running demo upstream, as its owner would mid-session. */
-  revoke: (key: string) => call("/revoke", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) }),
-  setFaults: (rules: FaultRule[]) => call("/faults", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
+  revoke: (key: string) =>
+    call("/revoke", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) }),
+  setFaults: (rules: FaultRule[]) =>
+    call("/faults", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
   state: () => call("/state") as Promise<DemoState>,
 };

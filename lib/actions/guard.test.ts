@@ -23,19 +23,30 @@ async function cookieFor(apiKey: string) {
 }
 
 function cloneBody(name = "Spring copy") {
-  return JSON.stringify({ adAccountId: account!.id, payload: { sourceCampaignGroupId: sourceGroup.id, name, status: "PAUSED", budget: 50 } });
+  return JSON.stringify({
+    adAccountId: account!.id,
+    payload: { sourceCampaignGroupId: sourceGroup.id, name, status: "PAUSED", budget: 50 },
+  });
 }
 
 function clone(key: string | undefined, options: { body?: string; cookie?: string; origin?: string } = {}) {
   const headers: Record<string, string> = key === undefined ? {} : { "idempotency-key": key };
   if (options.origin) headers.origin = options.origin;
-  return proxyToUpstream(dashboardRequest(clonePath, { method: "POST", cookie: options.cookie ?? cookies.admin, body: options.body ?? cloneBody(), headers }));
+  return proxyToUpstream(
+    dashboardRequest(clonePath, { method: "POST", cookie: options.cookie ?? cookies.admin, body: options.body ?? cloneBody(), headers }),
+  );
 }
 
 function removePixel(pixelId: string, key: string | undefined, options: { cookie?: string; storeUrl?: string; origin?: string } = {}) {
   const headers: Record<string, string> = key === undefined ? {} : { "idempotency-key": key };
   if (options.origin) headers.origin = options.origin;
-  return proxyToUpstream(dashboardRequest(`/api/v1/pixels/${options.storeUrl ?? US_STORE}/${pixelId}`, { method: "DELETE", cookie: options.cookie ?? cookies.admin, headers }));
+  return proxyToUpstream(
+    dashboardRequest(`/api/v1/pixels/${options.storeUrl ?? US_STORE}/${pixelId}`, {
+      method: "DELETE",
+      cookie: options.cookie ?? cookies.admin,
+      headers,
+    }),
+  );
 }
 
 async function pixelIds(storeUrl = US_STORE, cookie = cookies.admin): Promise<string[]> {
@@ -56,7 +67,8 @@ async function activity(cookie: string | undefined): Promise<AuditEntry[]> {
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0, control: true });
   useUpstream(upstream.baseUrl);
-  for (const [name, key] of Object.entries({ admin: ADMIN_KEY, marketer: MARKETER_KEY, manager: MANAGER_KEY, kumo: KUMO_KEY })) cookies[name] = await cookieFor(key);
+  for (const [name, key] of Object.entries({ admin: ADMIN_KEY, marketer: MARKETER_KEY, manager: MANAGER_KEY, kumo: KUMO_KEY }))
+    cookies[name] = await cookieFor(key);
 });
 afterAll(() => upstream.close());
 beforeEach(() => {
@@ -144,7 +156,9 @@ describe("the guard of clone and remove", () => {
 
   it("does not store a request that failed validation: the key still works afterwards", async () => {
     const key = randomUUID();
-    const invalid = await clone(key, { body: JSON.stringify({ adAccountId: account!.id, payload: { sourceCampaignGroupId: sourceGroup.id, name: "x", budget: 0 } }) });
+    const invalid = await clone(key, {
+      body: JSON.stringify({ adAccountId: account!.id, payload: { sourceCampaignGroupId: sourceGroup.id, name: "x", budget: 0 } }),
+    });
     expect(invalid.status).toBe(400);
     expect((await invalid.json()).details.issues[0].path).toBe("payload.budget");
     const valid = await clone(key);

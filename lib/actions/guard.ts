@@ -60,7 +60,9 @@ async function readWhole(response: Response, requestId: string): Promise<{ store
   try {
     body = await response.text();
   } catch {
-    source = errorResponse(502, "upstream_unavailable", "The analytics service's answer was cut off.", { requestId: response.headers.get("x-request-id") ?? requestId });
+    source = errorResponse(502, "upstream_unavailable", "The analytics service's answer was cut off.", {
+      requestId: response.headers.get("x-request-id") ?? requestId,
+    });
     body = await source.text();
   }
   const headers: Record<string, string> = {};
@@ -91,7 +93,12 @@ export async function runGuardedAction(request: Request, call: GuardedActionCall
   const key = request.headers.get(IDEMPOTENCY_HEADER)?.trim() ?? "";
   if (!UUID.test(key)) {
     const problem = key ? "is not a UUID" : "is missing";
-    return errorResponse(400, "bad_request", `The Idempotency-Key header ${problem}: send a new UUID with each action, and the same one when retrying it.`, { requestId });
+    return errorResponse(
+      400,
+      "bad_request",
+      `The Idempotency-Key header ${problem}: send a new UUID with each action, and the same one when retrying it.`,
+      { requestId },
+    );
   }
   const scope = sha256(`${session.apiKey}\n${key}`);
   const path = upstreamPath(call.endpoint, call.params);
@@ -101,7 +108,12 @@ export async function runGuardedAction(request: Request, call: GuardedActionCall
   for (let attempt = 0; attempt < 2; attempt++) {
     const reservation = await idempotencyStore().reserve(scope, fingerprint);
     if (reservation.kind === "mismatch") {
-      return errorResponse(409, "idempotency_conflict", "This Idempotency-Key was already used for a different request. Start the action again to get a new key.", { requestId });
+      return errorResponse(
+        409,
+        "idempotency_conflict",
+        "This Idempotency-Key was already used for a different request. Start the action again to get a new key.",
+        { requestId },
+      );
     }
     if (reservation.kind === "replay") return replay(reservation.response);
     if (reservation.kind === "pending") {
@@ -121,7 +133,12 @@ export async function runGuardedAction(request: Request, call: GuardedActionCall
     await audit(call, outcome.stored);
     return outcome.live;
   }
-  return errorResponse(409, "idempotency_conflict", "This action is already running with the same Idempotency-Key. Try again in a moment.", { requestId });
+  return errorResponse(
+    409,
+    "idempotency_conflict",
+    "This action is already running with the same Idempotency-Key. Try again in a moment.",
+    { requestId },
+  );
 }
 
 async function audit(call: GuardedActionCall, response: StoredResponse): Promise<void> {
@@ -143,6 +160,14 @@ async function audit(call: GuardedActionCall, response: StoredResponse): Promise
     });
   } catch (error) {
     // The action has run and its answer is kept; a failing history store must not hide that answer.
-    console.error(JSON.stringify({ time: new Date().toISOString(), msg: "audit write failed", action: call.action, requestId: call.requestId, error: String(error) }));
+    console.error(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        msg: "audit write failed",
+        action: call.action,
+        requestId: call.requestId,
+        error: String(error),
+      }),
+    );
   }
 }

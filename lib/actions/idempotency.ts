@@ -48,9 +48,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
   private lastSweep = 0;
 
-  constructor(
-    private readonly options: { ttlMs?: number; maxEntries?: number; now?: () => number } = {},
-  ) {}
+  constructor(private readonly options: { ttlMs?: number; maxEntries?: number; now?: () => number } = {}) {}
 
   private now(): number {
     return (this.options.now ?? Date.now)();

@@ -32,11 +32,19 @@ describe("POST /ad-metrics/{storeUrl}/enrich", () => {
   it("resolves ad IDs of the channel in request order and omits unknown IDs", async () => {
     const rows = await products(upstream, { startDate: "2025-02-01", endDate: "2025-02-28", channel: "facebook" });
     const seen = [...new Set(rows.map((row) => row.ad_id as string))];
-    const res = await call(upstream, enrichPath, { method: "POST", body: { channel: "facebook", assetIds: ["404404", ...seen.slice().reverse()] } });
+    const res = await call(upstream, enrichPath, {
+      method: "POST",
+      body: { channel: "facebook", assetIds: ["404404", ...seen.slice().reverse()] },
+    });
     expect(res.status).toBe(200);
     const { assets } = enrichResponseSchema.parse(res.body);
     const resolved = assets.map((asset) => asset.assetId);
-    expect(resolved).toEqual(seen.slice().reverse().filter((id) => resolved.includes(id)));
+    expect(resolved).toEqual(
+      seen
+        .slice()
+        .reverse()
+        .filter((id) => resolved.includes(id)),
+    );
     for (const asset of assets) {
       expect(asset.assetType).toBe("ad");
       expect(asset.assetName).toMatch(/ — /);
@@ -50,7 +58,9 @@ describe("POST /ad-metrics/{storeUrl}/enrich", () => {
     let resolved = 0;
     for (const channel of ["facebook", "google", "tiktok", "linkedin", "pinterest", "snapchat"]) {
       const ids = [...new Set(rows.filter((row) => row.channel === channel).map((row) => row.ad_id as string))];
-      const { assets } = enrichResponseSchema.parse((await call(upstream, enrichPath, { method: "POST", body: { channel, assetIds: ids } })).body);
+      const { assets } = enrichResponseSchema.parse(
+        (await call(upstream, enrichPath, { method: "POST", body: { channel, assetIds: ids } })).body,
+      );
       seen += ids.length;
       resolved += assets.length;
     }
@@ -61,13 +71,22 @@ describe("POST /ad-metrics/{storeUrl}/enrich", () => {
 
   it("does not resolve an ad of another channel", async () => {
     const rows = await products(upstream, { startDate: "2025-02-01", endDate: "2025-02-05", channel: "google" });
-    const { assets } = enrichResponseSchema.parse((await call(upstream, enrichPath, { method: "POST", body: { channel: "facebook", assetIds: rows.map((row) => row.ad_id as string) } })).body);
+    const { assets } = enrichResponseSchema.parse(
+      (
+        await call(upstream, enrichPath, {
+          method: "POST",
+          body: { channel: "facebook", assetIds: rows.map((row) => row.ad_id as string) },
+        })
+      ).body,
+    );
     expect(assets).toEqual([]);
   });
 
   it("resolves LinkedIn campaign group IDs as assetType campaign", async () => {
     const ids = usAccount.campaignGroups.map((group) => group.id);
-    const { assets } = enrichResponseSchema.parse((await call(upstream, enrichPath, { method: "POST", body: { channel: "linkedin", assetIds: ids } })).body);
+    const { assets } = enrichResponseSchema.parse(
+      (await call(upstream, enrichPath, { method: "POST", body: { channel: "linkedin", assetIds: ids } })).body,
+    );
     expect(assets.map((asset) => [asset.assetType, asset.assetId, asset.assetName, asset.assetStatus])).toEqual(
       usAccount.campaignGroups.map((group) => ["campaign", group.id, group.name, group.status]),
     );
@@ -78,7 +97,9 @@ describe("POST /ad-metrics/{storeUrl}/enrich", () => {
     expect(missing.status).toBe(400);
     expect(apiErrorSchema.parse(missing.body).details).toEqual({ issues: [{ path: "assetIds", message: "is required" }] });
     expect((await call(upstream, enrichPath, { method: "POST", body: { channel: "facebook", assetIds: [] } })).status).toBe(400);
-    expect((await call(upstream, enrichPath, { method: "POST", body: { channel: "facebook", assetIds: ["1"], extra: true } })).status).toBe(400);
+    expect((await call(upstream, enrichPath, { method: "POST", body: { channel: "facebook", assetIds: ["1"], extra: true } })).status).toBe(
+      400,
+    );
     const notJson = await call(upstream, enrichPath, { method: "POST", rawBody: "{channel:" });
     expect(notJson.status).toBe(400);
     expect(apiErrorSchema.parse(notJson.body).error).toMatch(/not valid JSON/);
@@ -87,22 +108,34 @@ describe("POST /ad-metrics/{storeUrl}/enrich", () => {
 
 describe("POST /platform/{storeUrl}/actions/clone-linkedin-campaign", () => {
   it("clones a campaign group as PAUSED by default, and the next read shows it", async () => {
-    const res = await call(upstream, clonePath, { method: "POST", body: { adAccountId: usAccount.id, payload: { sourceCampaignGroupId: sourceGroup.id, name: "Spring Launch (copy)" } } });
+    const res = await call(upstream, clonePath, {
+      method: "POST",
+      body: { adAccountId: usAccount.id, payload: { sourceCampaignGroupId: sourceGroup.id, name: "Spring Launch (copy)" } },
+    });
     expect(res.status).toBe(200);
     const clone = cloneCampaignResponseSchema.parse(res.body);
     expect(clone.ok).toBe(true);
     expect(clone.asset).toMatchObject({
-      platform: "linkedin", adAccountId: usAccount.id, assetType: "campaign", name: "Spring Launch (copy)", status: "PAUSED",
+      platform: "linkedin",
+      adAccountId: usAccount.id,
+      assetType: "campaign",
+      name: "Spring Launch (copy)",
+      status: "PAUSED",
       supportedWrites: ["name", "status", "dailyBudget", "lifetimeBudget", "endTime"],
     });
     expect(clone.asset.assetId).not.toBe(sourceGroup.id);
     expect(clone.results.length).toBeGreaterThan(0);
-    const { assets } = enrichResponseSchema.parse((await call(upstream, enrichPath, { method: "POST", body: { channel: "linkedin", assetIds: [clone.asset.assetId] } })).body);
+    const { assets } = enrichResponseSchema.parse(
+      (await call(upstream, enrichPath, { method: "POST", body: { channel: "linkedin", assetIds: [clone.asset.assetId] } })).body,
+    );
     expect(assets).toEqual([expect.objectContaining({ assetType: "campaign", assetId: clone.asset.assetId, assetStatus: "PAUSED" })]);
   });
 
   it("keeps ACTIVE when asked explicitly, takes the budget, and gives each clone a new ID", async () => {
-    const body = { adAccountId: usAccount.id, payload: { sourceCampaignGroupId: sourceGroup.id, name: "Live copy", status: "ACTIVE", budget: 125.5, currencyCode: "USD" } };
+    const body = {
+      adAccountId: usAccount.id,
+      payload: { sourceCampaignGroupId: sourceGroup.id, name: "Live copy", status: "ACTIVE", budget: 125.5, currencyCode: "USD" },
+    };
     const first = cloneCampaignResponseSchema.parse((await call(upstream, clonePath, { method: "POST", key: KEY.manager, body })).body);
     const second = cloneCampaignResponseSchema.parse((await call(upstream, clonePath, { method: "POST", key: KEY.manager, body })).body);
     expect(first.asset.status).toBe("ACTIVE");
@@ -111,23 +144,35 @@ describe("POST /platform/{storeUrl}/actions/clone-linkedin-campaign", () => {
   });
 
   it("answers 400 with issue paths such as payload.budget for an invalid body", async () => {
-    const res = await call(upstream, clonePath, { method: "POST", body: { adAccountId: usAccount.id, payload: { sourceCampaignGroupId: sourceGroup.id, name: "x", budget: -5 } } });
+    const res = await call(upstream, clonePath, {
+      method: "POST",
+      body: { adAccountId: usAccount.id, payload: { sourceCampaignGroupId: sourceGroup.id, name: "x", budget: -5 } },
+    });
     expect(res.status).toBe(400);
     expect(apiErrorSchema.parse(res.body).details).toEqual({ issues: [{ path: "payload.budget", message: "must be greater than 0" }] });
-    const badStatus = await call(upstream, clonePath, { method: "POST", body: { adAccountId: usAccount.id, payload: { sourceCampaignGroupId: sourceGroup.id, name: "x", status: "DRAFT" } } });
+    const badStatus = await call(upstream, clonePath, {
+      method: "POST",
+      body: { adAccountId: usAccount.id, payload: { sourceCampaignGroupId: sourceGroup.id, name: "x", status: "DRAFT" } },
+    });
     expect(badStatus.status).toBe(400);
   });
 
   it("answers 404 for an unknown ad account and for an ad account of another store", async () => {
     for (const adAccountId of ["500000000", euAccount.id]) {
-      const res = await call(upstream, clonePath, { method: "POST", body: { adAccountId, payload: { sourceCampaignGroupId: sourceGroup.id, name: "x" } } });
+      const res = await call(upstream, clonePath, {
+        method: "POST",
+        body: { adAccountId, payload: { sourceCampaignGroupId: sourceGroup.id, name: "x" } },
+      });
       expect(res.status).toBe(404);
       expect(apiErrorSchema.parse(res.body).error).toMatch(/ad account .* was not found/);
     }
   });
 
   it("answers 404 for an unknown campaign group", async () => {
-    const res = await call(upstream, clonePath, { method: "POST", body: { adAccountId: usAccount.id, payload: { sourceCampaignGroupId: "600000000", name: "x" } } });
+    const res = await call(upstream, clonePath, {
+      method: "POST",
+      body: { adAccountId: usAccount.id, payload: { sourceCampaignGroupId: "600000000", name: "x" } },
+    });
     expect(res.status).toBe(404);
     expect(apiErrorSchema.parse(res.body).error).toMatch(/campaign group 600000000 was not found/);
   });
@@ -140,7 +185,12 @@ describe("POST /platform/{storeUrl}/actions/clone-linkedin-campaign", () => {
 
 describe("tracking connections", () => {
   it("GET /pixels/{storeUrl} lists 3 to 6 varied connections per store", async () => {
-    for (const [key, storeUrl] of [[KEY.admin, STORE.nwUs], [KEY.adminEu, STORE.nwEu], [KEY.kumoJp, STORE.kumoJp], [KEY.kumoAu, STORE.kumoAu]] as const) {
+    for (const [key, storeUrl] of [
+      [KEY.admin, STORE.nwUs],
+      [KEY.adminEu, STORE.nwEu],
+      [KEY.kumoJp, STORE.kumoJp],
+      [KEY.kumoAu, STORE.kumoAu],
+    ] as const) {
       const pixels = await listPixels(key, storeUrl);
       expect(pixels.length).toBeGreaterThanOrEqual(3);
       expect(pixels.length).toBeLessThanOrEqual(6);

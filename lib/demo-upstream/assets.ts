@@ -193,7 +193,13 @@ export function initialAdAccounts(seed: number): AdAccount[] {
           clonedFrom: null,
         };
       });
-      accounts.push({ id: `5${rng.int(1, 9)}${rng.digits(7)}`, name: plan.name, storeUrl: store.url, currency: store.currency, campaignGroups: groups });
+      accounts.push({
+        id: `5${rng.int(1, 9)}${rng.digits(7)}`,
+        name: plan.name,
+        storeUrl: store.url,
+        currency: store.currency,
+        campaignGroups: groups,
+      });
     }
   }
   return accounts;

@@ -61,13 +61,22 @@ describe("authentication (contract part 5)", () => {
   it("answers 403 to the legacy unscoped key on every endpoint, asking for a store-scoped key", async () => {
     const s = STORE.nwUs;
     const requests: Array<[string, string, unknown?]> = [
-      ["GET", "/context"], ["GET", "/me"], ["GET", "/organizations"], ["GET", "/stores"],
-      ["GET", storePath("store-data", s)], ["GET", storePath("store-data", s, "/catalogs")],
+      ["GET", "/context"],
+      ["GET", "/me"],
+      ["GET", "/organizations"],
+      ["GET", "/stores"],
+      ["GET", storePath("store-data", s)],
+      ["GET", storePath("store-data", s, "/catalogs")],
       ["GET", `${storePath("ad-metrics", s, "/products")}?startDate=2025-01-01&endDate=2025-01-02`],
       ["GET", storePath("ad-metrics", s, "/dimensions")],
       ["POST", storePath("ad-metrics", s, "/enrich"), { channel: "facebook", assetIds: ["1"] }],
-      ["POST", storePath("platform", s, "/actions/clone-linkedin-campaign"), { adAccountId: "1", payload: { sourceCampaignGroupId: "1", name: "x" } }],
-      ["GET", storePath("pixels", s)], ["DELETE", storePath("pixels", s, "/px_1")],
+      [
+        "POST",
+        storePath("platform", s, "/actions/clone-linkedin-campaign"),
+        { adAccountId: "1", payload: { sourceCampaignGroupId: "1", name: "x" } },
+      ],
+      ["GET", storePath("pixels", s)],
+      ["DELETE", storePath("pixels", s, "/px_1")],
     ];
     for (const [method, path, body] of requests) {
       const res = await call(upstream, path, { method, key: KEY.legacy, body });

@@ -5,7 +5,15 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import { HttpError } from "./errors";
-import { findKey, findOrganization, findStore, type KeyFixture, type OrganizationFixture, type Permission, type StoreFixture } from "./fixtures";
+import {
+  findKey,
+  findOrganization,
+  findStore,
+  type KeyFixture,
+  type OrganizationFixture,
+  type Permission,
+  type StoreFixture,
+} from "./fixtures";
 
 /** An active key that carries an organization and a store. */
 export interface ScopedKey extends KeyFixture {
@@ -26,7 +34,7 @@ export function authenticate(headers: IncomingHttpHeaders, revokedKeys: Readonly
   let secret: string | undefined;
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw new HttpError(401, "API key is invalid: the Authorization header must be \"Bearer <API key>\"");
+    if (!match) throw new HttpError(401, 'API key is invalid: the Authorization header must be "Bearer <API key>"');
     secret = match[1];
   } else {
     secret = apiKeyHeader?.trim();
@@ -35,7 +43,8 @@ export function authenticate(headers: IncomingHttpHeaders, revokedKeys: Readonly
   const key = findKey(secret);
   if (!key) throw new HttpError(401, "API key is invalid");
   if (key.state === "expired") throw new HttpError(401, "API key has expired: create a new key in Settings › MCP");
-  if (key.state === "revoked" || revokedKeys.has(secret)) throw new HttpError(401, "API key has been revoked: create a new key in Settings › MCP");
+  if (key.state === "revoked" || revokedKeys.has(secret))
+    throw new HttpError(401, "API key has been revoked: create a new key in Settings › MCP");
   if (key.state === "legacy" || key.organizationId === null || key.storeUrl === null) {
     throw new HttpError(
       403,

@@ -141,7 +141,16 @@ function buildAds(rng: Rng, store: StoreFixture, channel: string, count: number,
     const status: AdStatus = roll < 0.58 ? "ACTIVE" : roll < 0.88 ? "PAUSED" : "ARCHIVED";
     const effectiveStatus = status === "ACTIVE" && rng.chance(0.15) ? "CAMPAIGN_PAUSED" : status;
     const name = `${theme} — ${rng.pick(formats)} — ${rng.pick(AUDIENCES)}`;
-    ads.push({ id, channel, name, campaignName: theme, status, effectiveStatus, deleted: deletedIndexes.has(index), json: JSON.stringify(id) });
+    ads.push({
+      id,
+      channel,
+      name,
+      campaignName: theme,
+      status,
+      effectiveStatus,
+      deleted: deletedIndexes.has(index),
+      json: JSON.stringify(id),
+    });
   }
   return ads;
 }

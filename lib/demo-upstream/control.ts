@@ -29,7 +29,12 @@ async function readJson(req: IncomingMessage, what: string): Promise<unknown> {
   }
 }
 
-export async function handleControl(req: IncomingMessage, res: ServerResponse, runtime: Runtime, segments: readonly string[]): Promise<void> {
+export async function handleControl(
+  req: IncomingMessage,
+  res: ServerResponse,
+  runtime: Runtime,
+  segments: readonly string[],
+): Promise<void> {
   const name = segments.length === 2 ? (segments[1] as string) : "";
   const method = Object.hasOwn(ENDPOINTS, name) ? ENDPOINTS[name] : undefined;
   if (!method) throw new HttpError(404, `there is no control endpoint /${segments.join("/")}`);

@@ -12,10 +12,16 @@ const REQUESTS: Array<[string, CallOptions?]> = [
   [storePath("store-data", STORE.nwUs, "/catalogs")],
   [storePath("pixels", STORE.nwUs)],
   [storePath("ad-metrics", STORE.nwUs, "/products"), { query: { startDate: "2024-11-20", endDate: "2024-12-05" } }],
-  [storePath("ad-metrics", STORE.nwUs, "/products"), { query: { startDate: "2025-06-01", endDate: "2025-06-07", filterCountry: "US,CA", dimension_source: "first_touch" } }],
+  [
+    storePath("ad-metrics", STORE.nwUs, "/products"),
+    { query: { startDate: "2025-06-01", endDate: "2025-06-07", filterCountry: "US,CA", dimension_source: "first_touch" } },
+  ],
   [storePath("ad-metrics", STORE.kumoJp, "/products"), { key: KEY.kumoJp, query: { startDate: "2025-06-01", endDate: "2025-06-03" } }],
   [storePath("ad-metrics", STORE.nwUs, "/dimensions"), { query: { startDate: "2025-01-01", endDate: "2025-01-31", channel: "google" } }],
-  [storePath("ad-metrics", STORE.nwUs, "/enrich"), { method: "POST", body: { channel: "linkedin", assetIds: describeDemo().adAccounts[0]!.campaignGroups.map((group) => group.id) } }],
+  [
+    storePath("ad-metrics", STORE.nwUs, "/enrich"),
+    { method: "POST", body: { channel: "linkedin", assetIds: describeDemo().adAccounts[0]!.campaignGroups.map((group) => group.id) } },
+  ],
 ];
 
 async function bodies(upstream: DemoUpstream): Promise<string[]> {
@@ -32,7 +38,11 @@ let a: DemoUpstream;
 let b: DemoUpstream;
 let other: DemoUpstream;
 beforeAll(async () => {
-  [a, b, other] = await Promise.all([startDemoUpstream({ port: 0 }), startDemoUpstream({ port: 0, seed: 42 }), startDemoUpstream({ port: 0, seed: 7 })]);
+  [a, b, other] = await Promise.all([
+    startDemoUpstream({ port: 0 }),
+    startDemoUpstream({ port: 0, seed: 42 }),
+    startDemoUpstream({ port: 0, seed: 7 }),
+  ]);
 });
 afterAll(() => Promise.all([a.close(), b.close(), other.close()]));
 

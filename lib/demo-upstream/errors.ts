@@ -50,7 +50,12 @@ export interface SendOptions {
 export function sendText(res: ServerResponse, status: number, text: string, options: SendOptions = {}): void {
   if (res.headersSent || res.destroyed) return;
   const body = Buffer.from(text, "utf8");
-  res.writeHead(status, { "content-type": JSON_CONTENT_TYPE, "content-length": String(body.length), "cache-control": "no-store", ...options.headers });
+  res.writeHead(status, {
+    "content-type": JSON_CONTENT_TYPE,
+    "content-length": String(body.length),
+    "cache-control": "no-store",
+    ...options.headers,
+  });
   if (options.truncate) {
     // Wait until the first half is flushed, so the client really sees a partial body.
     res.write(body.subarray(0, Math.max(1, Math.floor(body.length / 2))), () => res.destroy());

@@ -64,9 +64,11 @@ describe("fault injection", () => {
     const reader = res.body!.getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value).startsWith('[{"shop":')).toBe(true);
-    await expect((async () => {
-      for (;;) if ((await reader.read()).done) return;
-    })()).rejects.toThrow();
+    await expect(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })(),
+    ).rejects.toThrow();
   });
 
   it("truncates a small JSON body too", async () => {
@@ -91,7 +93,10 @@ describe("fault injection", () => {
   });
 
   it("rolls seeded dice for partial rates (0 never, 0.5 some of each)", async () => {
-    upstream.setFaults([{ route: "organizations", errorRate: 0 }, { route: "me", errorRate: 0.5 }]);
+    upstream.setFaults([
+      { route: "organizations", errorRate: 0 },
+      { route: "me", errorRate: 0.5 },
+    ]);
     const orgs = await Promise.all(Array.from({ length: 10 }, () => call(upstream, "/organizations")));
     expect(orgs.every((res) => res.status === 200)).toBe(true);
     const statuses: number[] = [];
@@ -143,7 +148,11 @@ describe("control endpoints", () => {
     const state = stateSchema.parse(res.body);
     expect(Object.keys(state.pixels)).toContain(STORE.kumoAu);
     // Numeric-looking keys come out in numeric order in any JS object, so compare as sets.
-    expect(Object.keys(state.campaignGroups).sort()).toEqual(describeDemo().adAccounts.map((account) => account.id).sort());
+    expect(Object.keys(state.campaignGroups).sort()).toEqual(
+      describeDemo()
+        .adAccounts.map((account) => account.id)
+        .sort(),
+    );
     expect(state.requestCounts.context).toBe(1);
   });
 
@@ -162,7 +171,8 @@ describe("control endpoints", () => {
   it("POST /__control/reset restores state, clears faults and counters", async () => {
     const account = describeDemo().adAccounts[0]!;
     const clone = await call(upstream, storePath("platform", STORE.nwUs, "/actions/clone-linkedin-campaign"), {
-      method: "POST", body: { adAccountId: account.id, payload: { sourceCampaignGroupId: account.campaignGroups[0]!.id, name: "Reset me" } },
+      method: "POST",
+      body: { adAccountId: account.id, payload: { sourceCampaignGroupId: account.campaignGroups[0]!.id, name: "Reset me" } },
     });
     expect(clone.status).toBe(200);
     const pixelId = stateSchema.parse((await call(upstream, "//__control/state", { key: null })).body).pixels[STORE.nwUs]![0]!.id;

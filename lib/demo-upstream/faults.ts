@@ -7,12 +7,32 @@ import { z } from "zod";
 import { Rng } from "./random";
 
 export type RouteId =
-  | "context" | "me" | "organizations" | "stores" | "store-profile" | "catalogs" | "products"
-  | "dimensions" | "enrich" | "clone" | "pixels-list" | "pixel-delete";
+  | "context"
+  | "me"
+  | "organizations"
+  | "stores"
+  | "store-profile"
+  | "catalogs"
+  | "products"
+  | "dimensions"
+  | "enrich"
+  | "clone"
+  | "pixels-list"
+  | "pixel-delete";
 
 export const ROUTE_IDS = [
-  "context", "me", "organizations", "stores", "store-profile", "catalogs", "products",
-  "dimensions", "enrich", "clone", "pixels-list", "pixel-delete",
+  "context",
+  "me",
+  "organizations",
+  "stores",
+  "store-profile",
+  "catalogs",
+  "products",
+  "dimensions",
+  "enrich",
+  "clone",
+  "pixels-list",
+  "pixel-delete",
 ] as const satisfies readonly RouteId[];
 
 export interface FaultRule {
@@ -54,10 +74,7 @@ const schemaMatchesInterface: Same<z.infer<typeof faultRuleSchema>, FaultRule> =
 void schemaMatchesInterface;
 
 export type FaultOutcome =
-  | { kind: "error"; status: 500 | 503; retryAfter?: string }
-  | { kind: "drop" }
-  | { kind: "malformed" }
-  | { kind: "truncate" };
+  { kind: "error"; status: 500 | 503; retryAfter?: string } | { kind: "drop" } | { kind: "malformed" } | { kind: "truncate" };
 
 export interface FaultDecision {
   latencyMs: number;
@@ -69,7 +86,10 @@ export class FaultInjector {
   private uses: number[] = [];
   private rng: Rng;
 
-  constructor(private readonly seed: number, rules: FaultRule[] = []) {
+  constructor(
+    private readonly seed: number,
+    rules: FaultRule[] = [],
+  ) {
     this.rng = Rng.from(seed, "faults");
     this.setRules(rules);
   }
@@ -114,7 +134,8 @@ export class FaultInjector {
     if (fires(rule.dropRate)) return { kind: "drop" };
     // An error status alone means "always"; an error rate alone means 503.
     const errorRate = rule.errorRate ?? (rule.errorStatus !== undefined ? 1 : undefined);
-    if (fires(errorRate)) return { kind: "error", status: rule.errorStatus ?? 503, ...(rule.retryAfter !== undefined ? { retryAfter: rule.retryAfter } : {}) };
+    if (fires(errorRate))
+      return { kind: "error", status: rule.errorStatus ?? 503, ...(rule.retryAfter !== undefined ? { retryAfter: rule.retryAfter } : {}) };
     if (fires(rule.malformedRate)) return { kind: "malformed" };
     if (fires(rule.truncateRate)) return { kind: "truncate" };
     return null;

@@ -12,7 +12,10 @@ export const noQuerySchema = z.strictObject({});
 export function queryObject(query: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of query) {
-    if (Object.hasOwn(out, name)) throw new HttpError(400, `the query is invalid: parameter ${name} is given more than once`, { details: { issues: [{ path: name, message: "must be given once" }] } });
+    if (Object.hasOwn(out, name))
+      throw new HttpError(400, `the query is invalid: parameter ${name} is given more than once`, {
+        details: { issues: [{ path: name, message: "must be given once" }] },
+      });
     out[name] = value;
   }
   return out;

@@ -70,12 +70,32 @@ export const PRODUCT_VOCABULARY: Record<ProductTheme, ProductVocabulary> = {
 
 export const CAMPAIGN_THEMES: Record<ProductTheme, readonly string[]> = {
   outdoor: [
-    "Winter Sale", "Spring Launch", "Evergreen", "Black Friday", "Holiday Gifting", "New Arrivals",
-    "Summer Trail", "Back to School", "Brand Awareness", "Trail Series", "Cyber Monday", "End of Season",
+    "Winter Sale",
+    "Spring Launch",
+    "Evergreen",
+    "Black Friday",
+    "Holiday Gifting",
+    "New Arrivals",
+    "Summer Trail",
+    "Back to School",
+    "Brand Awareness",
+    "Trail Series",
+    "Cyber Monday",
+    "End of Season",
   ],
   home: [
-    "New Year Sale", "Cherry Blossom", "Summer Living", "Autumn Tea", "Year-End Gifts", "Golden Week",
-    "Evergreen", "New Arrivals", "Brand Awareness", "Slow Mornings", "Black Friday", "Bedroom Refresh",
+    "New Year Sale",
+    "Cherry Blossom",
+    "Summer Living",
+    "Autumn Tea",
+    "Year-End Gifts",
+    "Golden Week",
+    "Evergreen",
+    "New Arrivals",
+    "Brand Awareness",
+    "Slow Mornings",
+    "Black Friday",
+    "Bedroom Refresh",
   ],
 };
 
@@ -89,10 +109,23 @@ export const AD_FORMATS: Record<string, readonly string[]> = {
 };
 
 export const AUDIENCES: readonly string[] = [
-  "Prospecting", "Retargeting", "Lookalike 1%", "Broad", "Past Purchasers", "Cart Abandoners", "Interest Stack",
+  "Prospecting",
+  "Retargeting",
+  "Lookalike 1%",
+  "Broad",
+  "Past Purchasers",
+  "Cart Abandoners",
+  "Interest Stack",
 ];
 
 export const CAMPAIGN_GROUP_NAMES: readonly string[] = [
-  "Always-on Retargeting", "Q4 Holiday Prospecting", "Spring Launch", "Employer Brand", "Trail Series Awareness",
-  "B2B Gifting Program", "Wholesale Partners", "New Collection Teasers", "Lead Gen — Corporate Orders",
+  "Always-on Retargeting",
+  "Q4 Holiday Prospecting",
+  "Spring Launch",
+  "Employer Brand",
+  "Trail Series Awareness",
+  "B2B Gifting Program",
+  "Wholesale Partners",
+  "New Collection Teasers",
+  "Lead Gen — Corporate Orders",
 ];

@@ -41,7 +41,9 @@ describe("GET /ad-metrics/{storeUrl}/products", () => {
   });
 
   it("streams the array (chunked, no content-length)", async () => {
-    const res = await fetch(`${upstream.baseUrl}${productsPath}?startDate=2025-01-01&endDate=2025-01-31`, { headers: { "x-api-key": KEY.admin } });
+    const res = await fetch(`${upstream.baseUrl}${productsPath}?startDate=2025-01-01&endDate=2025-01-31`, {
+      headers: { "x-api-key": KEY.admin },
+    });
     expect(res.headers.get("transfer-encoding")).toBe("chunked");
     expect(res.headers.get("content-length")).toBeNull();
     expect(Array.isArray(await res.json())).toBe(true);
@@ -156,14 +158,19 @@ describe("dimension_source", () => {
     const viaConversion = await products(upstream, { ...RANGE, channel: "tiktok", dimension_source: "conversion" });
     expect(viaConversion).toEqual(all.filter((row) => row.channel === "tiktok"));
     const adId = allFirstTouch.find((row) => row.channel === "pinterest")?.ad_id as string;
-    expect(await products(upstream, { ...RANGE, adId, dimension_source: "first_touch" })).toEqual(allFirstTouch.filter((row) => row.ad_id === adId));
+    expect(await products(upstream, { ...RANGE, adId, dimension_source: "first_touch" })).toEqual(
+      allFirstTouch.filter((row) => row.ad_id === adId),
+    );
   });
 
   it("country filters follow the chosen source too (first_touch values partition the rows)", async () => {
     const firstDims = dimensionValuesSchema.parse(
-      (await call(upstream, storePath("ad-metrics", STORE.nwUs, "/dimensions"), { query: { ...RANGE, dimension_source: "first_touch" } })).body,
+      (await call(upstream, storePath("ad-metrics", STORE.nwUs, "/dimensions"), { query: { ...RANGE, dimension_source: "first_touch" } }))
+        .body,
     );
-    const parts = await Promise.all(firstDims.countries.map((country) => products(upstream, { ...RANGE, filterCountry: country, dimension_source: "first_touch" })));
+    const parts = await Promise.all(
+      firstDims.countries.map((country) => products(upstream, { ...RANGE, filterCountry: country, dimension_source: "first_touch" })),
+    );
     expect(sameRows(parts.flat(), allFirstTouch)).toBe(true);
     const us = await products(upstream, { ...RANGE, filterCountry: "US" });
     const usFirst = await products(upstream, { ...RANGE, filterCountry: "US", dimension_source: "first_touch" });
@@ -189,7 +196,9 @@ describe("GET /ad-metrics/{storeUrl}/dimensions", () => {
     expect(byAd.productIds).toEqual(distinctSorted(all.filter((row) => row.ad_id === adId).map((row) => row.product_id)));
     const query = { ...RANGE, channel: "snapchat", dimension_source: "first_touch" };
     const byChannel = dimensionValuesSchema.parse((await call(upstream, dimensionsPath, { query })).body);
-    expect(byChannel.productIds).toEqual(distinctSorted(allFirstTouch.filter((row) => row.channel === "snapchat").map((row) => row.product_id)));
+    expect(byChannel.productIds).toEqual(
+      distinctSorted(allFirstTouch.filter((row) => row.channel === "snapchat").map((row) => row.product_id)),
+    );
   });
 
   it("covers the whole data window without dates", async () => {
@@ -210,7 +219,10 @@ describe("streaming", () => {
     const big = await startDemoUpstream({ port: 0, scale: 20 });
     try {
       const controller = new AbortController();
-      const res = await fetch(`${big.baseUrl}${productsPath}?startDate=2023-01-01&endDate=2030-12-31`, { headers: { "x-api-key": KEY.admin }, signal: controller.signal });
+      const res = await fetch(`${big.baseUrl}${productsPath}?startDate=2023-01-01&endDate=2030-12-31`, {
+        headers: { "x-api-key": KEY.admin },
+        signal: controller.signal,
+      });
       const reader = res.body?.getReader();
       const first = await reader?.read();
       expect(first?.value?.length).toBeGreaterThan(0);

@@ -36,9 +36,21 @@ export const ROUTES: readonly RouteDef[] = [
   { id: "products", method: "GET", pattern: ["ad-metrics", ":storeUrl", "products"], permission: READ, handler: products },
   { id: "dimensions", method: "GET", pattern: ["ad-metrics", ":storeUrl", "dimensions"], permission: READ, handler: dimensions },
   { id: "enrich", method: "POST", pattern: ["ad-metrics", ":storeUrl", "enrich"], permission: READ, handler: enrich },
-  { id: "clone", method: "POST", pattern: ["platform", ":storeUrl", "actions", "clone-linkedin-campaign"], permission: "campaigns:clone", handler: cloneLinkedInCampaign },
+  {
+    id: "clone",
+    method: "POST",
+    pattern: ["platform", ":storeUrl", "actions", "clone-linkedin-campaign"],
+    permission: "campaigns:clone",
+    handler: cloneLinkedInCampaign,
+  },
   { id: "pixels-list", method: "GET", pattern: ["pixels", ":storeUrl"], permission: READ, handler: listPixels },
-  { id: "pixel-delete", method: "DELETE", pattern: ["pixels", ":storeUrl", ":pixelId"], permission: "tracking-connections:delete", handler: deletePixel },
+  {
+    id: "pixel-delete",
+    method: "DELETE",
+    pattern: ["pixels", ":storeUrl", ":pixelId"],
+    permission: "tracking-connections:delete",
+    handler: deletePixel,
+  },
 ];
 
 export type RouteMatch =

@@ -45,25 +45,59 @@ export const OPERATING_SYSTEMS = ["Android", "iOS", "Linux", "Windows", "macOS"]
 export const BROWSERS = ["Chrome", "Edge", "Firefox", "Safari", "Samsung Internet"] as const;
 
 const picker = <T>(entries: ReadonlyArray<readonly [T, number]>) => new WeightedPicker(entries);
-const DEVICE = picker([["mobile", 62], ["desktop", 32], ["tablet", 6]] as const);
-const DESKTOP_OS = picker([["Windows", 60], ["macOS", 33], ["Linux", 7]] as const);
+const DEVICE = picker([
+  ["mobile", 62],
+  ["desktop", 32],
+  ["tablet", 6],
+] as const);
+const DESKTOP_OS = picker([
+  ["Windows", 60],
+  ["macOS", 33],
+  ["Linux", 7],
+] as const);
 const BROWSER_BY_OS: Record<string, WeightedPicker<string>> = {
-  iOS: picker([["Safari", 85], ["Chrome", 13], ["Firefox", 2]]),
-  Android: picker([["Chrome", 74], ["Samsung Internet", 21], ["Firefox", 5]]),
-  Windows: picker([["Chrome", 64], ["Edge", 27], ["Firefox", 9]]),
-  macOS: picker([["Safari", 52], ["Chrome", 41], ["Firefox", 7]]),
-  Linux: picker([["Chrome", 58], ["Firefox", 42]]),
+  iOS: picker([
+    ["Safari", 85],
+    ["Chrome", 13],
+    ["Firefox", 2],
+  ]),
+  Android: picker([
+    ["Chrome", 74],
+    ["Samsung Internet", 21],
+    ["Firefox", 5],
+  ]),
+  Windows: picker([
+    ["Chrome", 64],
+    ["Edge", 27],
+    ["Firefox", 9],
+  ]),
+  macOS: picker([
+    ["Safari", 52],
+    ["Chrome", 41],
+    ["Firefox", 7],
+  ]),
+  Linux: picker([
+    ["Chrome", 58],
+    ["Firefox", 42],
+  ]),
 };
 /** Discovery leans on paid social and search; email rarely starts a journey. */
 const FIRST_TOUCH_CHANNEL = picker([
-  ["facebook", 30], ["google", 26], ["tiktok", 13], ["pinterest", 9],
-  ["snapchat", 5], ["linkedin", 3], ["email", 4], ["organic", 10],
+  ["facebook", 30],
+  ["google", 26],
+  ["tiktok", 13],
+  ["pinterest", 9],
+  ["snapchat", 5],
+  ["linkedin", 3],
+  ["email", 4],
+  ["organic", 10],
 ] as const);
 /** Store-local hour of purchase: quiet nights, lunch bump, evening peak. */
-const HOUR = picker([
-  0.9, 0.6, 0.4, 0.3, 0.3, 0.4, 0.8, 1.4, 2.0, 2.6, 3.0, 3.3,
-  3.6, 3.5, 3.4, 3.4, 3.5, 3.8, 4.2, 4.8, 5.2, 5.0, 3.8, 2.2,
-].map((weight, hour) => [hour, weight] as const));
+const HOUR = picker(
+  [0.9, 0.6, 0.4, 0.3, 0.3, 0.4, 0.8, 1.4, 2.0, 2.6, 3.0, 3.3, 3.6, 3.5, 3.4, 3.4, 3.5, 3.8, 4.2, 4.8, 5.2, 5.0, 3.8, 2.2].map(
+    (weight, hour) => [hour, weight] as const,
+  ),
+);
 /** Sunday first, as Date#getUTCDay counts. Weekends sell more. */
 const WEEKDAY_FACTOR = [1.15, 0.95, 0.93, 0.95, 0.98, 1.05, 1.12];
 const MONTH_FACTOR = [0.86, 0.84, 0.93, 0.95, 0.98, 0.96, 0.95, 0.98, 0.99, 1.04, 1.28, 1.38];
@@ -81,7 +115,10 @@ function pickersFor(store: StoreFixture): StorePickers {
     found = {
       country: picker(store.countryWeights),
       channel: picker(store.channelWeights),
-      mobileOs: picker([["iOS", store.iosShare], ["Android", 1 - store.iosShare]]),
+      mobileOs: picker([
+        ["iOS", store.iosShare],
+        ["Android", 1 - store.iosShare],
+      ]),
     };
     storePickers.set(store, found);
   }
@@ -105,7 +142,14 @@ export function lineCountForDay(catalog: StoreCatalog, day: number, rng: Rng): n
 function drawDevice(rng: Rng, pickers: StorePickers, touch: Touch): void {
   const deviceType = DEVICE.pick(rng);
   touch.deviceType = deviceType;
-  touch.os = deviceType === "desktop" ? DESKTOP_OS.pick(rng) : deviceType === "tablet" ? (rng.chance(0.7) ? "iOS" : "Android") : pickers.mobileOs.pick(rng);
+  touch.os =
+    deviceType === "desktop"
+      ? DESKTOP_OS.pick(rng)
+      : deviceType === "tablet"
+        ? rng.chance(0.7)
+          ? "iOS"
+          : "Android"
+        : pickers.mobileOs.pick(rng);
   touch.browser = (BROWSER_BY_OS[touch.os] as WeightedPicker<string>).pick(rng);
 }
 
@@ -137,7 +181,14 @@ export function generateDay(catalog: StoreCatalog, day: number): OrderLine[] {
     const revenue = roundMoney(product.price * units * discount, store.currencyDecimals);
 
     const channel = pickers.channel.pick(rng);
-    const conversion: Touch = { channel, ad: drawAd(rng, catalog, channel), country: pickers.country.pick(rng), deviceType: "", os: "", browser: "" };
+    const conversion: Touch = {
+      channel,
+      ad: drawAd(rng, catalog, channel),
+      country: pickers.country.pick(rng),
+      deviceType: "",
+      os: "",
+      browser: "",
+    };
     drawDevice(rng, pickers, conversion);
     let firstTouch = conversion;
     if (!rng.chance(0.6)) {

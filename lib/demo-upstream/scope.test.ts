@@ -57,7 +57,13 @@ describe("discovery narrowed to the key's scope", () => {
     expect(meSchema.parse((await call(upstream, "/me", { key: KEY.marketer })).body).user.name).toBe("Leo Park");
     const orgs = organizationsSchema.parse((await call(upstream, "/organizations", { key: KEY.manager })).body);
     expect(orgs.organizations).toEqual([
-      { id: "org_northwind", name: "Northwind Outfitters", slug: "northwind-outfitters", createdAt: "2023-02-06T14:22:31.000Z", role: "admin" },
+      {
+        id: "org_northwind",
+        name: "Northwind Outfitters",
+        slug: "northwind-outfitters",
+        createdAt: "2023-02-06T14:22:31.000Z",
+        role: "admin",
+      },
     ]);
   });
 
@@ -73,7 +79,9 @@ describe("discovery narrowed to the key's scope", () => {
 
   it("answers 403 when x-service-organization-id names an organization the key cannot reach (any endpoint)", async () => {
     for (const path of ["/stores", "/context", storePath("store-data", STORE.nwUs), storePath("pixels", STORE.nwUs)]) {
-      expect(errorOf(await call(upstream, path, { headers: { [ORG_HEADER]: "org_kumo" } }), 403)).toMatch(/cannot access organization org_kumo/);
+      expect(errorOf(await call(upstream, path, { headers: { [ORG_HEADER]: "org_kumo" } }), 403)).toMatch(
+        /cannot access organization org_kumo/,
+      );
     }
     expect((await call(upstream, "/stores", { headers: { [ORG_HEADER]: "org_unknown" } })).status).toBe(403);
   });
@@ -85,7 +93,12 @@ describe("store scope", () => {
     const withHeader = await call(upstream, storePath("store-data", STORE.nwUs), { headers: { [ORG_HEADER]: "org_northwind" } });
     expect(plain.status).toBe(200);
     expect(withHeader.text).toBe(plain.text);
-    expect(storeProfileSchema.parse(plain.body)).toMatchObject({ url: STORE.nwUs, currency: "USD", timezone: "America/New_York", type: "shopify" });
+    expect(storeProfileSchema.parse(plain.body)).toMatchObject({
+      url: STORE.nwUs,
+      currency: "USD",
+      timezone: "America/New_York",
+      type: "shopify",
+    });
     const jp = storeProfileSchema.parse((await call(upstream, storePath("store-data", STORE.kumoJp), { key: KEY.kumoJp })).body);
     expect(jp).toMatchObject({ currency: "JPY", timezone: "Asia/Tokyo", type: "woocommerce" });
   });
@@ -118,11 +131,18 @@ describe("store scope", () => {
 describe("permissions", () => {
   const cloneBody = () => {
     const account = describeDemo().adAccounts.find((entry) => entry.storeUrl === STORE.nwUs);
-    return { adAccountId: account?.id ?? "", payload: { sourceCampaignGroupId: account?.campaignGroups[0]?.id ?? "", name: "Permission probe" } };
+    return {
+      adAccountId: account?.id ?? "",
+      payload: { sourceCampaignGroupId: account?.campaignGroups[0]?.id ?? "", name: "Permission probe" },
+    };
   };
 
   it("answers 403 when a read-only key clones a campaign", async () => {
-    const res = await call(upstream, storePath("platform", STORE.nwUs, "/actions/clone-linkedin-campaign"), { method: "POST", key: KEY.marketer, body: cloneBody() });
+    const res = await call(upstream, storePath("platform", STORE.nwUs, "/actions/clone-linkedin-campaign"), {
+      method: "POST",
+      key: KEY.marketer,
+      body: cloneBody(),
+    });
     expect(errorOf(res, 403)).toMatch(/not allowed to clone campaigns/);
   });
 
@@ -134,7 +154,11 @@ describe("permissions", () => {
   });
 
   it("checks permission before validation: a read-only key with an invalid body still gets 403", async () => {
-    const res = await call(upstream, storePath("platform", STORE.nwUs, "/actions/clone-linkedin-campaign"), { method: "POST", key: KEY.marketer, rawBody: "{not json" });
+    const res = await call(upstream, storePath("platform", STORE.nwUs, "/actions/clone-linkedin-campaign"), {
+      method: "POST",
+      key: KEY.marketer,
+      rawBody: "{not json",
+    });
     expect(res.status).toBe(403);
   });
 

@@ -54,12 +54,17 @@ const MALFORMED_BODY = '{"ok":true,"data":[{"id":"1","value":12.5},{"id":"2","va
 
 function splitUrl(url: string): { path: string; query: URLSearchParams } {
   const index = url.indexOf("?");
-  return index === -1 ? { path: url, query: new URLSearchParams() } : { path: url.slice(0, index), query: new URLSearchParams(url.slice(index + 1)) };
+  return index === -1
+    ? { path: url, query: new URLSearchParams() }
+    : { path: url.slice(0, index), query: new URLSearchParams(url.slice(index + 1)) };
 }
 
 function decodeSegments(path: string): string[] {
   try {
-    return path.split("/").slice(1).map((segment) => decodeURIComponent(segment));
+    return path
+      .split("/")
+      .slice(1)
+      .map((segment) => decodeURIComponent(segment));
   } catch {
     throw new HttpError(400, "the request path is malformed: it contains invalid percent-encoding");
   }
@@ -77,7 +82,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, runtime: Runtim
     const match = segments[0] === "v1" ? matchRoute(method, segments.slice(1)) : ({ kind: "not-found" } as const);
     if (match.kind === "not-found") throw new HttpError(404, `there is no endpoint at ${path}`);
     if (match.kind === "wrong-method") {
-      throw new HttpError(405, `method ${method} is not allowed on ${path}; allowed: ${match.allow.join(", ")}`, { headers: { allow: match.allow.join(", ") } });
+      throw new HttpError(405, `method ${method} is not allowed on ${path}; allowed: ${match.allow.join(", ")}`, {
+        headers: { allow: match.allow.join(", ") },
+      });
     }
     const { route, params } = match;
     runtime.counts[route.id] += 1;
@@ -90,7 +97,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, runtime: Runtim
       return;
     }
     if (outcome?.kind === "error") {
-      const message = outcome.status === 503 ? "the service is temporarily unavailable; try again later" : "the service could not complete the request";
+      const message =
+        outcome.status === 503 ? "the service is temporarily unavailable; try again later" : "the service could not complete the request";
       throw new HttpError(outcome.status, message, outcome.retryAfter !== undefined ? { retryAfter: outcome.retryAfter } : {});
     }
     if (outcome?.kind === "malformed") return sendText(res, 200, MALFORMED_BODY);

@@ -64,7 +64,13 @@ function writeAndCut(res: ServerResponse, part: Buffer): Promise<void> {
   });
 }
 
-export async function streamRows(ctx: RequestContext, catalog: StoreCatalog, fromDay: number, toDay: number, filter: RowFilter): Promise<void> {
+export async function streamRows(
+  ctx: RequestContext,
+  catalog: StoreCatalog,
+  fromDay: number,
+  toDay: number,
+  filter: RowFilter,
+): Promise<void> {
   const { res, runtime } = ctx;
   const { store } = catalog;
   res.writeHead(200, { "content-type": JSON_CONTENT_TYPE, "cache-control": "no-store" });

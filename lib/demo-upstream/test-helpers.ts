@@ -78,7 +78,12 @@ export interface Row {
   [field: string]: unknown;
 }
 
-export async function products(upstream: DemoUpstream, query: Record<string, string>, key: string = KEY.admin, storeUrl: string = STORE.nwUs): Promise<Row[]> {
+export async function products(
+  upstream: DemoUpstream,
+  query: Record<string, string>,
+  key: string = KEY.admin,
+  storeUrl: string = STORE.nwUs,
+): Promise<Row[]> {
   const res = await call(upstream, storePath("ad-metrics", storeUrl, "/products"), { key, query });
   if (res.status !== 200) throw new Error(`products answered ${res.status}: ${res.text}`);
   return res.body as Row[];

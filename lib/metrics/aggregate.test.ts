@@ -24,7 +24,10 @@ function aggregate(rows: MetricRow[], decimals = 2) {
 
 describe("ProductMetricsAggregator", () => {
   it("sums revenue, orders and units, and derives average order value and units per order", () => {
-    const { totals } = aggregate([row({ orders: 1, units: 2, revenue: 19.99 }), row({ orders: 2, units: 3, revenue: 40.01, product_id: "p2" })]);
+    const { totals } = aggregate([
+      row({ orders: 1, units: 2, revenue: 19.99 }),
+      row({ orders: 2, units: 3, revenue: 40.01, product_id: "p2" }),
+    ]);
     expect(totals).toEqual({ revenue: 60, orders: 3, units: 5, averageOrderValue: 20, unitsPerOrder: 5 / 3, rows: 2 });
   });
 
@@ -50,15 +53,23 @@ describe("ProductMetricsAggregator", () => {
       { date: "2026-03-01", channel: "google", revenue: 12, orders: 2 },
       { date: "2026-03-02", channel: "facebook", revenue: 5, orders: 1 },
     ]);
-    expect(result.channels.map((c) => [c.channel, c.revenue])).toEqual([["google", 12], ["facebook", 5]]);
-    expect(result.products.map((p) => [p.productId, p.revenue, p.name])).toEqual([["p1", 15, "Beanie"], ["p2", 2, null]]);
+    expect(result.channels.map((c) => [c.channel, c.revenue])).toEqual([
+      ["google", 12],
+      ["facebook", 5],
+    ]);
+    expect(result.products.map((p) => [p.productId, p.revenue, p.name])).toEqual([
+      ["p1", 15, "Beanie"],
+      ["p2", 2, null],
+    ]);
   });
 });
 
 describe("BreakdownAggregator", () => {
   it("groups one product's rows by channel and ad, keeping rows without an ad", () => {
     const breakdown = new BreakdownAggregator();
-    [row({ ad_id: "a" }), row({ ad_id: "a", revenue: 5 }), row({ channel: "email", ad_id: null, revenue: 1 })].forEach((r) => breakdown.add(r));
+    [row({ ad_id: "a" }), row({ ad_id: "a", revenue: 5 }), row({ channel: "email", ad_id: null, revenue: 1 })].forEach((r) =>
+      breakdown.add(r),
+    );
     expect(breakdown.result("p1", 2).rows).toEqual([
       { channel: "google", adId: "a", orders: 2, units: 2, revenue: 15 },
       { channel: "email", adId: null, orders: 1, units: 1, revenue: 1 },

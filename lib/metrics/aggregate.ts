@@ -92,7 +92,8 @@ export class ProductMetricsAggregator {
     addTo(channel, row);
 
     let product = this.products.get(row.product_id);
-    if (!product) this.products.set(row.product_id, (product = { name: row.product_name ?? null, sku: row.product_sku ?? null, ...emptySums() }));
+    if (!product)
+      this.products.set(row.product_id, (product = { name: row.product_name ?? null, sku: row.product_sku ?? null, ...emptySums() }));
     addTo(product, row);
   }
 
@@ -107,7 +108,14 @@ export class ProductMetricsAggregator {
         .map(([channel, sums]) => ({ channel, orders: sums.orders, units: sums.units, revenue: money(sums.revenue) }))
         .sort((a, b) => b.revenue - a.revenue),
       products: [...this.products.entries()]
-        .map(([productId, sums]) => ({ productId, name: sums.name, sku: sums.sku, orders: sums.orders, units: sums.units, revenue: money(sums.revenue) }))
+        .map(([productId, sums]) => ({
+          productId,
+          name: sums.name,
+          sku: sums.sku,
+          orders: sums.orders,
+          units: sums.units,
+          revenue: money(sums.revenue),
+        }))
         .sort((a, b) => b.revenue - a.revenue || a.productId.localeCompare(b.productId)),
     };
   }

@@ -20,17 +20,32 @@ describe("dates in the store's time zone", () => {
     expect(resolvePreset("monthToDate", "America/New_York", now)).toEqual({ startDate: "2026-02-01", endDate: "2026-02-28" });
     expect(resolvePreset("monthToDate", "Asia/Tokyo", now)).toEqual({ startDate: "2026-03-01", endDate: "2026-03-01" });
     expect(resolvePreset("lastMonth", "Asia/Tokyo", now)).toEqual({ startDate: "2026-02-01", endDate: "2026-02-28" });
-    expect(resolvePreset("lastMonth", "America/New_York", new Date("2026-01-15T12:00:00Z"))).toEqual({ startDate: "2025-12-01", endDate: "2025-12-31" });
+    expect(resolvePreset("lastMonth", "America/New_York", new Date("2026-01-15T12:00:00Z"))).toEqual({
+      startDate: "2025-12-01",
+      endDate: "2025-12-31",
+    });
   });
 
   it("compares with the period just before, of the same length", () => {
-    expect(comparisonRange({ startDate: "2026-03-01", endDate: "2026-03-07" }, "previous")).toEqual({ startDate: "2026-02-22", endDate: "2026-02-28" });
-    expect(comparisonRange({ startDate: "2026-03-01", endDate: "2026-03-01" }, "previous")).toEqual({ startDate: "2026-02-28", endDate: "2026-02-28" });
+    expect(comparisonRange({ startDate: "2026-03-01", endDate: "2026-03-07" }, "previous")).toEqual({
+      startDate: "2026-02-22",
+      endDate: "2026-02-28",
+    });
+    expect(comparisonRange({ startDate: "2026-03-01", endDate: "2026-03-01" }, "previous")).toEqual({
+      startDate: "2026-02-28",
+      endDate: "2026-02-28",
+    });
   });
 
   it("compares with the same dates a year earlier, folding 29 February", () => {
-    expect(comparisonRange({ startDate: "2026-03-01", endDate: "2026-03-31" }, "year")).toEqual({ startDate: "2025-03-01", endDate: "2025-03-31" });
-    expect(comparisonRange({ startDate: "2024-02-29", endDate: "2024-03-05" }, "year")).toEqual({ startDate: "2023-02-28", endDate: "2023-03-05" });
+    expect(comparisonRange({ startDate: "2026-03-01", endDate: "2026-03-31" }, "year")).toEqual({
+      startDate: "2025-03-01",
+      endDate: "2025-03-31",
+    });
+    expect(comparisonRange({ startDate: "2024-02-29", endDate: "2024-03-05" }, "year")).toEqual({
+      startDate: "2023-02-28",
+      endDate: "2023-03-05",
+    });
   });
 
   it("buckets days into ISO weeks and months", () => {

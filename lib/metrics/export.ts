@@ -13,8 +13,31 @@ interface ExportOptions {
   filters: MetricsFilters;
 }
 
-const PRODUCT_COLUMNS = ["product_id", "product_name", "product_sku", "orders", "units", "revenue", "average_price", "revenue_per_order", "share_of_revenue"];
-const ROW_COLUMNS = ["shop", "date", "time", "channel", "ad_id", "product_id", "product_name", "product_sku", "currency", "orders", "units", "revenue"] as const;
+const PRODUCT_COLUMNS = [
+  "product_id",
+  "product_name",
+  "product_sku",
+  "orders",
+  "units",
+  "revenue",
+  "average_price",
+  "revenue_per_order",
+  "share_of_revenue",
+];
+const ROW_COLUMNS = [
+  "shop",
+  "date",
+  "time",
+  "channel",
+  "ad_id",
+  "product_id",
+  "product_name",
+  "product_sku",
+  "currency",
+  "orders",
+  "units",
+  "revenue",
+] as const;
 
 /** The store's time zone and currency, for the file's description. */
 async function describe(context: UpstreamContext, options: ExportOptions, kind: ExportDescription["kind"]): Promise<ExportDescription> {
@@ -64,7 +87,10 @@ export function productsCsv(products: readonly ProductSummary[], totalRevenue: n
 
 /** The product table of the current view; small, so built at once from the (cached) aggregate. */
 export async function exportProductsCsv(context: UpstreamContext, options: ExportOptions): Promise<Response> {
-  const [description, view] = await Promise.all([describe(context, options, "products"), productMetricsView(context, options.storeUrl, options.filters, undefined).view]);
+  const [description, view] = await Promise.all([
+    describe(context, options, "products"),
+    productMetricsView(context, options.storeUrl, options.filters, undefined).view,
+  ]);
   return csvResponse(description, csvPreamble(description) + productsCsv(view.products, view.totals.revenue), context.requestId);
 }
 
@@ -73,7 +99,10 @@ export async function exportProductsCsv(context: UpstreamContext, options: Expor
  * so a million rows pass through without being held.
  */
 export async function exportRowsCsv(context: UpstreamContext, options: ExportOptions): Promise<Response> {
-  const [description, rows] = await Promise.all([describe(context, options, "rows"), openProductRows(context, options.storeUrl, options.filters)]);
+  const [description, rows] = await Promise.all([
+    describe(context, options, "rows"),
+    openProductRows(context, options.storeUrl, options.filters),
+  ]);
   const encoder = new TextEncoder();
   const batches = rows.batches[Symbol.asyncIterator]();
   let headerSent = false;
@@ -86,7 +115,8 @@ export async function exportRowsCsv(context: UpstreamContext, options: ExportOpt
       try {
         const next = await batches.next();
         if (next.done) return controller.close();
-        const row = (r: MetricRow & Record<string, unknown>) => csvLine(ROW_COLUMNS.map((column) => r[column] as string | number | null | undefined));
+        const row = (r: MetricRow & Record<string, unknown>) =>
+          csvLine(ROW_COLUMNS.map((column) => r[column] as string | number | null | undefined));
         controller.enqueue(encoder.encode(next.value.map((r) => row(r as MetricRow & Record<string, unknown>)).join("")));
       } catch (error) {
         // The file is incomplete: end it with an error the download shows, rather than a quiet truncation.

@@ -19,7 +19,9 @@ describe("the product table", () => {
   it("sorts either way with empty values last, searches name, SKU and ID, and pages", () => {
     const byPrice = tablePage(rows, { q: "", sort: "averagePrice", direction: "asc", page: 1, pageSize: 10 });
     expect(byPrice.rows.map((row) => row.productId)).toEqual(["d", "a", "b", "c"]);
-    expect(tablePage(rows, { q: "s-9", sort: "revenue", direction: "desc", page: 1, pageSize: 10 }).rows.map((r) => r.productId)).toEqual(["d"]);
+    expect(tablePage(rows, { q: "s-9", sort: "revenue", direction: "desc", page: 1, pageSize: 10 }).rows.map((r) => r.productId)).toEqual([
+      "d",
+    ]);
     const paged = tablePage(rows, { q: "", sort: "revenue", direction: "desc", page: 9, pageSize: 3 });
     expect(paged).toMatchObject({ page: 2, pageCount: 2, matching: 4 });
     expect(paged.rows.map((row) => row.productId)).toEqual(["c"]);

@@ -19,7 +19,10 @@ export function productRows(products: readonly ProductSummary[], totalRevenue: n
 }
 
 /** Search by name, SKU or ID; sort (empty values last, whatever the direction); one page. */
-export function tablePage(rows: readonly ProductRow[], options: { q: string; sort: SortColumn; direction: "asc" | "desc"; page: number; pageSize: number }) {
+export function tablePage(
+  rows: readonly ProductRow[],
+  options: { q: string; sort: SortColumn; direction: "asc" | "desc"; page: number; pageSize: number },
+) {
   const needle = options.q.trim().toLowerCase();
   const matching = needle
     ? rows.filter((row) => [row.name, row.sku, row.productId].some((value) => value?.toLowerCase().includes(needle)))
@@ -49,7 +52,11 @@ export function topProducts(products: readonly ProductSummary[], count: number):
 export type ChartPoint = { bucket: string } & Record<string, number | string>;
 
 /** The day × channel series summed into day, week or month buckets, one column per channel. */
-export function bucketSeries(series: readonly SeriesPoint[], granularity: "day" | "week" | "month", metric: "revenue" | "orders"): { points: ChartPoint[]; channels: string[] } {
+export function bucketSeries(
+  series: readonly SeriesPoint[],
+  granularity: "day" | "week" | "month",
+  metric: "revenue" | "orders",
+): { points: ChartPoint[]; channels: string[] } {
   const buckets = new Map<string, ChartPoint>();
   const channels = new Set<string>();
   for (const point of series) {

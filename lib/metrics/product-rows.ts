@@ -22,10 +22,20 @@ export interface ProductRows {
 function streamFailure(error: unknown, upstreamRequestId?: string): Error {
   if (error instanceof UpstreamFailure) return error;
   if (error instanceof MalformedJsonError) {
-    return new UpstreamFailure(502, "upstream_malformed", `The analytics service answered with malformed rows (${error.message}).`, upstreamRequestId);
+    return new UpstreamFailure(
+      502,
+      "upstream_malformed",
+      `The analytics service answered with malformed rows (${error.message}).`,
+      upstreamRequestId,
+    );
   }
   if (error instanceof Error && error.name === "TimeoutError") {
-    return new UpstreamFailure(504, "upstream_timeout", "The analytics service did not finish sending the rows in time. Try a shorter range or fewer filters.", upstreamRequestId);
+    return new UpstreamFailure(
+      504,
+      "upstream_timeout",
+      "The analytics service did not finish sending the rows in time. Try a shorter range or fewer filters.",
+      upstreamRequestId,
+    );
   }
   return new UpstreamFailure(502, "upstream_unavailable", "The analytics service's answer was cut off.", upstreamRequestId);
 }
@@ -35,7 +45,12 @@ async function* validatedBatches(body: ReadableStream<Uint8Array>, upstreamReque
     for await (const batch of readJsonArray(body)) {
       for (const row of batch) {
         if (!isMetricRow(row)) {
-          throw new UpstreamFailure(502, "upstream_malformed", "The analytics service answered with a row in an unexpected shape.", upstreamRequestId);
+          throw new UpstreamFailure(
+            502,
+            "upstream_malformed",
+            "The analytics service answered with a row in an unexpected shape.",
+            upstreamRequestId,
+          );
         }
       }
       yield batch as MetricRow[];
@@ -62,6 +77,7 @@ export async function openProductRows(context: UpstreamContext, storeUrl: string
   });
   const upstreamRequestId = response.headers.get("x-request-id") ?? undefined;
   if (!response.ok) throw new UpstreamHttpError(response.status, await readUpstreamError(response), upstreamRequestId);
-  if (!response.body) throw new UpstreamFailure(502, "upstream_malformed", "The analytics service answered without a body.", upstreamRequestId);
+  if (!response.body)
+    throw new UpstreamFailure(502, "upstream_malformed", "The analytics service answered without a body.", upstreamRequestId);
   return { upstreamRequestId, batches: validatedBatches(response.body, upstreamRequestId) };
 }

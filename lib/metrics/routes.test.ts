@@ -33,7 +33,12 @@ async function directTotals(query: string) {
 async function events(query: string) {
   const response = await productMetricsRoute(dashboardRequest(`/api/stores/${US_STORE}/product-metrics?${query}`, { cookie }), params);
   const text = await response.text();
-  const lines = response.headers.get("content-type")?.includes("ndjson") ? text.trim().split("\n").map((line) => productMetricsEventSchema.parse(JSON.parse(line))) : [];
+  const lines = response.headers.get("content-type")?.includes("ndjson")
+    ? text
+        .trim()
+        .split("\n")
+        .map((line) => productMetricsEventSchema.parse(JSON.parse(line)))
+    : [];
   return { response, text, lines };
 }
 
@@ -75,7 +80,10 @@ describe("GET /api/stores/{storeUrl}/product-metrics", () => {
     const productId = first.products[0]!.productId;
     const byProduct = await view(`${RANGE}&filterProductId=${productId}`);
     expect(byProduct.products.map((product) => product.productId)).toEqual([productId]);
-    const breakdown = await breakdownRoute(dashboardRequest(`/api/stores/${US_STORE}/product-metrics/breakdown?${RANGE}&productId=${productId}`, { cookie }), params);
+    const breakdown = await breakdownRoute(
+      dashboardRequest(`/api/stores/${US_STORE}/product-metrics/breakdown?${RANGE}&productId=${productId}`, { cookie }),
+      params,
+    );
     const adId = (await breakdown.json()).rows.find((row: { adId: string | null }) => row.adId)!.adId;
     expect((await view(`${RANGE}&adId=${adId}`)).totals.orders).toBe((await directTotals(`${RANGE}&adId=${adId}`)).orders);
   });
@@ -103,7 +111,12 @@ describe("GET /api/stores/{storeUrl}/product-metrics", () => {
   });
 
   it("refuses an invalid query with 400 before reading anything", async () => {
-    for (const query of ["startDate=2026-01-31&endDate=2026-01-01", "startDate=2026-01-01", `${RANGE}&compare=lastweek`, `${RANGE}&unknown=1`]) {
+    for (const query of [
+      "startDate=2026-01-31&endDate=2026-01-01",
+      "startDate=2026-01-01",
+      `${RANGE}&compare=lastweek`,
+      `${RANGE}&unknown=1`,
+    ]) {
       const { response } = await events(query);
       expect(response.status, query).toBe(400);
     }
@@ -149,10 +162,18 @@ describe("a large streamed response", () => {
 
   it("aggregates more than 100,000 rows with progress lines along the way", async () => {
     useUpstream(big.baseUrl);
-    const bigCookie = cookieFrom(await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey: ADMIN_KEY }) })));
+    const bigCookie = cookieFrom(
+      await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey: ADMIN_KEY }) })),
+    );
     const query = "startDate=2025-01-01&endDate=2025-12-31";
-    const response = await productMetricsRoute(dashboardRequest(`/api/stores/${US_STORE}/product-metrics?${query}`, { cookie: bigCookie }), params);
-    const lines = (await response.text()).trim().split("\n").map((line) => productMetricsEventSchema.parse(JSON.parse(line)));
+    const response = await productMetricsRoute(
+      dashboardRequest(`/api/stores/${US_STORE}/product-metrics?${query}`, { cookie: bigCookie }),
+      params,
+    );
+    const lines = (await response.text())
+      .trim()
+      .split("\n")
+      .map((line) => productMetricsEventSchema.parse(JSON.parse(line)));
     const result = lines.at(-1)!;
     expect(result.type).toBe("result");
     expect(result.type === "result" && result.view.totals.rows).toBeGreaterThan(100_000);
@@ -162,7 +183,10 @@ describe("a large streamed response", () => {
 
 describe("CSV export", () => {
   it("exports the product table with a description of the view", async () => {
-    const response = await exportRoute(dashboardRequest(`/api/stores/${US_STORE}/product-metrics/export?${RANGE}&kind=products&channel=google`, { cookie }), params);
+    const response = await exportRoute(
+      dashboardRequest(`/api/stores/${US_STORE}/product-metrics/export?${RANGE}&kind=products&channel=google`, { cookie }),
+      params,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-disposition")).toContain(`products_${US_STORE}_2026-01-01_2026-01-31_conversion_filtered.csv`);
     const text = await response.text();
@@ -170,15 +194,24 @@ describe("CSV export", () => {
     expect(text).toContain("# Currency: USD");
     expect(text).toContain("# Filters: channel=google");
     const result = await view(`${RANGE}&channel=google`);
-    const dataLines = text.trim().split("\r\n").filter((line) => !line.startsWith("#"));
+    const dataLines = text
+      .trim()
+      .split("\r\n")
+      .filter((line) => !line.startsWith("#"));
     expect(dataLines[0]).toBe("product_id,product_name,product_sku,orders,units,revenue,average_price,revenue_per_order,share_of_revenue");
     expect(dataLines).toHaveLength(result.products.length + 1);
   });
 
   it("streams every raw row", async () => {
-    const response = await exportRoute(dashboardRequest(`/api/stores/${US_STORE}/product-metrics/export?${RANGE}&kind=rows`, { cookie }), params);
+    const response = await exportRoute(
+      dashboardRequest(`/api/stores/${US_STORE}/product-metrics/export?${RANGE}&kind=rows`, { cookie }),
+      params,
+    );
     const text = await response.text();
-    const dataLines = text.trim().split("\r\n").filter((line) => !line.startsWith("#"));
+    const dataLines = text
+      .trim()
+      .split("\r\n")
+      .filter((line) => !line.startsWith("#"));
     expect(dataLines.length - 1).toBe((await directTotals(RANGE)).rows);
   });
 });

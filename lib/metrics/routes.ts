@@ -1,5 +1,10 @@
 import "server-only";
-import { breakdownQuerySchema, exportQuerySchema, productMetricsQuerySchema, type MetricsFilters } from "@/lib/schemas/product-metrics-view";
+import {
+  breakdownQuerySchema,
+  exportQuerySchema,
+  productMetricsQuerySchema,
+  type MetricsFilters,
+} from "@/lib/schemas/product-metrics-view";
 import { jsonResponse } from "@/lib/server/http";
 import { handleWithSession, type RouteContext } from "@/lib/server/route";
 import { upstreamErrorResponse } from "@/lib/upstream/errors";
@@ -10,7 +15,8 @@ import { productBreakdown, productMetricsView } from "./service";
 type StoreParams = { params: Promise<{ storeUrl: string }> };
 
 function filtersOf<Q extends MetricsFilters>(query: Q): MetricsFilters {
-  const { startDate, endDate, channel, adId, filterCountry, filterDeviceType, filterOS, filterBrowser, filterProductId, dimension_source } = query;
+  const { startDate, endDate, channel, adId, filterCountry, filterDeviceType, filterOS, filterBrowser, filterProductId, dimension_source } =
+    query;
   return { startDate, endDate, channel, adId, filterCountry, filterDeviceType, filterOS, filterBrowser, filterProductId, dimension_source };
 }
 
@@ -25,8 +31,10 @@ const encoder = new TextEncoder();
 const line = (event: unknown) => encoder.encode(`${JSON.stringify(event)}\n`);
 
 function errorEvent(error: unknown, requestId: string) {
-  if (error instanceof UpstreamFailure) return { type: "error", status: error.status, code: error.code, error: error.message, requestId: error.upstreamRequestId ?? requestId };
-  if (error instanceof UpstreamHttpError) return { type: "error", status: error.status, error: error.body.error, requestId: error.upstreamRequestId ?? requestId };
+  if (error instanceof UpstreamFailure)
+    return { type: "error", status: error.status, code: error.code, error: error.message, requestId: error.upstreamRequestId ?? requestId };
+  if (error instanceof UpstreamHttpError)
+    return { type: "error", status: error.status, error: error.body.error, requestId: error.upstreamRequestId ?? requestId };
   return { type: "error", status: 500, error: "The dashboard could not finish the aggregation.", requestId };
 }
 
@@ -79,7 +87,9 @@ export async function productMetricsRoute(request: Request, { params }: StorePar
 export async function breakdownRoute(request: Request, { params }: StoreParams) {
   const { storeUrl } = await params;
   return handleWithSession(request, "GET /api/stores/{storeUrl}/product-metrics/breakdown", breakdownQuerySchema, async (context) =>
-    jsonResponse(await productBreakdown(upstreamContext(context), storeUrl, filtersOf(context.query), context.query.productId), { requestId: context.requestId }),
+    jsonResponse(await productBreakdown(upstreamContext(context), storeUrl, filtersOf(context.query), context.query.productId), {
+      requestId: context.requestId,
+    }),
   );
 }
 

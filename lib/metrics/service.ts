@@ -25,7 +25,13 @@ async function sumRows(rows: ProductRows, aggregator: ProductMetricsAggregator, 
   }
 }
 
-async function aggregate(context: UpstreamContext, storeUrl: string, filters: MetricsFilters, compare: ComparisonMode | undefined, hooks: AggregationHooks): Promise<ProductMetricsView> {
+async function aggregate(
+  context: UpstreamContext,
+  storeUrl: string,
+  filters: MetricsFilters,
+  compare: ComparisonMode | undefined,
+  hooks: AggregationHooks,
+): Promise<ProductMetricsView> {
   const comparisonFilters = compare ? { ...filters, ...comparisonRange(filters, compare) } : undefined;
   const [main, previous] = await Promise.all([
     openProductRows(context, storeUrl, filters),
@@ -52,7 +58,15 @@ async function aggregate(context: UpstreamContext, storeUrl: string, filters: Me
     endDate: filters.endDate,
     currency,
     ...current.result(decimals),
-    ...(comparisonFilters ? { comparison: { startDate: comparisonFilters.startDate, endDate: comparisonFilters.endDate, totals: earlier.result(decimals).totals } } : {}),
+    ...(comparisonFilters
+      ? {
+          comparison: {
+            startDate: comparisonFilters.startDate,
+            endDate: comparisonFilters.endDate,
+            totals: earlier.result(decimals).totals,
+          },
+        }
+      : {}),
   };
 }
 
@@ -64,13 +78,24 @@ export function productMetricsView(
   compare: ComparisonMode | undefined,
   hooks: AggregationHooks = {},
 ): { view: Promise<ProductMetricsView>; cached: boolean } {
-  const key = ViewCache.key(context.session.apiKey, context.organizationId ?? context.session.organizationId, storeUrl, JSON.stringify(filters), compare);
+  const key = ViewCache.key(
+    context.session.apiKey,
+    context.organizationId ?? context.session.organizationId,
+    storeUrl,
+    JSON.stringify(filters),
+    compare,
+  );
   const { value, hit } = viewCache.get(key, () => aggregate(context, storeUrl, filters, compare, hooks));
   return { view: value, cached: hit };
 }
 
 /** One product's rows by channel and ad: a read filtered to that product, so it stays small. */
-export async function productBreakdown(context: UpstreamContext, storeUrl: string, filters: MetricsFilters, productId: string): Promise<ProductBreakdown> {
+export async function productBreakdown(
+  context: UpstreamContext,
+  storeUrl: string,
+  filters: MetricsFilters,
+  productId: string,
+): Promise<ProductBreakdown> {
   const rows = await openProductRows(context, storeUrl, { ...filters, filterProductId: productId });
   const breakdown = new BreakdownAggregator();
   let currency: string | null = null;

@@ -17,7 +17,11 @@ export class ViewCache<T> {
   ) {}
 
   static key(apiKey: string, ...parts: (string | undefined)[]): string {
-    return createHash("sha256").update(apiKey).update("\u0000").update(parts.map((part) => part ?? "").join("\u0000")).digest("hex");
+    return createHash("sha256")
+      .update(apiKey)
+      .update("\u0000")
+      .update(parts.map((part) => part ?? "").join("\u0000"))
+      .digest("hex");
   }
 
   /** The cached value, or `load()`'s; a failed load is forgotten at once so the next call tries again. */

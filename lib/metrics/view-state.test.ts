@@ -3,10 +3,26 @@ import { dateRangeOf, defaultViewState, filtersOf, parseViewState, toSearchParam
 
 describe("the product-metrics view in the URL", () => {
   it("round-trips every setting", () => {
-    const url = "range=custom&from=2026-01-01&to=2026-01-31&compare=year&channel=google&ad=123&country=US,DE&device=mobile&os=iOS&browser=Safari&product=p1,p2&source=both&granularity=week&sort=orders&direction=asc&q=beanie&page=3";
+    const url =
+      "range=custom&from=2026-01-01&to=2026-01-31&compare=year&channel=google&ad=123&country=US,DE&device=mobile&os=iOS&browser=Safari&product=p1,p2&source=both&granularity=week&sort=orders&direction=asc&q=beanie&page=3";
     const { state, problems } = parseViewState(new URLSearchParams(url));
     expect(problems).toEqual([]);
-    expect(state).toMatchObject({ range: "custom", from: "2026-01-01", to: "2026-01-31", compare: "year", channel: "google", adId: "123", countries: ["US", "DE"], products: ["p1", "p2"], source: "both", granularity: "week", sort: "orders", direction: "asc", q: "beanie", page: 3 });
+    expect(state).toMatchObject({
+      range: "custom",
+      from: "2026-01-01",
+      to: "2026-01-31",
+      compare: "year",
+      channel: "google",
+      adId: "123",
+      countries: ["US", "DE"],
+      products: ["p1", "p2"],
+      source: "both",
+      granularity: "week",
+      sort: "orders",
+      direction: "asc",
+      q: "beanie",
+      page: 3,
+    });
     expect(toSearchParams(state).toString()).toBe(new URLSearchParams(url).toString());
   });
 
@@ -30,7 +46,9 @@ describe("the product-metrics view in the URL", () => {
   });
 
   it("turns the view into the upstream query, with every filter", () => {
-    const { state } = parseViewState(new URLSearchParams("channel=google&ad=9&country=US,DE&device=mobile&os=iOS&browser=Safari&product=p1"));
+    const { state } = parseViewState(
+      new URLSearchParams("channel=google&ad=9&country=US,DE&device=mobile&os=iOS&browser=Safari&product=p1"),
+    );
     const range = dateRangeOf(state, "America/New_York", new Date("2026-03-01T03:30:00Z"));
     expect(range).toEqual({ startDate: "2026-01-30", endDate: "2026-02-28" });
     expect(filtersOf(state, range, "first_touch")).toEqual({

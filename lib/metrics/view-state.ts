@@ -77,8 +77,18 @@ const fields = {
 };
 
 const words: Record<string, string> = {
-  range: "date range", from: "start date", to: "end date", compare: "comparison", channel: "channel", ad: "ad ID",
-  source: "attribution", granularity: "granularity", sort: "sort column", direction: "sort direction", q: "search", page: "page",
+  range: "date range",
+  from: "start date",
+  to: "end date",
+  compare: "comparison",
+  channel: "channel",
+  ad: "ad ID",
+  source: "attribution",
+  granularity: "granularity",
+  sort: "sort column",
+  direction: "sort direction",
+  q: "search",
+  page: "page",
 };
 
 /**
@@ -157,12 +167,17 @@ export function toSearchParams(state: ViewState): URLSearchParams {
 
 export function dateRangeOf(state: ViewState, timeZone: string, now?: Date): DateRange {
   if (state.range === "custom" && state.from && state.to) return { startDate: state.from, endDate: state.to };
-  return resolvePreset(state.range === "custom" ? defaultViewState.range as Preset : state.range, timeZone, now);
+  return resolvePreset(state.range === "custom" ? (defaultViewState.range as Preset) : state.range, timeZone, now);
 }
 
 /** The upstream query of a view, for one attribution source. */
 export function filtersOf(state: ViewState, range: DateRange, source: DimensionSource): MetricsFilters {
-  const filters: MetricsFilters = { ...range, channel: state.channel, adId: state.adId, dimension_source: source === "conversion" ? undefined : source };
+  const filters: MetricsFilters = {
+    ...range,
+    channel: state.channel,
+    adId: state.adId,
+    dimension_source: source === "conversion" ? undefined : source,
+  };
   for (const filter of listFilters) {
     if (state[filter.key].length > 0) filters[filter.upstream] = state[filter.key].join(",");
   }

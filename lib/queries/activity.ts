@@ -43,7 +43,11 @@ export interface GuardedActionOptions {
  * Sends one guarded action through the dashboard's proxy, with its Idempotency-Key, and
  * returns the request id the success notice shows.
  */
-export async function sendGuardedAction<T extends z.ZodType>(path: string, schema: T, options: GuardedActionOptions): Promise<ActionResult<z.infer<T>>> {
+export async function sendGuardedAction<T extends z.ZodType>(
+  path: string,
+  schema: T,
+  options: GuardedActionOptions,
+): Promise<ActionResult<z.infer<T>>> {
   const { data, headers, requestId } = await apiFetchWithHeaders(path, schema, {
     method: options.method,
     body: options.body,

@@ -31,7 +31,13 @@ export async function errorFromResponse(response: Response): Promise<ApiRequestE
   try {
     const parsed = dashboardErrorSchema.safeParse(JSON.parse(text));
     if (parsed.success) {
-      return new ApiRequestError(response.status, parsed.data.error, parsed.data.code, parsed.data.requestId ?? requestId, parsed.data.details);
+      return new ApiRequestError(
+        response.status,
+        parsed.data.error,
+        parsed.data.code,
+        parsed.data.requestId ?? requestId,
+        parsed.data.details,
+      );
     }
   } catch {
     // Not JSON: described by its status below.

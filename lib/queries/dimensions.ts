@@ -4,13 +4,15 @@ import { apiFetch, v1Path } from "./api-client";
 
 export const dimensionKeys = {
   all: ["dimensions"] as const,
-  values: (storeUrl: string, query: DimensionsQuery, organizationId?: string) => [...dimensionKeys.all, storeUrl, organizationId ?? null, query] as const,
+  values: (storeUrl: string, query: DimensionsQuery, organizationId?: string) =>
+    [...dimensionKeys.all, storeUrl, organizationId ?? null, query] as const,
 };
 
 export const dimensionsQueryOptions = (storeUrl: string, query: DimensionsQuery, organizationId?: string) =>
   queryOptions({
     queryKey: dimensionKeys.values(storeUrl, query, organizationId),
-    queryFn: ({ signal }) => apiFetch(v1Path(["ad-metrics", storeUrl, "dimensions"], { ...query }), dimensionValuesSchema, { signal, organizationId }),
+    queryFn: ({ signal }) =>
+      apiFetch(v1Path(["ad-metrics", storeUrl, "dimensions"], { ...query }), dimensionValuesSchema, { signal, organizationId }),
     staleTime: 5 * 60_000,
   });
 

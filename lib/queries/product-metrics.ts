@@ -1,6 +1,12 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { breakdownSchema, productMetricsEventSchema, type ComparisonMode, type MetricsFilters, type ProductMetricsView } from "@/lib/schemas/product-metrics-view";
+import {
+  breakdownSchema,
+  productMetricsEventSchema,
+  type ComparisonMode,
+  type MetricsFilters,
+  type ProductMetricsView,
+} from "@/lib/schemas/product-metrics-view";
 import { ApiRequestError, apiFetch, errorFromResponse } from "./api-client";
 
 type Query = Record<string, string | undefined>;
@@ -28,7 +34,12 @@ function setProgress(key: string, rows: number | undefined) {
   listeners.forEach((listener) => listener());
 }
 
-export function useAggregationProgress(storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode, organizationId?: string): number | undefined {
+export function useAggregationProgress(
+  storeUrl: string,
+  filters: MetricsFilters,
+  compare?: ComparisonMode,
+  organizationId?: string,
+): number | undefined {
   const key = JSON.stringify(productMetricsKeys.view(storeUrl, filters, compare, organizationId));
   return useSyncExternalStore(
     (listener) => (listeners.add(listener), () => listeners.delete(listener)),
@@ -38,7 +49,13 @@ export function useAggregationProgress(storeUrl: string, filters: MetricsFilters
 }
 
 /** Reads the route's NDJSON: progress lines, then the view or an error line. */
-async function fetchView(storeUrl: string, filters: MetricsFilters, compare: ComparisonMode | undefined, organizationId: string | undefined, signal: AbortSignal): Promise<ProductMetricsView> {
+async function fetchView(
+  storeUrl: string,
+  filters: MetricsFilters,
+  compare: ComparisonMode | undefined,
+  organizationId: string | undefined,
+  signal: AbortSignal,
+): Promise<ProductMetricsView> {
   const key = JSON.stringify(productMetricsKeys.view(storeUrl, filters, compare, organizationId));
   const path = metricsPath(storeUrl, "", { ...filters, compare });
   const headers: Record<string, string> = { accept: "application/x-ndjson" };
@@ -86,7 +103,11 @@ export const productMetricsQueryOptions = (storeUrl: string, filters: MetricsFil
   });
 
 /** The aggregated product metrics of one view (and its comparison period). */
-export function useProductMetrics(storeUrl: string, filters: MetricsFilters, options: { compare?: ComparisonMode; organizationId?: string; enabled?: boolean } = {}) {
+export function useProductMetrics(
+  storeUrl: string,
+  filters: MetricsFilters,
+  options: { compare?: ComparisonMode; organizationId?: string; enabled?: boolean } = {},
+) {
   return useQuery({
     ...productMetricsQueryOptions(storeUrl, filters, options.compare, options.organizationId),
     enabled: options.enabled ?? true,
@@ -98,7 +119,8 @@ export function useProductMetrics(storeUrl: string, filters: MetricsFilters, opt
 export function useProductBreakdown(storeUrl: string, filters: MetricsFilters, productId: string, organizationId?: string) {
   return useQuery({
     queryKey: productMetricsKeys.breakdown(storeUrl, filters, productId, organizationId),
-    queryFn: ({ signal }) => apiFetch(metricsPath(storeUrl, "/breakdown", { ...filters, productId }), breakdownSchema, { signal, organizationId }),
+    queryFn: ({ signal }) =>
+      apiFetch(metricsPath(storeUrl, "/breakdown", { ...filters, productId }), breakdownSchema, { signal, organizationId }),
     staleTime: 60_000,
   });
 }

@@ -34,7 +34,11 @@ export function useRemoveTrackingConnection(storeUrl: string, organizationId?: s
   const listKey = trackingConnectionsQueryOptions(storeUrl, organizationId).queryKey;
   return useMutation({
     mutationFn: ({ pixelId, idempotencyKey }: RemoveTrackingConnectionInput) =>
-      sendGuardedAction(v1Path(["pixels", storeUrl, pixelId]), trackingConnectionDeleteSchema, { method: "DELETE", idempotencyKey, organizationId }),
+      sendGuardedAction(v1Path(["pixels", storeUrl, pixelId]), trackingConnectionDeleteSchema, {
+        method: "DELETE",
+        idempotencyKey,
+        organizationId,
+      }),
     onSuccess: ({ data }) => {
       queryClient.setQueryData(listKey, { storeUrl: data.storeUrl, pixels: data.pixels });
     },

@@ -20,7 +20,10 @@ export const cloneCampaignRequestSchema = z.strictObject({
       startTime: z.number().int().positive().optional(),
       endTime: z.number().int().positive().optional(),
       budget: z.number().positive("must be greater than 0").finite().optional(),
-      currencyCode: z.string().regex(/^[A-Z]{3}$/, "must be a three-letter currency code").optional(),
+      currencyCode: z
+        .string()
+        .regex(/^[A-Z]{3}$/, "must be a three-letter currency code")
+        .optional(),
     })
     .superRefine((payload, ctx) => {
       if (payload.startTime !== undefined && payload.endTime !== undefined && payload.endTime <= payload.startTime) {
@@ -114,33 +117,41 @@ export function cloneFormSchema(timeZone: string) {
     .superRefine((values, ctx) => {
       const startTime = values.start ? zonedLocalToEpochMs(values.start, timeZone) : null;
       const endTime = values.end ? zonedLocalToEpochMs(values.end, timeZone) : null;
-      if (values.start && startTime === null) ctx.addIssue({ code: "custom", path: ["start"], message: `is not a time that exists in ${timeZone}` });
-      if (values.end && endTime === null) ctx.addIssue({ code: "custom", path: ["end"], message: `is not a time that exists in ${timeZone}` });
-      if (startTime !== null && endTime !== null && endTime <= startTime) ctx.addIssue({ code: "custom", path: ["end"], message: "must be after the start" });
+      if (values.start && startTime === null)
+        ctx.addIssue({ code: "custom", path: ["start"], message: `is not a time that exists in ${timeZone}` });
+      if (values.end && endTime === null)
+        ctx.addIssue({ code: "custom", path: ["end"], message: `is not a time that exists in ${timeZone}` });
+      if (startTime !== null && endTime !== null && endTime <= startTime)
+        ctx.addIssue({ code: "custom", path: ["end"], message: "must be after the start" });
       const budget = DECIMAL.exec(values.budget);
       if (values.budget && (!budget || Number(values.budget) <= 0)) {
         ctx.addIssue({ code: "custom", path: ["budget"], message: "must be a number greater than 0" });
       } else if (budget && (budget[1]?.length ?? 0) > currencyDecimals(values.currencyCode)) {
         const digits = currencyDecimals(values.currencyCode);
-        ctx.addIssue({ code: "custom", path: ["budget"], message: digits === 0 ? `must be a whole amount in ${values.currencyCode}` : `must have at most ${digits} decimals in ${values.currencyCode}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["budget"],
+          message:
+            digits === 0
+              ? `must be a whole amount in ${values.currencyCode}`
+              : `must have at most ${digits} decimals in ${values.currencyCode}`,
+        });
       }
       if (values.startDelivering && values.confirmation.trim() !== values.name) {
         ctx.addIssue({ code: "custom", path: ["confirmation"], message: "type the new name exactly to start delivery immediately" });
       }
     })
-    .transform(
-      (values): CloneCampaignRequest => ({
-        adAccountId: values.adAccountId,
-        payload: {
-          sourceCampaignGroupId: values.sourceCampaignGroupId,
-          name: values.name,
-          status: values.startDelivering ? "ACTIVE" : "PAUSED",
-          startTime: zonedLocalToEpochMs(values.start, timeZone) ?? undefined,
-          ...(values.end ? { endTime: zonedLocalToEpochMs(values.end, timeZone) ?? undefined } : {}),
-          budget: Number(values.budget),
-          currencyCode: values.currencyCode,
-        },
-      }),
-    )
+    .transform((values): CloneCampaignRequest => ({
+      adAccountId: values.adAccountId,
+      payload: {
+        sourceCampaignGroupId: values.sourceCampaignGroupId,
+        name: values.name,
+        status: values.startDelivering ? "ACTIVE" : "PAUSED",
+        startTime: zonedLocalToEpochMs(values.start, timeZone) ?? undefined,
+        ...(values.end ? { endTime: zonedLocalToEpochMs(values.end, timeZone) ?? undefined } : {}),
+        budget: Number(values.budget),
+        currencyCode: values.currencyCode,
+      },
+    }))
     .pipe(cloneCampaignRequestSchema);
 }

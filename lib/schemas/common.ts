@@ -13,10 +13,7 @@ export const isoDateSchema = z
 export const commaListSchema = z
   .string()
   .max(4000, "is too long")
-  .refine(
-    (value) => value.split(",").every((item) => item.trim().length > 0),
-    "must be a comma-separated list without empty items",
-  );
+  .refine((value) => value.split(",").every((item) => item.trim().length > 0), "must be a comma-separated list without empty items");
 
 /** A short free-text identifier (channel name, ad ID, organization ID). */
 export const identifierSchema = z

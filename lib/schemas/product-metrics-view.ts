@@ -11,7 +11,9 @@ export type ComparisonMode = z.infer<typeof comparisonModeSchema>;
 export const metricsFiltersSchema = productsQueryFields;
 export type MetricsFilters = z.infer<typeof metricsFiltersSchema>;
 
-export const productMetricsQuerySchema = metricsFiltersSchema.extend({ compare: comparisonModeSchema.optional() }).superRefine(dateRangeRefinement);
+export const productMetricsQuerySchema = metricsFiltersSchema
+  .extend({ compare: comparisonModeSchema.optional() })
+  .superRefine(dateRangeRefinement);
 export const breakdownQuerySchema = metricsFiltersSchema.extend({ productId: identifierSchema }).superRefine(dateRangeRefinement);
 export const exportQuerySchema = metricsFiltersSchema.extend({ kind: z.enum(["products", "rows"]) }).superRefine(dateRangeRefinement);
 
@@ -57,7 +59,9 @@ export type ProductMetricsView = z.infer<typeof productMetricsViewSchema>;
 
 export const breakdownSchema = z.strictObject({
   productId: z.string(),
-  rows: z.array(z.strictObject({ channel: z.string(), adId: z.string().nullable(), orders: z.number(), units: z.number(), revenue: z.number() })),
+  rows: z.array(
+    z.strictObject({ channel: z.string(), adId: z.string().nullable(), orders: z.number(), units: z.number(), revenue: z.number() }),
+  ),
 });
 export type ProductBreakdown = z.infer<typeof breakdownSchema>;
 
@@ -65,5 +69,11 @@ export type ProductBreakdown = z.infer<typeof breakdownSchema>;
 export const productMetricsEventSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("progress"), rows: z.number() }),
   z.strictObject({ type: z.literal("result"), view: productMetricsViewSchema }),
-  z.strictObject({ type: z.literal("error"), status: z.number(), error: z.string(), code: z.string().optional(), requestId: z.string().optional() }),
+  z.strictObject({
+    type: z.literal("error"),
+    status: z.number(),
+    error: z.string(),
+    code: z.string().optional(),
+    requestId: z.string().optional(),
+  }),
 ]);

@@ -27,10 +27,7 @@ export const productMetricRowSchema = z.looseObject({
 export type ProductMetricRow = z.infer<typeof productMetricRowSchema>;
 
 /** startDate must not come after endDate. */
-export const dateRangeRefinement = <T extends { startDate?: string; endDate?: string }>(
-  query: T,
-  ctx: z.RefinementCtx,
-) => {
+export const dateRangeRefinement = <T extends { startDate?: string; endDate?: string }>(query: T, ctx: z.RefinementCtx) => {
   if (query.startDate && query.endDate && query.startDate > query.endDate) {
     ctx.addIssue({ code: "custom", path: ["endDate"], message: "must not be before startDate" });
   }

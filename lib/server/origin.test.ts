@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isSameOrigin } from "./origin";
 
-const request = (headers: Record<string, string>) => new Request("http://localhost:3000/api/session", { method: "POST", headers: { host: "localhost:3000", ...headers } });
+const request = (headers: Record<string, string>) =>
+  new Request("http://localhost:3000/api/session", { method: "POST", headers: { host: "localhost:3000", ...headers } });
 
 describe("isSameOrigin", () => {
   it("accepts the dashboard's own origin", () => {

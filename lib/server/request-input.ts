@@ -11,11 +11,17 @@ export function parseQuery<S extends z.ZodType>(url: URL, schema: S, requestId: 
   const names = [...url.searchParams.keys()];
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
   if (repeated) {
-    return { ok: false, response: errorResponse(400, "bad_request", `Query parameter "${repeated}" is given more than once.`, { requestId }) };
+    return {
+      ok: false,
+      response: errorResponse(400, "bad_request", `Query parameter "${repeated}" is given more than once.`, { requestId }),
+    };
   }
   const parsed = schema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) {
-    return { ok: false, response: errorResponse(400, "bad_request", "The query is not valid.", { requestId, details: issueDetails(parsed.error.issues) }) };
+    return {
+      ok: false,
+      response: errorResponse(400, "bad_request", "The query is not valid.", { requestId, details: issueDetails(parsed.error.issues) }),
+    };
   }
   return { ok: true, value: parsed.data };
 }
@@ -24,7 +30,10 @@ export function parseQuery<S extends z.ZodType>(url: URL, schema: S, requestId: 
 export function parseOrganizationHeader(request: Request, requestId: string): Parsed<string | undefined> {
   const header = request.headers.get("x-service-organization-id");
   if (header !== null && !identifierSchema.safeParse(header).success) {
-    return { ok: false, response: errorResponse(400, "bad_request", "The x-service-organization-id header is not a valid organization ID.", { requestId }) };
+    return {
+      ok: false,
+      response: errorResponse(400, "bad_request", "The x-service-organization-id header is not a valid organization ID.", { requestId }),
+    };
   }
   return { ok: true, value: header ?? undefined };
 }

@@ -42,7 +42,9 @@ export async function handleWithSession<S extends z.ZodType>(
   if (!organization.ok) return respond(organization.response);
 
   try {
-    return respond(await handler({ request, requestId, session, query: query.value, organizationId: organization.value ?? session.organizationId }));
+    return respond(
+      await handler({ request, requestId, session, query: query.value, organizationId: organization.value ?? session.organizationId }),
+    );
   } catch (error) {
     return respond(upstreamErrorResponse(error, requestId));
   }

@@ -3,7 +3,8 @@ import { newSessionData, sealSession, sessionSetCookie, unsealSession } from "./
 
 const secretA = "a".repeat(40);
 const secretB = "b".repeat(40);
-const data = () => newSessionData({ apiKey: "sk_test_key", organizationId: "org_1", stores: [], user: { name: "Ada", email: "ada@example.com" } });
+const data = () =>
+  newSessionData({ apiKey: "sk_test_key", organizationId: "org_1", stores: [], user: { name: "Ada", email: "ada@example.com" } });
 
 afterEach(() => {
   vi.unstubAllEnvs();

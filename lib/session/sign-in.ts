@@ -26,7 +26,10 @@ export async function signIn(request: Request): Promise<Response> {
   const client = clientAddress(request);
   const wait = limiter.retryAfterSeconds(client);
   if (wait > 0) {
-    return errorResponse(429, "rate_limited", `Too many failed sign-in attempts. Try again in ${wait} s.`, { requestId, retryAfter: String(wait) });
+    return errorResponse(429, "rate_limited", `Too many failed sign-in attempts. Try again in ${wait} s.`, {
+      requestId,
+      retryAfter: String(wait),
+    });
   }
 
   let json: unknown;
@@ -37,7 +40,10 @@ export async function signIn(request: Request): Promise<Response> {
   }
   const input = signInRequestSchema.safeParse(json);
   if (!input.success) {
-    return errorResponse(400, "bad_request", input.error.issues[0]?.message ?? "Invalid sign-in.", { requestId, details: issueDetails(input.error.issues) });
+    return errorResponse(400, "bad_request", input.error.issues[0]?.message ?? "Invalid sign-in.", {
+      requestId,
+      details: issueDetails(input.error.issues),
+    });
   }
 
   const { organizationId } = input.data;

@@ -106,14 +106,23 @@ export async function sendUpstream(call: UpstreamCall): Promise<Response> {
       response = await exchange(url, { method: call.endpoint.method, headers: buildHeaders(call, body), body, signal });
     } catch (error) {
       if (deadline.aborted) {
-        throw new UpstreamFailure(504, "upstream_timeout", `The analytics service did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+        throw new UpstreamFailure(
+          504,
+          "upstream_timeout",
+          `The analytics service did not answer within ${Math.round(timeoutMs / 1000)} s.`,
+        );
       }
       if (call.signal?.aborted || attempt >= attempts) {
         throw new UpstreamFailure(502, "upstream_unavailable", "The analytics service could not be reached.", undefined, { cause: error });
       }
     }
     if (response && response.status >= 300 && response.status < 400) {
-      throw new UpstreamFailure(502, "upstream_unavailable", "The analytics service answered with an unexpected redirect.", response.headers.get("x-request-id") ?? undefined);
+      throw new UpstreamFailure(
+        502,
+        "upstream_unavailable",
+        "The analytics service answered with an unexpected redirect.",
+        response.headers.get("x-request-id") ?? undefined,
+      );
     }
     if (response && (!RETRYABLE.has(response.status) || attempt >= attempts)) return response;
     await response?.body?.cancel();
@@ -137,7 +146,10 @@ export async function readUpstreamError(response: Response): Promise<ApiError> {
 }
 
 /** One call whose JSON the dashboard itself reads: validated, or a 502 when it is not what the contract says. */
-export async function callUpstreamJson<T extends z.ZodType>(call: UpstreamCall, schema: T): Promise<{ data: z.infer<T>; upstreamRequestId?: string }> {
+export async function callUpstreamJson<T extends z.ZodType>(
+  call: UpstreamCall,
+  schema: T,
+): Promise<{ data: z.infer<T>; upstreamRequestId?: string }> {
   const response = await sendUpstream(call);
   const upstreamRequestId = response.headers.get("x-request-id") ?? undefined;
   if (!response.ok) throw new UpstreamHttpError(response.status, await readUpstreamError(response), upstreamRequestId);

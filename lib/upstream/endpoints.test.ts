@@ -29,7 +29,13 @@ describe("the endpoint allow-list", () => {
   });
 
   it("answers not-found for paths outside the contract", () => {
-    for (const segments of [["admin"], ["store-data"], ["store-data", "s", "secrets"], ["analytics-sql", "s"], ["platform", "s", "actions", "delete-account"]]) {
+    for (const segments of [
+      ["admin"],
+      ["store-data"],
+      ["store-data", "s", "secrets"],
+      ["analytics-sql", "s"],
+      ["platform", "s", "actions", "delete-account"],
+    ]) {
       expect(matchEndpoint("GET", segments).kind).toBe("not-found");
     }
   });

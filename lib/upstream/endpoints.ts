@@ -38,7 +38,16 @@ function endpoint(
   options: { query?: Endpoint["query"]; body?: z.ZodType; action?: AuditAction } = {},
 ): Endpoint {
   const template = "/" + segments.map((segment) => (typeof segment === "string" ? segment : `{${segment.param}}`)).join("/");
-  return { id, method, template, segments, query: options.query ?? noQuery, body: options.body, mutating: method !== "GET", action: options.action };
+  return {
+    id,
+    method,
+    template,
+    segments,
+    query: options.query ?? noQuery,
+    body: options.body,
+    mutating: method !== "GET",
+    action: options.action,
+  };
 }
 
 export const endpoints: readonly Endpoint[] = [
@@ -51,7 +60,10 @@ export const endpoints: readonly Endpoint[] = [
   endpoint("products", "GET", ["ad-metrics", storeUrl, "products"], { query: productsQuerySchema }),
   endpoint("dimensions", "GET", ["ad-metrics", storeUrl, "dimensions"], { query: dimensionsQuerySchema }),
   endpoint("enrich", "POST", ["ad-metrics", storeUrl, "enrich"], { body: enrichRequestSchema }),
-  endpoint("clone", "POST", ["platform", storeUrl, "actions", "clone-linkedin-campaign"], { body: cloneCampaignRequestSchema, action: "campaign-group.clone" }),
+  endpoint("clone", "POST", ["platform", storeUrl, "actions", "clone-linkedin-campaign"], {
+    body: cloneCampaignRequestSchema,
+    action: "campaign-group.clone",
+  }),
   endpoint("pixels-list", "GET", ["pixels", storeUrl]),
   endpoint("pixel-delete", "DELETE", ["pixels", storeUrl, pixelId], { action: "tracking-connection.remove" }),
 ];
@@ -97,8 +109,6 @@ export function endpointById(id: string): Endpoint {
 export function upstreamPath(endpoint: Endpoint, params: Partial<Record<"storeUrl" | "pixelId", string>>): string {
   return (
     "/" +
-    endpoint.segments
-      .map((segment) => encodeURIComponent(typeof segment === "string" ? segment : (params[segment.param] ?? "")))
-      .join("/")
+    endpoint.segments.map((segment) => encodeURIComponent(typeof segment === "string" ? segment : (params[segment.param] ?? ""))).join("/")
   );
 }

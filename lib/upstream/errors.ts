@@ -35,8 +35,18 @@ export function upstreamErrorResponse(error: unknown, requestId: string): Respon
     const upstreamRequestId = error.upstreamRequestId ?? requestId;
     if (error.status === 401) return unauthorizedResponse(error.body.error, upstreamRequestId, true);
     const code: ErrorCode =
-      error.status === 403 ? forbiddenCode(error.body.error) : error.status === 404 ? "not_found" : error.status >= 500 ? "upstream_unavailable" : "bad_request";
-    return errorResponse(error.status, code, error.body.error, { requestId: upstreamRequestId, details: error.body.details, retryAfter: error.body.retryAfter ?? undefined });
+      error.status === 403
+        ? forbiddenCode(error.body.error)
+        : error.status === 404
+          ? "not_found"
+          : error.status >= 500
+            ? "upstream_unavailable"
+            : "bad_request";
+    return errorResponse(error.status, code, error.body.error, {
+      requestId: upstreamRequestId,
+      details: error.body.details,
+      retryAfter: error.body.retryAfter ?? undefined,
+    });
   }
   throw error;
 }

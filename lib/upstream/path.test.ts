@@ -3,7 +3,10 @@ import { canonicalizePath } from "./path";
 
 describe("canonicalizePath", () => {
   it("decodes each segment of an ordinary path", () => {
-    expect(canonicalizePath("/store-data/shop.example.com/catalogs")).toEqual({ ok: true, segments: ["store-data", "shop.example.com", "catalogs"] });
+    expect(canonicalizePath("/store-data/shop.example.com/catalogs")).toEqual({
+      ok: true,
+      segments: ["store-data", "shop.example.com", "catalogs"],
+    });
   });
 
   it("keeps an encoded character that is harmless inside one segment", () => {

@@ -26,7 +26,7 @@ export function canonicalizePath(rawPath: string): CanonicalPath {
     if (/[/\\]/.test(decoded)) return { ok: false, reason: "path segment contains a slash" };
     // A decoded "%" would only matter to an upstream that decodes twice; no store URL or ID has one.
     if (decoded.includes("%")) return { ok: false, reason: "path is encoded more than once" };
-      if (/[\u0000-\u001f\u007f]/.test(decoded)) return { ok: false, reason: "path contains control characters" };
+    if (/[\u0000-\u001f\u007f]/.test(decoded)) return { ok: false, reason: "path contains control characters" };
     segments.push(decoded);
   }
   return { ok: true, segments };

@@ -45,7 +45,12 @@ describe("the /api/v1 proxy", () => {
 
   it("answers 404 for paths outside the contract without calling the upstream", async () => {
     const before = totalRequests();
-    for (const path of ["/api/v1/admin/keys", "/api/v1/store-data", "/api/v1/analytics-sql/x/query", "/api/v1/store-data/a/catalogs/extra"]) {
+    for (const path of [
+      "/api/v1/admin/keys",
+      "/api/v1/store-data",
+      "/api/v1/analytics-sql/x/query",
+      "/api/v1/store-data/a/catalogs/extra",
+    ]) {
       const response = await proxyToUpstream(dashboardRequest(path, { cookie: adminCookie }));
       expect(response.status, path).toBe(404);
       expect((await response.json()).error).toEqual(expect.any(String));
@@ -117,7 +122,11 @@ describe("the /api/v1 proxy", () => {
       const response = await proxyToUpstream(
         dashboardRequest("/api/v1/store-data/s", {
           cookie: `${adminCookie}; other=browser-cookie`,
-          headers: { authorization: "Bearer browser-token", "x-service-organization-id": "org_northwind", "x-forwarded-host": "evil.example" },
+          headers: {
+            authorization: "Bearer browser-token",
+            "x-service-organization-id": "org_northwind",
+            "x-forwarded-host": "evil.example",
+          },
         }),
       );
       expect(response.status).toBe(200);
@@ -159,7 +168,11 @@ describe("the /api/v1 proxy", () => {
 
   it("validates a POST body strictly", async () => {
     const enrich = `/api/v1/ad-metrics/${US_STORE}/enrich`;
-    for (const body of ["not json", JSON.stringify({ channel: "google" }), JSON.stringify({ channel: "google", assetIds: ["1"], extra: true })]) {
+    for (const body of [
+      "not json",
+      JSON.stringify({ channel: "google" }),
+      JSON.stringify({ channel: "google", assetIds: ["1"], extra: true }),
+    ]) {
       const response = await proxyToUpstream(dashboardRequest(enrich, { method: "POST", cookie: adminCookie, body }));
       expect(response.status, body).toBe(400);
     }
@@ -169,7 +182,11 @@ describe("the /api/v1 proxy", () => {
     const cookie = await cookieFor(MARKETER_KEY);
     const pixels = await (await proxyToUpstream(dashboardRequest(`/api/v1/pixels/${US_STORE}`, { cookie }))).json();
     const response = await proxyToUpstream(
-      dashboardRequest(`/api/v1/pixels/${US_STORE}/${pixels.pixels[0].id}`, { method: "DELETE", cookie, headers: { "idempotency-key": randomUUID() } }),
+      dashboardRequest(`/api/v1/pixels/${US_STORE}/${pixels.pixels[0].id}`, {
+        method: "DELETE",
+        cookie,
+        headers: { "idempotency-key": randomUUID() },
+      }),
     );
     expect(response.status).toBe(403);
     expect((await response.json()).error).toEqual(expect.any(String));
@@ -220,7 +237,11 @@ describe("the /api/v1 proxy", () => {
 
     upstream.setFaults([{ route: "enrich", errorStatus: 503, errorRate: 1, times: 1 }]);
     const post = await proxyToUpstream(
-      dashboardRequest(`/api/v1/ad-metrics/${US_STORE}/enrich`, { method: "POST", cookie: adminCookie, body: JSON.stringify({ channel: "google", assetIds: ["1"] }) }),
+      dashboardRequest(`/api/v1/ad-metrics/${US_STORE}/enrich`, {
+        method: "POST",
+        cookie: adminCookie,
+        body: JSON.stringify({ channel: "google", assetIds: ["1"] }),
+      }),
     );
     expect(post.status).toBe(503);
     expect(upstream.requestCounts().enrich).toBe(1);
@@ -234,7 +255,12 @@ describe("the /api/v1 proxy", () => {
       const lines = info.mock.calls.map((call) => String(call[0]));
       expect(lines).toHaveLength(2);
       const first = JSON.parse(lines[0]!);
-      expect(first).toMatchObject({ method: "GET", route: "GET /store-data/{storeUrl}", status: 200, requestId: expect.stringMatching(/^dash_/) });
+      expect(first).toMatchObject({
+        method: "GET",
+        route: "GET /store-data/{storeUrl}",
+        status: 200,
+        requestId: expect.stringMatching(/^dash_/),
+      });
       expect(first.durationMs).toEqual(expect.any(Number));
       for (const line of lines) {
         expect(line).not.toContain(ADMIN_KEY);
@@ -245,4 +271,3 @@ describe("the /api/v1 proxy", () => {
     }
   });
 });
-

@@ -17,7 +17,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 async function parseBody(endpoint: Endpoint, request: Request, requestId: string): Promise<Parsed<unknown>> {
   if (!endpoint.body) return { ok: true, value: undefined };
   const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return { ok: false, response: errorResponse(413, "bad_request", "The request body is too large.", { requestId }) };
+  if (text.length > MAX_BODY_BYTES)
+    return { ok: false, response: errorResponse(413, "bad_request", "The request body is too large.", { requestId }) };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -26,7 +27,13 @@ async function parseBody(endpoint: Endpoint, request: Request, requestId: string
   }
   const parsed = endpoint.body.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, response: errorResponse(400, "bad_request", "The request body is not valid for this action.", { requestId, details: issueDetails(parsed.error.issues) }) };
+    return {
+      ok: false,
+      response: errorResponse(400, "bad_request", "The request body is not valid for this action.", {
+        requestId,
+        details: issueDetails(parsed.error.issues),
+      }),
+    };
   }
   return { ok: true, value: parsed.data };
 }
@@ -61,7 +68,12 @@ export async function proxyToUpstream(request: Request): Promise<Response> {
   const match = matchEndpoint(request.method, canonical.segments);
   if (match.kind === "not-found") return finish(errorResponse(404, "not_found", "No such endpoint.", { requestId }));
   if (match.kind === "method-not-allowed") {
-    return finish(errorResponse(405, "method_not_allowed", `Use ${match.allow.join(" or ")} on this endpoint.`, { requestId, headers: { allow: match.allow.join(", ") } }));
+    return finish(
+      errorResponse(405, "method_not_allowed", `Use ${match.allow.join(" or ")} on this endpoint.`, {
+        requestId,
+        headers: { allow: match.allow.join(", ") },
+      }),
+    );
   }
   const { endpoint, params } = match;
   route = `${endpoint.method} ${endpoint.template}`;

@@ -37,13 +37,17 @@ export function exchange(url: URL, { method, headers, body, signal }: Exchange):
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const secure = url.protocol === "https:";
-    const request = (secure ? httpsRequest : httpRequest)(url, { method, headers, agent: secure ? agents.https : agents.http }, (message) => {
-      const status = message.statusCode ?? 502;
-      const stream = NULL_BODY_STATUSES.has(status) ? null : (Readable.toWeb(message) as ReadableStream<Uint8Array>);
-      if (!stream) message.resume();
-      message.once("close", () => signal.removeEventListener("abort", onAbort));
-      resolve(new Response(stream, { status, statusText: message.statusMessage, headers: responseHeaders(message) }));
-    });
+    const request = (secure ? httpsRequest : httpRequest)(
+      url,
+      { method, headers, agent: secure ? agents.https : agents.http },
+      (message) => {
+        const status = message.statusCode ?? 502;
+        const stream = NULL_BODY_STATUSES.has(status) ? null : (Readable.toWeb(message) as ReadableStream<Uint8Array>);
+        if (!stream) message.resume();
+        message.once("close", () => signal.removeEventListener("abort", onAbort));
+        resolve(new Response(stream, { status, statusText: message.statusMessage, headers: responseHeaders(message) }));
+      },
+    );
     const onAbort = () => request.destroy(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
     signal.addEventListener("abort", onAbort, { once: true });
     request.once("error", (error) => {

@@ -27,13 +27,27 @@ export function enrich(ctx: RequestContext) {
     seen.add(id);
     const ad = ads?.get(id);
     if (ad) {
-      assets.push({ assetType: "ad", assetId: ad.id, assetName: ad.name, assetStatus: ad.status, assetEffectiveStatus: ad.effectiveStatus, campaignName: ad.campaignName });
+      assets.push({
+        assetType: "ad",
+        assetId: ad.id,
+        assetName: ad.name,
+        assetStatus: ad.status,
+        assetEffectiveStatus: ad.effectiveStatus,
+        campaignName: ad.campaignName,
+      });
       continue;
     }
     const found = groups.get(id);
     if (found) {
       const { group, adAccountId } = found;
-      assets.push({ assetType: "campaign", assetId: group.id, assetName: group.name, assetStatus: group.status, assetEffectiveStatus: group.status, adAccountId });
+      assets.push({
+        assetType: "campaign",
+        assetId: group.id,
+        assetName: group.name,
+        assetStatus: group.status,
+        assetEffectiveStatus: group.status,
+        adAccountId,
+      });
     }
   }
   return { json: { assets } };
@@ -70,8 +84,13 @@ export function cloneLinkedInCampaign(ctx: RequestContext) {
     clonedFrom: source.id,
   };
   state.addCampaignGroup(account, group, {
-    storeUrl: store.url, adAccountId: account.id, sourceCampaignGroupId: source.id,
-    campaignGroupId: group.id, name: group.name, status: group.status, at: now,
+    storeUrl: store.url,
+    adAccountId: account.id,
+    sourceCampaignGroupId: source.id,
+    campaignGroupId: group.id,
+    name: group.name,
+    status: group.status,
+    at: now,
   });
   const asset = {
     key: `linkedin:${account.id}:campaign:${group.id}`,
@@ -97,7 +116,15 @@ export function cloneLinkedInCampaign(ctx: RequestContext) {
   return {
     json: {
       ok: true,
-      result: { id: group.id, adAccountId: account.id, sourceCampaignGroupId: source.id, name: group.name, status: group.status, currency: group.currency, createdAt: now },
+      result: {
+        id: group.id,
+        adAccountId: account.id,
+        sourceCampaignGroupId: source.id,
+        name: group.name,
+        status: group.status,
+        currency: group.currency,
+        createdAt: now,
+      },
       asset,
       results,
     },

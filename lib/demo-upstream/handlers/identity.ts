@@ -17,7 +17,14 @@ function role(ctx: RequestContext, organization: OrganizationFixture): string {
 }
 
 export function storeSummary(store: StoreFixture) {
-  return { id: store.id, url: store.url, type: store.type, currency: store.currency, createdAt: store.createdAt, updatedAt: store.updatedAt };
+  return {
+    id: store.id,
+    url: store.url,
+    type: store.type,
+    currency: store.currency,
+    createdAt: store.createdAt,
+    updatedAt: store.updatedAt,
+  };
 }
 
 /** A store-scoped key sees one store: the one it was created for. */
@@ -28,7 +35,13 @@ function visibleStores(ctx: RequestContext): StoreFixture[] {
 
 function organizationView(ctx: RequestContext) {
   const { organization } = ctx;
-  return { id: organization.id, name: organization.name, slug: organization.slug, createdAt: organization.createdAt, role: role(ctx, organization) };
+  return {
+    id: organization.id,
+    name: organization.name,
+    slug: organization.slug,
+    createdAt: organization.createdAt,
+    role: role(ctx, organization),
+  };
 }
 
 export function context(ctx: RequestContext) {

@@ -52,10 +52,19 @@ function compareValues(a: string, b: string): number {
  * value: the answer cannot change any more, so it is still exact.
  */
 async function scanDimensions(catalog: StoreCatalog, from: number, to: number, filter: RowFilter): Promise<DimensionValues> {
-  const sets = { countries: new Set<string>(), deviceTypes: new Set<string>(), os: new Set<string>(), browsers: new Set<string>(), productIds: new Set<string>() };
+  const sets = {
+    countries: new Set<string>(),
+    deviceTypes: new Set<string>(),
+    os: new Set<string>(),
+    browsers: new Set<string>(),
+    productIds: new Set<string>(),
+  };
   const full = () =>
-    sets.countries.size === catalog.store.countryWeights.length && sets.deviceTypes.size === DEVICE_TYPES.length &&
-    sets.os.size === OPERATING_SYSTEMS.length && sets.browsers.size === BROWSERS.length && sets.productIds.size === catalog.products.length;
+    sets.countries.size === catalog.store.countryWeights.length &&
+    sets.deviceTypes.size === DEVICE_TYPES.length &&
+    sets.os.size === OPERATING_SYSTEMS.length &&
+    sets.browsers.size === BROWSERS.length &&
+    sets.productIds.size === catalog.products.length;
   let sinceYield = 0;
   for (let day = from; day <= to; day++) {
     const lines = generateDay(catalog, day);

@@ -4,7 +4,10 @@ import { storePageContext } from "@/lib/store-page";
 
 export const metadata: Metadata = { title: "Clone a campaign" };
 
-export default async function CampaignClonePage(props: { params: Promise<{ storeUrl: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CampaignClonePage(props: {
+  params: Promise<{ storeUrl: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { storeUrl, organizationId } = await storePageContext(props.params, props.searchParams, "/campaigns/clone");
   return <CloneCampaign storeUrl={storeUrl} organizationId={organizationId} />;
 }
