@@ -2,7 +2,15 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-const serverOnlyModules = ["@/lib/upstream/*", "@/lib/session/*", "@/lib/server/*", "@/lib/demo-upstream/*"];
+const serverOnlyModules = [
+  "@/lib/upstream/*",
+  "@/lib/session/*",
+  "@/lib/server/*",
+  "@/lib/handlers/*",
+  "@/lib/store/*",
+  "@/lib/actions/*",
+  "@/lib/demo-upstream/*",
+];
 
 export default defineConfig([
   ...nextVitals,

@@ -11,11 +11,18 @@ export function proxy(request: NextRequest) {
   const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
   const { pathname, search } = request.nextUrl;
 
-  const needsSession = pathname === "/context" || pathname.startsWith("/stores/") || pathname === "/activity";
-  if (needsSession && !request.cookies.has("session")) {
+  if (!decodes(pathname)) {
+    return new NextResponse("Bad request: the path has malformed percent-encoding.", {
+      status: 400,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
+  }
+  const needsSession = pathname === "/context" || pathname.startsWith("/stores/") || pathname === "/activity" || pathname === "/sessions";
+  if (needsSession && !request.cookies.has("session") && !request.cookies.has("__Host-session")) {
     const signIn = new URL("/sign-in", request.url);
     const reason = request.cookies.get("session_ended")?.value;
-    if (reason && /^key_(expired|revoked|invalid)$/.test(reason)) signIn.searchParams.set("reason", reason);
+    if (reason && /^(key_(expired|revoked|invalid)|session_(revoked|expired|idle))$/.test(reason))
+      signIn.searchParams.set("reason", reason);
     signIn.searchParams.set("next", `${pathname}${search}`);
     return NextResponse.redirect(signIn);
   }
@@ -26,6 +33,15 @@ export function proxy(request: NextRequest) {
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("content-security-policy", csp);
   return response;
+}
+
+function decodes(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const config = {

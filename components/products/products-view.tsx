@@ -114,14 +114,14 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
         <div className="flex flex-wrap gap-2 text-sm">
           <a
             className="rounded-lg border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
-            href={exportPath(storeUrl, filters, "products")}
+            href={exportPath(storeUrl, filters, "products", organizationId)}
             download
           >
             Export table (CSV)
           </a>
           <a
             className="rounded-lg border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
-            href={exportPath(storeUrl, filters, "rows")}
+            href={exportPath(storeUrl, filters, "rows", organizationId)}
             download
           >
             Export raw rows (CSV)

@@ -4,26 +4,39 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ApiRequestError } from "@/lib/queries/api-client";
 import { useSignIn } from "@/lib/queries/session";
+import { errorWords } from "@/lib/error-words";
+import { errorCodeSchema } from "@/lib/schemas/error";
 import { keySignInSchema, type DemoKeyOption, type SignInRequest } from "@/lib/schemas/session";
 import { Badge, Card } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 
-/** The reason for a refused key, as a person would put it. */
+/** The reason for a refused key, as a person would put it: the code's wording, else the server's message. */
 function refusalText(error: unknown): { text: string; requestId?: string } {
   if (!(error instanceof ApiRequestError)) return { text: "Sign-in failed. Try again." };
-  const byCode: Record<string, string> = {
-    key_expired: "This API key has expired. Create a new key in the service's settings (MCP, Access key fallback).",
-    key_revoked: "This API key has been revoked. Create a new key in the service's settings.",
-    key_invalid: "This API key is not valid. Check that it was copied whole.",
-    key_unscoped: "This is an older key without store scope. Create a new key with a store selected.",
-    forbidden: "This key may not use that organization. Leave the organization ID empty or use one the key belongs to.",
-    rate_limited: error.message,
-    bad_request: error.message,
-  };
-  return { text: (error.code && byCode[error.code]) || error.message, requestId: error.requestId };
+  const specific = error.code === "bad_request" || error.code === "rate_limited" || error.code === "forbidden";
+  const words = errorCodeSchema.safeParse(error.code);
+  return { text: specific || !words.success ? error.message : errorWords[words.data], requestId: error.requestId };
 }
 
-export function SignInForm({ next, notice, demoKeys }: { next: string; notice?: string; demoKeys: DemoKeyOption[] }) {
+/** A refusal named by the URL after a sign-in posted without scripts. */
+function serverRefusalText(refusal: { code: string; requestId?: string }): { text: string; requestId?: string } {
+  const words = errorCodeSchema.safeParse(refusal.code);
+  return { text: words.success ? errorWords[words.data] : "Sign-in failed. Try again.", requestId: refusal.requestId };
+}
+
+interface SignInFormProps {
+  next: string;
+  notice?: string;
+  refusal?: { code: string; requestId?: string };
+  demoKeys: DemoKeyOption[];
+}
+
+/**
+ * A real form: posted to /api/session as a plain form before any script runs (the server
+ * answers with a redirect), or sent by script once the page is interactive. Either way the
+ * key travels in a POST body only, never in a URL.
+ */
+export function SignInForm({ next, notice, refusal: serverRefusal, demoKeys }: SignInFormProps) {
   const router = useRouter();
   const signIn = useSignIn();
   const [apiKey, setApiKey] = useState("");
@@ -39,8 +52,13 @@ export function SignInForm({ next, notice, demoKeys }: { next: string; notice?: 
     });
   }
 
-  function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    if (submitter instanceof HTMLButtonElement && submitter.name === "demoKeyId") {
+      submit({ demoKeyId: submitter.value, organizationId });
+      return;
+    }
     const parsed = keySignInSchema.safeParse({ apiKey, organizationId });
     if (!parsed.success) {
       setFieldError(parsed.error.issues[0]?.message);
@@ -50,7 +68,11 @@ export function SignInForm({ next, notice, demoKeys }: { next: string; notice?: 
     submit(parsed.data);
   }
 
-  const refusal = signIn.isError ? refusalText(signIn.error) : undefined;
+  const refusal = signIn.isError
+    ? refusalText(signIn.error)
+    : serverRefusal && !signIn.isPending
+      ? serverRefusalText(serverRefusal)
+      : undefined;
 
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4 py-10">
@@ -70,7 +92,8 @@ export function SignInForm({ next, notice, demoKeys }: { next: string; notice?: 
         </p>
       )}
       <Card>
-        <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <form id="sign-in-form" method="post" action="/api/session" onSubmit={onSubmit} noValidate className="space-y-4">
+          <input type="hidden" name="next" value={next} />
           <div>
             <label htmlFor="api-key" className="block text-sm font-medium">
               API key
@@ -139,10 +162,13 @@ export function SignInForm({ next, notice, demoKeys }: { next: string; notice?: 
             {demoKeys.map((demoKey) => (
               <li key={demoKey.id}>
                 <Button
+                  type="submit"
+                  form="sign-in-form"
+                  name="demoKeyId"
+                  value={demoKey.id}
                   variant="secondary"
                   className="w-full"
                   disabled={signIn.isPending}
-                  onClick={() => submit({ demoKeyId: demoKey.id, organizationId })}
                 >
                   <span className="flex w-full items-center justify-between gap-3 text-left">
                     <span>{demoKey.label}</span>

@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { GET as activityRoute } from "@/app/api/activity/route";
 import { describeDemo } from "@/lib/demo-upstream/describe";
 import { startDemoUpstream, type DemoUpstream } from "@/lib/demo-upstream/server";
-import { signIn } from "@/lib/session/sign-in";
-import { proxyToUpstream } from "@/lib/upstream/proxy";
+import { signIn } from "@/lib/handlers/session";
+import { proxyToUpstream } from "@/lib/handlers/proxy";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
 import { activityResponseSchema, type AuditEntry } from "@/lib/schemas/activity";
 

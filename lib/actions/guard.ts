@@ -1,7 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { cloneCampaignRequestSchema, cloneCampaignResponseSchema } from "@/lib/schemas/campaign-clone";
-import { errorResponse } from "@/lib/server/http";
+import { DashboardError, errorResponse as dashboardErrorResponse } from "@/lib/server/http";
+import type { ErrorCode } from "@/lib/schemas/error";
+
+function errorResponse(status: number, code: ErrorCode, message: string, options: { requestId: string }): Response {
+  return dashboardErrorResponse(new DashboardError(status, code, message), options.requestId);
+}
 import type { SessionData } from "@/lib/session/session";
 import { type Endpoint, upstreamPath } from "@/lib/upstream/endpoints";
 import type { AuditAction } from "@/lib/schemas/activity";

@@ -1,7 +1,8 @@
 import "server-only";
 import type { MetricsFilters } from "@/lib/schemas/product-metrics-view";
 import type { SessionData } from "@/lib/session/session";
-import { readUpstreamError, sendUpstream, UpstreamFailure, UpstreamHttpError } from "@/lib/upstream/client";
+import { DashboardError } from "@/lib/server/http";
+import { sendUpstream, UpstreamFailure, UpstreamHttpError } from "@/lib/upstream/client";
 import { endpointById } from "@/lib/upstream/endpoints";
 import { isMetricRow, type MetricRow } from "./aggregate";
 import { MalformedJsonError, readJsonArray } from "./json-array-stream";
@@ -29,12 +30,15 @@ function streamFailure(error: unknown, upstreamRequestId?: string): Error {
       upstreamRequestId,
     );
   }
+  // The deadline passed while rows were still arriving: the range was too much for one read.
   if (error instanceof Error && error.name === "TimeoutError") {
-    return new UpstreamFailure(
+    return new DashboardError(
       504,
-      "upstream_timeout",
-      "The analytics service did not finish sending the rows in time. Try a shorter range or fewer filters.",
-      upstreamRequestId,
+      "range_too_long",
+      "Reading this range took longer than the deadline allows. Try a shorter range or fewer filters.",
+      {
+        upstreamRequestId,
+      },
     );
   }
   return new UpstreamFailure(502, "upstream_unavailable", "The analytics service's answer was cut off.", upstreamRequestId);
@@ -76,7 +80,7 @@ export async function openProductRows(context: UpstreamContext, storeUrl: string
     signal: context.signal,
   });
   const upstreamRequestId = response.headers.get("x-request-id") ?? undefined;
-  if (!response.ok) throw new UpstreamHttpError(response.status, await readUpstreamError(response), upstreamRequestId);
+  if (!response.ok) throw await UpstreamHttpError.from(response);
   if (!response.body)
     throw new UpstreamFailure(502, "upstream_malformed", "The analytics service answered without a body.", upstreamRequestId);
   return { upstreamRequestId, batches: validatedBatches(response.body, upstreamRequestId) };

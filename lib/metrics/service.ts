@@ -1,4 +1,5 @@
 import "server-only";
+import { processSingleton } from "@/lib/server/singleton";
 import { currencyDecimals } from "@/lib/format";
 import type { ComparisonMode, MetricsFilters, ProductBreakdown, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
 import { BreakdownAggregator, ProductMetricsAggregator } from "./aggregate";
@@ -8,9 +9,8 @@ import { ViewCache } from "./view-cache";
 
 const PROGRESS_EVERY_ROWS = 50_000;
 
-const globalCache = globalThis as typeof globalThis & { __productMetricsCache?: ViewCache<ProductMetricsView> };
 /** One minute is enough to move between views of one range; 50 views bound the memory. */
-const viewCache = (globalCache.__productMetricsCache ??= new ViewCache<ProductMetricsView>(60_000, 50));
+const viewCache = processSingleton("productMetricsCache", () => new ViewCache<ProductMetricsView>(60_000, 50));
 
 export interface AggregationHooks {
   /** Called once every upstream read has answered 200: from here on, errors arrive mid-stream. */
@@ -70,7 +70,11 @@ async function aggregate(
   };
 }
 
-/** The page's view of the product metrics, from the cache when the same read was made a moment ago. */
+/**
+ * The page's view of the product metrics, from the cache when the same read was made a
+ * moment ago. Identical reads in flight share one aggregation, which stops only when every
+ * reader's `context.signal` has aborted.
+ */
 export function productMetricsView(
   context: UpstreamContext,
   storeUrl: string,
@@ -85,7 +89,8 @@ export function productMetricsView(
     JSON.stringify(filters),
     compare,
   );
-  const { value, hit } = viewCache.get(key, () => aggregate(context, storeUrl, filters, compare, hooks));
+  const load = (signal: AbortSignal) => aggregate({ ...context, signal }, storeUrl, filters, compare, hooks);
+  const { value, hit } = viewCache.get(key, load, context.signal);
   return { view: value, cached: hit };
 }
 

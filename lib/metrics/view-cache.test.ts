@@ -3,13 +3,13 @@ import { ViewCache } from "./view-cache";
 
 describe("ViewCache", () => {
   it("serves a second identical read from the cache until it expires", async () => {
-    let now = 0;
+    let now = 1_000;
     const cache = new ViewCache<number>(60_000, 10, () => now);
     const load = vi.fn(async () => 42);
     expect(await cache.get("k", load).value).toBe(42);
     expect(cache.get("k", load).hit).toBe(true);
     expect(load).toHaveBeenCalledTimes(1);
-    now = 60_001;
+    now = 61_001;
     expect(cache.get("k", load).hit).toBe(false);
     expect(load).toHaveBeenCalledTimes(2);
   });
@@ -39,5 +39,36 @@ describe("ViewCache", () => {
     const cache = new ViewCache<number>(60_000, 2);
     for (const key of ["a", "b", "c"]) cache.get(key, async () => 1);
     expect(cache.get("a", async () => 1).hit).toBe(false);
+  });
+});
+
+describe("ViewCache readers", () => {
+  const slow = (signal: AbortSignal) =>
+    new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => resolve(7), 50);
+      signal.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("aborted"))), { once: true });
+    });
+
+  it("keeps a shared load going while one of its readers is still there", async () => {
+    const cache = new ViewCache<number>(60_000, 10);
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = cache.get("k", slow, first.signal);
+    const b = cache.get("k", slow, second.signal);
+    a.value.catch(() => undefined);
+    first.abort();
+    expect(await b.value).toBe(7);
+  });
+
+  it("stops a shared load when its last reader leaves, and forgets it", async () => {
+    const cache = new ViewCache<number>(60_000, 10);
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = cache.get("k", slow, first.signal);
+    cache.get("k", slow, second.signal);
+    first.abort();
+    second.abort();
+    await expect(a.value).rejects.toThrow("aborted");
+    expect(cache.get("k", async () => 1).hit).toBe(false);
   });
 });

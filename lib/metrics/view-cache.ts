@@ -1,20 +1,26 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+
+interface Entry<T> {
+  value: Promise<T>;
+  controller: AbortController;
+  readers: number;
+  settled: boolean;
+}
 
 /**
  * Recent aggregates, per session key and query, for a short while: switching between views
  * of the same range (granularity, comparison on and off, a table page) does not read the
- * upstream again. Identical requests in flight share one upstream read. Only the key's hash
- * is kept, never the key.
+ * upstream again. Identical reads in flight share one upstream read, which stops only when
+ * its last reader has gone. Only the key's hash is kept, never the key.
  */
 export class ViewCache<T> {
-  private readonly entries = new Map<string, { value: Promise<T>; expires: number }>();
+  private readonly entries: LRUCache<string, Entry<T>>;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(ttlMs: number, maxEntries: number, now: () => number = performance.now.bind(performance)) {
+    this.entries = new LRUCache<string, Entry<T>>({ max: maxEntries, ttl: ttlMs, ttlAutopurge: false, ttlResolution: 0, perf: { now } });
+  }
 
   static key(apiKey: string, ...parts: (string | undefined)[]): string {
     return createHash("sha256")
@@ -24,15 +30,42 @@ export class ViewCache<T> {
       .digest("hex");
   }
 
-  /** The cached value, or `load()`'s; a failed load is forgotten at once so the next call tries again. */
-  get(key: string, load: () => Promise<T>): { value: Promise<T>; hit: boolean } {
-    const entry = this.entries.get(key);
-    if (entry && entry.expires > this.now()) return { value: entry.value, hit: true };
-    if (entry) this.entries.delete(key);
-    const value = load();
-    this.entries.set(key, { value, expires: this.now() + this.ttlMs });
-    value.catch(() => this.entries.delete(key));
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    return { value, hit: false };
+  /**
+   * The cached value, or `load()`'s, shared with identical reads in flight. `reader` is the
+   * caller's own signal: when every reader of an unfinished load has aborted, the load's
+   * signal aborts. A failed load is forgotten at once so the next call tries again.
+   */
+  get(key: string, load: (signal: AbortSignal) => Promise<T>, reader?: AbortSignal): { value: Promise<T>; hit: boolean } {
+    const existing = this.entries.get(key);
+    if (existing) {
+      this.join(key, existing, reader);
+      return { value: existing.value, hit: true };
+    }
+    const controller = new AbortController();
+    const entry: Entry<T> = { value: load(controller.signal), controller, readers: 0, settled: false };
+    this.entries.set(key, entry);
+    entry.value.then(
+      () => (entry.settled = true),
+      () => {
+        entry.settled = true;
+        if (this.entries.peek(key) === entry) this.entries.delete(key);
+      },
+    );
+    this.join(key, entry, reader);
+    return { value: entry.value, hit: false };
+  }
+
+  private join(key: string, entry: Entry<T>, reader: AbortSignal | undefined): void {
+    if (entry.settled || !reader) return;
+    entry.readers++;
+    const leave = () => {
+      entry.readers--;
+      if (entry.readers > 0 || entry.settled) return;
+      entry.controller.abort(reader.reason);
+      if (this.entries.peek(key) === entry) this.entries.delete(key);
+    };
+    if (reader.aborted) return leave();
+    reader.addEventListener("abort", leave, { once: true });
+    entry.value.finally(() => reader.removeEventListener("abort", leave)).catch(() => undefined);
   }
 }

@@ -125,6 +125,7 @@ export function useProductBreakdown(storeUrl: string, filters: MetricsFilters, p
   });
 }
 
-export function exportPath(storeUrl: string, filters: MetricsFilters, kind: "products" | "rows"): string {
-  return metricsPath(storeUrl, "/export", { ...filters, kind });
+/** A download link: it cannot carry the organization header, so it names the organization in its query. */
+export function exportPath(storeUrl: string, filters: MetricsFilters, kind: "products" | "rows", organizationId?: string): string {
+  return metricsPath(storeUrl, "/export", { ...filters, kind, organizationId });
 }

@@ -8,3 +8,60 @@ export const apiErrorSchema = z.looseObject({
   retryAfter: z.string().nullable().optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/**
+ * Why a dashboard route failed, for pages to choose their words. The same list serves the
+ * server (which sets `code`), the sign-in page and the API client.
+ */
+export const errorCodes = [
+  "bad_request",
+  "payload_too_large",
+  "cross_site",
+  "not_found",
+  "method_not_allowed",
+  "no_session",
+  "session_revoked",
+  "session_expired",
+  "session_idle",
+  "key_expired",
+  "key_revoked",
+  "key_invalid",
+  "key_unscoped",
+  "forbidden",
+  "rate_limited",
+  "idempotency_conflict",
+  "idempotency_in_progress",
+  "outcome_unknown",
+  "upstream_timeout",
+  "upstream_unavailable",
+  "upstream_malformed",
+  "range_too_long",
+  "database_unavailable",
+  "internal_error",
+] as const;
+export const errorCodeSchema = z.enum(errorCodes);
+export type ErrorCode = z.infer<typeof errorCodeSchema>;
+
+/** After these the session is gone and the user must sign in again. */
+export const sessionEndingCodes = [
+  "no_session",
+  "session_revoked",
+  "session_expired",
+  "session_idle",
+  "key_expired",
+  "key_revoked",
+  "key_invalid",
+] as const satisfies readonly ErrorCode[];
+export type SessionEndingCode = (typeof sessionEndingCodes)[number];
+
+export function isSessionEndingCode(code: unknown): code is SessionEndingCode {
+  return sessionEndingCodes.includes(code as SessionEndingCode);
+}
+
+/** The Error object as the dashboard's own routes answer it: the contract's shape plus a code. */
+export const dashboardErrorSchema = apiErrorSchema.extend({
+  code: z.string().optional(),
+  /** The dashboard's own id for the request, also when `requestId` is the upstream's. */
+  dashboardRequestId: z.string().optional(),
+});
+export type DashboardErrorBody = z.infer<typeof dashboardErrorSchema>;

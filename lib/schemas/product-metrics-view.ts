@@ -15,7 +15,10 @@ export const productMetricsQuerySchema = metricsFiltersSchema
   .extend({ compare: comparisonModeSchema.optional() })
   .superRefine(dateRangeRefinement);
 export const breakdownQuerySchema = metricsFiltersSchema.extend({ productId: identifierSchema }).superRefine(dateRangeRefinement);
-export const exportQuerySchema = metricsFiltersSchema.extend({ kind: z.enum(["products", "rows"]) }).superRefine(dateRangeRefinement);
+/** A download link cannot send the organization header, so the export takes the organization in its query. */
+export const exportQuerySchema = metricsFiltersSchema
+  .extend({ kind: z.enum(["products", "rows"]), organizationId: identifierSchema.optional() })
+  .superRefine(dateRangeRefinement);
 
 const totalsSchema = z.strictObject({
   revenue: z.number(),

@@ -27,9 +27,29 @@ export const productMetricRowSchema = z.looseObject({
 export type ProductMetricRow = z.infer<typeof productMetricRowSchema>;
 
 /** startDate must not come after endDate. */
+/** The longest range one read may cover: two years, leap day included. Longer reads take minutes upstream. */
+export const MAX_RANGE_DAYS = 731;
+const EARLIEST_DATE = "1970-01-01";
+const LATEST_DATE = "2100-12-31";
+
 export const dateRangeRefinement = <T extends { startDate?: string; endDate?: string }>(query: T, ctx: z.RefinementCtx) => {
-  if (query.startDate && query.endDate && query.startDate > query.endDate) {
+  const { startDate, endDate } = query;
+  for (const [name, value] of [
+    ["startDate", startDate],
+    ["endDate", endDate],
+  ] as const) {
+    if (value && (value < EARLIEST_DATE || value > LATEST_DATE)) {
+      ctx.addIssue({ code: "custom", path: [name], message: `must be between ${EARLIEST_DATE} and ${LATEST_DATE}` });
+    }
+  }
+  if (!startDate || !endDate) return;
+  if (startDate > endDate) {
     ctx.addIssue({ code: "custom", path: ["endDate"], message: "must not be before startDate" });
+    return;
+  }
+  const days = (Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000 + 1;
+  if (days > MAX_RANGE_DAYS) {
+    ctx.addIssue({ code: "custom", path: ["endDate"], message: `the range may cover at most ${MAX_RANGE_DAYS} days (two years)` });
   }
 };
 

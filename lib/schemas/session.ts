@@ -22,23 +22,37 @@ export const sessionResponseSchema = z.strictObject({
   context: contextSchema.optional(),
 });
 
+/** Both travel upstream in a header: visible ASCII only, so no value can break out of it. */
+const headerSafe = /^[\x21-\x7e]*$/;
+
 const organizationIdField = z
   .string()
   .trim()
   .max(200, "This is too long to be an organization ID.")
+  .regex(headerSafe, "An organization ID has only letters, digits and punctuation, without spaces or line breaks.")
   .optional()
   .transform((value) => (value ? value : undefined));
 
+/** Where a sign-in posted as a plain form goes next (checked again on the server). */
+const nextField = z.string().max(2048).optional();
+
 /** Sign-in with a typed key. */
 export const keySignInSchema = z.strictObject({
-  apiKey: z.string().trim().min(1, "Enter an API key.").max(512, "This is too long to be an API key."),
+  apiKey: z
+    .string()
+    .trim()
+    .min(1, "Enter an API key.")
+    .max(512, "This is too long to be an API key.")
+    .regex(headerSafe, "An API key has only letters, digits and punctuation, without spaces or line breaks."),
   organizationId: organizationIdField,
+  next: nextField,
 });
 
 /** Sign-in with one of the demo upstream's keys, named by id so that the key never reaches the browser. */
 export const demoSignInSchema = z.strictObject({
   demoKeyId: z.string().min(1).max(64),
   organizationId: organizationIdField,
+  next: nextField,
 });
 
 export const signInRequestSchema = z.union([keySignInSchema, demoSignInSchema]);

@@ -3,10 +3,13 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { parseEndedReason, SESSION_ENDED_COOKIE } from "./ended";
-import { SESSION_COOKIE, summarize, unsealSession, type SessionSummary } from "./session";
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE, summarize, unsealSession, type SessionSummary } from "./session";
 
 /** The session of the page being rendered, read once per render. */
-const readPageSession = cache(async () => unsealSession((await cookies()).get(SESSION_COOKIE)?.value));
+const readPageSession = cache(async () => {
+  const jar = await cookies();
+  return unsealSession((jar.get(SECURE_SESSION_COOKIE) ?? jar.get(SESSION_COOKIE))?.value);
+});
 
 /**
  * Every dashboard page calls this itself: without a session, the user is sent to sign in

@@ -58,11 +58,23 @@ describe("the session cookie", () => {
     expect(await unsealSession(sealed)).toBeNull();
   });
 
-  it("is httpOnly, SameSite=Lax, on path / with a bounded lifetime, and Secure in production", async () => {
+  it("over HTTPS is a __Host- cookie: Secure, httpOnly, SameSite=Lax, on path /, with a bounded lifetime", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    const cookie = await sessionSetCookie(data(), new Request("https://dashboard.example/api/session"));
+    expect(cookie).toMatch(/^__Host-session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=(\d+); Secure$/);
+    expect(Number(/Max-Age=(\d+)/.exec(cookie)![1])).toBeLessThanOrEqual(8 * 3600);
+  });
+
+  it("over HTTPS behind a proxy the dashboard's server vouches for is Secure too", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    const request = new Request("http://dashboard.example/api/session", { headers: { "x-dashboard-proto": "https" } });
+    expect(await sessionSetCookie(data(), request)).toMatch(/^__Host-session=.*; Secure$/);
+  });
+
+  it("over plain HTTP is not Secure, so the browser keeps it (a production build on a LAN host)", async () => {
     vi.stubEnv("SESSION_SECRET", secretA);
     vi.stubEnv("NODE_ENV", "production");
-    const cookie = await sessionSetCookie(data());
-    expect(cookie).toMatch(/^session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=(\d+); Secure$/);
-    expect(Number(/Max-Age=(\d+)/.exec(cookie)![1])).toBeLessThanOrEqual(8 * 3600);
+    const cookie = await sessionSetCookie(data(), new Request("http://10.0.0.5:3000/api/session"));
+    expect(cookie).toMatch(/^session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
   });
 });

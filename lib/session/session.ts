@@ -1,11 +1,14 @@
 import "server-only";
 import { sealData, unsealData } from "iron-session";
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { identifierSchema } from "@/lib/schemas/common";
 import { sessionSummarySchema } from "@/lib/schemas/session";
 import { sessionTtlSeconds } from "@/lib/server/config";
 import { sessionSecrets } from "./secrets";
 
+/** Over HTTPS the cookie takes the `__Host-` prefix: Secure, Path=/, no Domain, so no other host can set it. */
+export const SECURE_SESSION_COOKIE = "__Host-session";
 export const SESSION_COOKIE = "session";
 
 /** What the encrypted cookie holds. The key never leaves the server in clear. */
@@ -34,11 +37,9 @@ export async function sealSession(data: SessionData): Promise<string> {
 
 /**
  * Cookies already unsealed in this process, so that each request does not pay for the key
- * derivation again. Only cookies that unsealed successfully enter; each leaves when its
- * session expires or when the cache is full.
+ * derivation again. Only cookies that unsealed successfully enter.
  */
-const unsealed = new Map<string, SessionData>();
-const UNSEALED_CACHE_SIZE = 1_000;
+const unsealed = new LRUCache<string, SessionData>({ max: 1_000 });
 
 /** A tampered, expired, unreadable or outdated cookie is no session at all. */
 export async function unsealSession(sealed: string | undefined): Promise<SessionData | null> {
@@ -53,7 +54,6 @@ export async function unsealSession(sealed: string | undefined): Promise<Session
     const data = await unsealData(sealed, { password: sessionSecrets().unsealing, ttl: sessionTtlSeconds() });
     const parsed = sessionDataSchema.safeParse(data);
     if (!parsed.success || parsed.data.expiresAt <= Date.now()) return null;
-    if (unsealed.size >= UNSEALED_CACHE_SIZE) unsealed.delete(unsealed.keys().next().value!);
     unsealed.set(sealed, parsed.data);
     return parsed.data;
   } catch {
@@ -61,18 +61,33 @@ export async function unsealSession(sealed: string | undefined): Promise<Session
   }
 }
 
-function cookieAttributes(maxAgeSeconds: number): string {
-  const secure = process.env.NODE_ENV === "production" && process.env.SESSION_COOKIE_SECURE !== "0";
+/**
+ * Whether the browser reached the dashboard over HTTPS: directly, or through a proxy the
+ * dashboard's own server vouches for (it sets x-dashboard-proto). SESSION_COOKIE_SECURE=1
+ * forces Secure cookies, 0 turns them off.
+ */
+export function requestIsSecure(request: Request): boolean {
+  const forced = process.env.SESSION_COOKIE_SECURE;
+  if (forced === "1") return true;
+  if (forced === "0") return false;
+  return new URL(request.url).protocol === "https:" || request.headers.get("x-dashboard-proto") === "https";
+}
+
+function cookieAttributes(maxAgeSeconds: number, secure: boolean): string {
   return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? "; Secure" : ""}`;
 }
 
-export async function sessionSetCookie(data: SessionData): Promise<string> {
+export async function sessionSetCookie(data: SessionData, request: Request): Promise<string> {
+  const secure = requestIsSecure(request);
   const maxAge = Math.max(0, Math.floor((data.expiresAt - Date.now()) / 1000));
-  return `${SESSION_COOKIE}=${await sealSession(data)}; ${cookieAttributes(maxAge)}`;
+  return `${secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=${await sealSession(data)}; ${cookieAttributes(maxAge, secure)}`;
 }
 
-export function clearedSessionCookie(): string {
-  return `${SESSION_COOKIE}=; ${cookieAttributes(0)}`;
+/** Set-Cookie values that remove the session cookie under either name. */
+export function clearedSessionCookies(request: Request): string[] {
+  const cleared = [`${SESSION_COOKIE}=; ${cookieAttributes(0, requestIsSecure(request))}`];
+  if (requestIsSecure(request)) cleared.push(`${SECURE_SESSION_COOKIE}=; ${cookieAttributes(0, true)}`);
+  return cleared;
 }
 
 export function readCookie(header: string | null, name: string): string | undefined {
@@ -84,6 +99,11 @@ export function readCookie(header: string | null, name: string): string | undefi
   return undefined;
 }
 
+/** The sealed session cookie of a request, under either name. */
+export function sealedSessionCookie(cookieHeader: string | null): string | undefined {
+  return readCookie(cookieHeader, SECURE_SESSION_COOKIE) ?? readCookie(cookieHeader, SESSION_COOKIE);
+}
+
 export async function sessionFromRequest(request: Request): Promise<SessionData | null> {
-  return unsealSession(readCookie(request.headers.get("cookie"), SESSION_COOKIE));
+  return unsealSession(sealedSessionCookie(request.headers.get("cookie")));
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { apiErrorSchema, type ApiError } from "@/lib/schemas/error";
 import { upstreamBaseUrl, upstreamTimeoutMs } from "@/lib/server/config";
+import { DashboardError } from "@/lib/server/http";
 import { type Endpoint, upstreamPath } from "./endpoints";
 import { exchange } from "./transport";
 
@@ -38,10 +39,21 @@ export class UpstreamHttpError extends Error {
     readonly status: number,
     readonly body: ApiError,
     readonly upstreamRequestId?: string,
+    /** When to try again, from the answer's Retry-After header or its Error body. */
+    readonly retryAfter?: string,
   ) {
     super(body.error);
   }
+
+  static async from(response: Response): Promise<UpstreamHttpError> {
+    const body = await readUpstreamError(response);
+    const retryAfter = response.headers.get("retry-after") ?? body.retryAfter ?? undefined;
+    return new UpstreamHttpError(response.status, body, response.headers.get("x-request-id") ?? undefined, retryAfter);
+  }
 }
+
+/** Characters a header value may carry: visible ASCII, space and tab. */
+const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
 
 const RETRYABLE = new Set([502, 503, 504]);
 const MAX_RETRY_DELAY_MS = 2_000;
@@ -57,6 +69,11 @@ function buildUrl(call: UpstreamCall): string {
 
 /** Exactly the headers the contract needs; nothing from the browser's request is copied. */
 function buildHeaders(call: UpstreamCall, body: string | undefined): Record<string, string> {
+  if (!HEADER_SAFE.test(call.apiKey))
+    throw new DashboardError(400, "bad_request", "apiKey: the API key contains characters a key cannot have.");
+  if (call.organizationId !== undefined && !HEADER_SAFE.test(call.organizationId)) {
+    throw new DashboardError(400, "bad_request", "organizationId: the organization ID contains characters an ID cannot have.");
+  }
   const headers: Record<string, string> = { accept: "application/json", "x-api-key": call.apiKey, "x-request-id": call.requestId };
   if (call.organizationId) headers["x-service-organization-id"] = call.organizationId;
   if (body !== undefined) {
@@ -99,11 +116,12 @@ export async function sendUpstream(call: UpstreamCall): Promise<Response> {
   const attempts = call.endpoint.mutating ? 1 : 2;
   const url = new URL(buildUrl(call));
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+  const headers = buildHeaders(call, body);
 
   for (let attempt = 1; ; attempt++) {
     let response: Response | undefined;
     try {
-      response = await exchange(url, { method: call.endpoint.method, headers: buildHeaders(call, body), body, signal });
+      response = await exchange(url, { method: call.endpoint.method, headers, body, signal });
     } catch (error) {
       if (deadline.aborted) {
         throw new UpstreamFailure(
@@ -152,7 +170,7 @@ export async function callUpstreamJson<T extends z.ZodType>(
 ): Promise<{ data: z.infer<T>; upstreamRequestId?: string }> {
   const response = await sendUpstream(call);
   const upstreamRequestId = response.headers.get("x-request-id") ?? undefined;
-  if (!response.ok) throw new UpstreamHttpError(response.status, await readUpstreamError(response), upstreamRequestId);
+  if (!response.ok) throw await UpstreamHttpError.from(response);
   let text: string;
   try {
     text = await response.text();

@@ -37,10 +37,12 @@ export function exchange(url: URL, { method, headers, body, signal }: Exchange):
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const secure = url.protocol === "https:";
+    let response: IncomingMessage | undefined;
     const request = (secure ? httpsRequest : httpRequest)(
       url,
       { method, headers, agent: secure ? agents.https : agents.http },
       (message) => {
+        response = message;
         const status = message.statusCode ?? 502;
         const stream = NULL_BODY_STATUSES.has(status) ? null : (Readable.toWeb(message) as ReadableStream<Uint8Array>);
         if (!stream) message.resume();
@@ -48,7 +50,12 @@ export function exchange(url: URL, { method, headers, body, signal }: Exchange):
         resolve(new Response(stream, { status, statusText: message.statusMessage, headers: responseHeaders(message) }));
       },
     );
-    const onAbort = () => request.destroy(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+    // The body may still be arriving: it fails with the same reason (a deadline stays a TimeoutError).
+    const onAbort = () => {
+      const reason = signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
+      request.destroy(reason);
+      response?.destroy(reason);
+    };
     signal.addEventListener("abort", onAbort, { once: true });
     request.once("error", (error) => {
       signal.removeEventListener("abort", onAbort);

@@ -1,5 +1,4 @@
-import { activityResponse } from "@/lib/actions/activity";
+import { activity } from "@/lib/handlers/activity";
 
 export const dynamic = "force-dynamic";
-
-export const GET = (request: Request) => activityResponse(request);
+export const GET = activity;

@@ -1,7 +1,4 @@
-import { currentSession, signIn, signOut } from "@/lib/session/sign-in";
+import { currentSession, signIn, signOut } from "@/lib/handlers/session";
 
 export const dynamic = "force-dynamic";
-
-export const GET = (request: Request) => currentSession(request);
-export const POST = (request: Request) => signIn(request);
-export const DELETE = (request: Request) => signOut(request);
+export { currentSession as GET, signIn as POST, signOut as DELETE };

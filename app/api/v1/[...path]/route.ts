@@ -1,7 +1,6 @@
-import { proxyToUpstream } from "@/lib/upstream/proxy";
+import { proxyToUpstream } from "@/lib/handlers/proxy";
 
 export const dynamic = "force-dynamic";
 
 /** Every method lands in the allow-listed proxy, which answers 404 or 405 for what the contract lacks. */
-const handler = (request: Request) => proxyToUpstream(request);
-export { handler as GET, handler as POST, handler as DELETE, handler as PUT, handler as PATCH };
+export { proxyToUpstream as GET, proxyToUpstream as POST, proxyToUpstream as DELETE, proxyToUpstream as PUT, proxyToUpstream as PATCH };

@@ -1,4 +1,4 @@
-import { productMetricsRoute } from "@/lib/metrics/routes";
+import { productMetrics } from "@/lib/handlers/product-metrics";
 
 export const dynamic = "force-dynamic";
-export const GET = productMetricsRoute;
+export const GET = productMetrics;

@@ -1,4 +1,4 @@
-import { breakdownRoute } from "@/lib/metrics/routes";
+import { breakdown } from "@/lib/handlers/product-metrics";
 
 export const dynamic = "force-dynamic";
-export const GET = breakdownRoute;
+export const GET = breakdown;

@@ -1,4 +1,4 @@
-import { exportRoute } from "@/lib/metrics/routes";
+import { productMetricsExport } from "@/lib/handlers/product-metrics";
 
 export const dynamic = "force-dynamic";
-export const GET = exportRoute;
+export const GET = productMetricsExport;

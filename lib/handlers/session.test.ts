@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/lib/demo-upstream/server";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, useUpstream } from "@/test/harness";
-import { currentSession, signIn, signOut } from "./sign-in";
+import { currentSession, signIn, signOut } from "./session";
 
 let upstream: DemoUpstream;
 let client = 0;

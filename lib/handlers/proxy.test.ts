@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/lib/demo-upstream/server";
-import { signIn } from "@/lib/session/sign-in";
+import { signIn } from "@/lib/handlers/session";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, MARKETER_KEY, startRecordingUpstream, US_STORE, useUpstream } from "@/test/harness";
 import { proxyToUpstream } from "./proxy";
 
@@ -32,7 +32,7 @@ describe("the /api/v1 proxy", () => {
     expect(response.status).toBe(200);
     expect((await response.json()).url).toBe(US_STORE);
     expect(response.headers.get("x-request-id")).toMatch(/\S+/);
-    expect([...response.headers.keys()].sort()).toEqual(["cache-control", "content-type", "x-request-id"]);
+    expect([...response.headers.keys()].sort()).toEqual(["cache-control", "content-type", "x-dashboard-request-id", "x-request-id"]);
   });
 
   it("answers 401 without a session, and for a tampered cookie, without calling the upstream", async () => {

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/lib/demo-upstream/server";
 import { productMetricsEventSchema, type ProductMetricsView } from "@/lib/schemas/product-metrics-view";
-import { signIn } from "@/lib/session/sign-in";
+import { signIn } from "@/lib/handlers/session";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
-import { breakdownRoute, exportRoute, productMetricsRoute } from "./routes";
+import { breakdown as breakdownRoute, productMetricsExport as exportRoute, productMetrics as productMetricsRoute } from "./product-metrics";
 
 let upstream: DemoUpstream;
 let cookie: string;

@@ -1,18 +1,29 @@
 import "server-only";
+import { exportProductsCsv, exportRowsCsv } from "@/lib/metrics/export";
+import type { UpstreamContext } from "@/lib/metrics/product-rows";
+import { productBreakdown, productMetricsView } from "@/lib/metrics/service";
 import {
   breakdownQuerySchema,
   exportQuerySchema,
   productMetricsQuerySchema,
   type MetricsFilters,
 } from "@/lib/schemas/product-metrics-view";
-import { jsonResponse } from "@/lib/server/http";
-import { handleWithSession, type RouteContext } from "@/lib/server/route";
-import { upstreamErrorResponse } from "@/lib/upstream/errors";
-import { UpstreamFailure, UpstreamHttpError } from "@/lib/upstream/client";
-import { exportProductsCsv, exportRowsCsv } from "./export";
-import { productBreakdown, productMetricsView } from "./service";
+import { DashboardError, jsonResponse } from "@/lib/server/http";
+import { toDashboardError } from "./errors";
+import { route, type HandlerContext } from "./pipeline";
 
-type StoreParams = { params: Promise<{ storeUrl: string }> };
+const STORE_ROUTE = /^\/api\/stores\/([^/]+)\/product-metrics(?:\/(breakdown|export))?\/?$/;
+
+/** The store of the path, decoded; malformed percent-encoding is a 400, not an exception. */
+function storeOf(url: URL): string {
+  const raw = STORE_ROUTE.exec(url.pathname)?.[1];
+  if (!raw) throw new DashboardError(404, "not_found");
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new DashboardError(400, "bad_request", "The store in the path has malformed percent-encoding.");
+  }
+}
 
 function filtersOf<Q extends MetricsFilters>(query: Q): MetricsFilters {
   const { startDate, endDate, channel, adId, filterCountry, filterDeviceType, filterOS, filterBrowser, filterProductId, dimension_source } =
@@ -20,9 +31,9 @@ function filtersOf<Q extends MetricsFilters>(query: Q): MetricsFilters {
   return { startDate, endDate, channel, adId, filterCountry, filterDeviceType, filterOS, filterBrowser, filterProductId, dimension_source };
 }
 
-const upstreamContext = (context: RouteContext<unknown>) => ({
-  session: context.session,
-  organizationId: context.organizationId,
+const upstreamContext = (context: HandlerContext<string, unknown, unknown>, organizationId = context.organizationId): UpstreamContext => ({
+  session: context.session.data,
+  organizationId,
   requestId: context.requestId,
   signal: context.request.signal,
 });
@@ -31,11 +42,14 @@ const encoder = new TextEncoder();
 const line = (event: unknown) => encoder.encode(`${JSON.stringify(event)}\n`);
 
 function errorEvent(error: unknown, requestId: string) {
-  if (error instanceof UpstreamFailure)
-    return { type: "error", status: error.status, code: error.code, error: error.message, requestId: error.upstreamRequestId ?? requestId };
-  if (error instanceof UpstreamHttpError)
-    return { type: "error", status: error.status, error: error.body.error, requestId: error.upstreamRequestId ?? requestId };
-  return { type: "error", status: 500, error: "The dashboard could not finish the aggregation.", requestId };
+  const failure = toDashboardError(error) ?? new DashboardError(500, "internal_error", "The dashboard could not finish the aggregation.");
+  return {
+    type: "error",
+    status: failure.status,
+    code: failure.code,
+    error: failure.message,
+    requestId: failure.extra.upstreamRequestId ?? requestId,
+  };
 }
 
 /**
@@ -43,14 +57,14 @@ function errorEvent(error: unknown, requestId: string) {
  * lines while the rows stream in. Until the upstream has answered 200, failures are plain
  * Error-shaped answers with their status; after that they arrive as an error line.
  */
-export async function productMetricsRoute(request: Request, { params }: StoreParams) {
-  const { storeUrl } = await params;
-  return handleWithSession(request, "GET /api/stores/{storeUrl}/product-metrics", productMetricsQuerySchema, async (context) => {
+export const productMetrics = route(
+  { route: "GET /api/stores/{storeUrl}/product-metrics", match: storeOf, query: productMetricsQuerySchema },
+  async (context) => {
     let opened!: () => void;
     const openedOnce = new Promise<void>((resolve) => (opened = resolve));
     const progress: number[] = [];
     let wake: (() => void) | undefined;
-    const { view, cached } = productMetricsView(upstreamContext(context), storeUrl, filtersOf(context.query), context.query.compare, {
+    const { view, cached } = productMetricsView(upstreamContext(context), context.match, filtersOf(context.query), context.query.compare, {
       onOpened: () => opened(),
       onProgress: (rows) => {
         progress.push(rows);
@@ -80,30 +94,24 @@ export async function productMetricsRoute(request: Request, { params }: StorePar
     return new Response(body, {
       headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store", "x-request-id": context.requestId },
     });
-  });
-}
+  },
+);
 
 /** GET /api/stores/{storeUrl}/product-metrics/breakdown?productId=…: one product by channel and ad. */
-export async function breakdownRoute(request: Request, { params }: StoreParams) {
-  const { storeUrl } = await params;
-  return handleWithSession(request, "GET /api/stores/{storeUrl}/product-metrics/breakdown", breakdownQuerySchema, async (context) =>
-    jsonResponse(await productBreakdown(upstreamContext(context), storeUrl, filtersOf(context.query), context.query.productId), {
+export const breakdown = route(
+  { route: "GET /api/stores/{storeUrl}/product-metrics/breakdown", match: storeOf, query: breakdownQuerySchema },
+  async (context) =>
+    jsonResponse(await productBreakdown(upstreamContext(context), context.match, filtersOf(context.query), context.query.productId), {
       requestId: context.requestId,
     }),
-  );
-}
+);
 
 /** GET /api/stores/{storeUrl}/product-metrics/export?kind=products|rows: CSV, streamed. */
-export async function exportRoute(request: Request, { params }: StoreParams) {
-  const { storeUrl } = await params;
-  return handleWithSession(request, "GET /api/stores/{storeUrl}/product-metrics/export", exportQuerySchema, async (context) => {
-    const options = { storeUrl, filters: filtersOf(context.query) };
-    try {
-      return context.query.kind === "rows"
-        ? await exportRowsCsv(upstreamContext(context), options)
-        : await exportProductsCsv(upstreamContext(context), options);
-    } catch (error) {
-      return upstreamErrorResponse(error, context.requestId);
-    }
-  });
-}
+export const productMetricsExport = route(
+  { route: "GET /api/stores/{storeUrl}/product-metrics/export", match: storeOf, query: exportQuerySchema },
+  async (context) => {
+    const upstream = upstreamContext(context, context.query.organizationId ?? context.organizationId);
+    const options = { storeUrl: context.match, filters: filtersOf(context.query) };
+    return context.query.kind === "rows" ? exportRowsCsv(upstream, options) : exportProductsCsv(upstream, options);
+  },
+);

@@ -1,0 +1,38 @@
+import type { ErrorCode } from "@/lib/schemas/error";
+
+/**
+ * What each error code means to a person: one wording for the server's messages, the
+ * sign-in page and every panel that explains a failure.
+ */
+export const errorWords: Record<ErrorCode, string> = {
+  bad_request: "The request is not valid.",
+  payload_too_large: "The request is too large.",
+  cross_site: "Requests from other sites may not change anything here.",
+  not_found: "Not found.",
+  method_not_allowed: "This method is not allowed here.",
+  no_session: "You are not signed in.",
+  session_revoked: "This session was signed out, here or from another browser. Sign in again to continue.",
+  session_expired: "Your session has reached its time limit. Sign in again to continue.",
+  session_idle: "Your session ended after a period without activity. Sign in again to continue.",
+  key_expired: "This API key has expired. Create a new key in the service's settings (MCP, Access key fallback) and sign in again.",
+  key_revoked: "This API key has been revoked. Create a new key in the service's settings and sign in again.",
+  key_invalid: "This API key is not valid. Check that it was copied whole and sign in again.",
+  key_unscoped: "This is an older key without store scope. Create a new key with a store selected.",
+  forbidden: "This key may not do that here.",
+  rate_limited: "Too many failed sign-in attempts. Wait a minute and try again.",
+  idempotency_conflict: "This action was already sent with different details. Start it again.",
+  idempotency_in_progress: "This action is still running. Wait a moment and check again.",
+  outcome_unknown: "The analytics service's answer to this action was lost: it may or may not have run.",
+  upstream_timeout: "The analytics service did not answer in time. Try again.",
+  upstream_unavailable: "The analytics service could not be reached. Try again in a moment.",
+  upstream_malformed: "The analytics service answered with something the dashboard cannot read.",
+  range_too_long: "This date range took too long to read. Try a shorter range.",
+  database_unavailable: "The dashboard's database is unavailable. Try again in a moment.",
+  internal_error: "Something went wrong in the dashboard.",
+};
+
+/** Why the user is on the sign-in page, from the `reason` or `error` code in its URL. */
+export function signInNotice(code: string | undefined): string | undefined {
+  if (code === "signed_out") return "You have signed out.";
+  return code && code in errorWords ? errorWords[code as ErrorCode] : undefined;
+}
