@@ -1,8 +1,5 @@
-import { z } from "zod";
-import { apiErrorSchema } from "@/lib/schemas/error";
-
-/** Codes after which the session is gone and the user must sign in again. */
-export const SESSION_ENDING_CODES = new Set(["no_session", "key_expired", "key_revoked", "key_invalid"]);
+import type { z } from "zod";
+import { dashboardErrorSchema, isSessionEndingCode } from "@/lib/schemas/error";
 
 /** A failed call to one of the dashboard's own routes, with what the pages need to explain it. */
 export class ApiRequestError extends Error {
@@ -18,11 +15,9 @@ export class ApiRequestError extends Error {
   }
 
   get endsSession(): boolean {
-    return this.status === 401 && (this.code === undefined || SESSION_ENDING_CODES.has(this.code));
+    return this.status === 401 && (this.code === undefined || isSessionEndingCode(this.code));
   }
 }
-
-const dashboardErrorSchema = apiErrorSchema.extend({ code: z.string().optional() });
 
 /** The ApiRequestError for a failed answer of a dashboard route. */
 export async function errorFromResponse(response: Response): Promise<ApiRequestError> {
