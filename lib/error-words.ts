@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@/lib/schemas/error";
+import { isSessionEndingCode, type ErrorCode } from "@/lib/schemas/error";
 
 /**
  * What each error code means to a person: one wording for the server's messages, the
@@ -34,5 +34,7 @@ export const errorWords: Record<ErrorCode, string> = {
 /** Why the user is on the sign-in page, from the `reason` or `error` code in its URL. */
 export function signInNotice(code: string | undefined): string | undefined {
   if (code === "signed_out") return "You have signed out.";
-  return code && code in errorWords ? errorWords[code as ErrorCode] : undefined;
+  if (!code || !(code in errorWords)) return undefined;
+  const words = errorWords[code as ErrorCode];
+  return isSessionEndingCode(code) && code !== "no_session" ? `Your session ended. ${words}` : words;
 }
