@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { buildPath } from "@/lib/url";
 import { dashboardErrorSchema, isSessionEndingCode } from "@/lib/schemas/error";
 
 /** A failed call to one of the dashboard's own routes, with what the pages need to explain it. */
@@ -48,18 +49,12 @@ export interface ApiOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls a dashboard route and validates its JSON with the resource's schema. */
-export async function apiFetch<T extends z.ZodType>(path: string, schema: T, options: ApiOptions = {}): Promise<z.infer<T>> {
-  return (await apiFetchWithHeaders(path, schema, options)).data;
-}
-
-/** Like apiFetch, and also gives the answer's headers and request id (shown in success notices). */
-export async function apiFetchWithHeaders<T extends z.ZodType>(
-  path: string,
-  schema: T,
-  options: ApiOptions = {},
-): Promise<{ data: z.infer<T>; headers: Headers; requestId?: string }> {
-  const headers: Record<string, string> = { accept: "application/json", ...options.headers };
+/**
+ * One call to a dashboard route: a lost connection and an error answer both become an
+ * ApiRequestError; an ok answer is returned unread.
+ */
+export async function dashboardFetch(path: string, options: ApiOptions & { accept: string }): Promise<Response> {
+  const headers: Record<string, string> = { accept: options.accept, ...options.headers };
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (options.organizationId) headers["x-service-organization-id"] = options.organizationId;
   let response: Response;
@@ -76,6 +71,21 @@ export async function apiFetchWithHeaders<T extends z.ZodType>(
     throw new ApiRequestError(0, "The dashboard could not be reached. Check your connection and try again.", "network", undefined);
   }
   if (!response.ok) throw await errorFromResponse(response);
+  return response;
+}
+
+/** Calls a dashboard route and validates its JSON with the resource's schema. */
+export async function apiFetch<T extends z.ZodType>(path: string, schema: T, options: ApiOptions = {}): Promise<z.infer<T>> {
+  return (await apiFetchWithHeaders(path, schema, options)).data;
+}
+
+/** Like apiFetch, and also gives the answer's headers and request id (shown in success notices). */
+export async function apiFetchWithHeaders<T extends z.ZodType>(
+  path: string,
+  schema: T,
+  options: ApiOptions = {},
+): Promise<{ data: z.infer<T>; headers: Headers; requestId?: string }> {
+  const response = await dashboardFetch(path, { ...options, accept: "application/json" });
   const requestId = response.headers.get("x-request-id") ?? undefined;
   let json: unknown;
   try {
@@ -90,8 +100,5 @@ export async function apiFetchWithHeaders<T extends z.ZodType>(
 
 /** Path of a proxied upstream call, with each path segment encoded. */
 export function v1Path(segments: readonly string[], query?: Record<string, string | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== "") search.set(name, value);
-  const suffix = search.toString();
-  return `/api/v1/${segments.map(encodeURIComponent).join("/")}${suffix ? `?${suffix}` : ""}`;
+  return `/api/v1${buildPath(segments, query)}`;
 }

@@ -7,14 +7,13 @@ import {
   type MetricsFilters,
   type ProductMetricsView,
 } from "@/lib/schemas/product-metrics-view";
-import { ApiRequestError, apiFetch, errorFromResponse } from "./api-client";
+import { buildPath } from "@/lib/url";
+import { ApiRequestError, apiFetch, dashboardFetch } from "./api-client";
 
 type Query = Record<string, string | undefined>;
 
-function metricsPath(storeUrl: string, suffix: string, query: Query): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== "") search.set(name, value);
-  return `/api/stores/${encodeURIComponent(storeUrl)}/product-metrics${suffix}?${search}`;
+function metricsPath(storeUrl: string, suffix: "" | "/breakdown" | "/export", query: Query): string {
+  return buildPath(["api", "stores", storeUrl, "product-metrics", ...(suffix ? [suffix.slice(1)] : [])], query);
 }
 
 export const productMetricsKeys = {
@@ -58,18 +57,10 @@ async function fetchView(
 ): Promise<ProductMetricsView> {
   const key = JSON.stringify(productMetricsKeys.view(storeUrl, filters, compare, organizationId));
   const path = metricsPath(storeUrl, "", { ...filters, compare });
-  const headers: Record<string, string> = { accept: "application/x-ndjson" };
-  if (organizationId) headers["x-service-organization-id"] = organizationId;
-  let response: Response;
-  try {
-    response = await fetch(path, { headers, signal, credentials: "same-origin" });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw new ApiRequestError(0, "The dashboard could not be reached. Check your connection and try again.", "network", undefined);
-  }
-  const requestId = response.headers.get("x-request-id") ?? undefined;
   // An error before streaming starts is an ordinary Error-shaped answer.
-  if (!response.ok || !response.body) throw await errorFromResponse(response);
+  const response = await dashboardFetch(path, { accept: "application/x-ndjson", organizationId, signal });
+  const requestId = response.headers.get("x-request-id") ?? undefined;
+  if (!response.body) throw new ApiRequestError(502, "The answer had no body.", "upstream_malformed", requestId);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = "";
   try {

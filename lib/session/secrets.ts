@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { isProduction } from "@/lib/server/config";
+import { processSingleton } from "@/lib/server/singleton";
 
 export const MIN_SECRET_LENGTH = 32;
 
@@ -13,8 +14,6 @@ export interface SessionSecrets {
   /** Every accepted secret: used to unseal, so cookies sealed before a rotation stay valid. */
   unsealing: PasswordMap;
 }
-
-const generated = globalThis as typeof globalThis & { __dashboardSessionSecret?: string };
 
 /**
  * A stable id per secret (not per position), so adding a new secret in front of the list
@@ -39,11 +38,12 @@ export function parseSessionSecrets(raw: string | undefined, production: boolean
         `SESSION_SECRET is required in production: set it to a random string of at least ${MIN_SECRET_LENGTH} characters (for example \`openssl rand -base64 48\`).`,
       );
     }
-    if (!generated.__dashboardSessionSecret) {
-      generated.__dashboardSessionSecret = randomBytes(32).toString("base64url");
-      console.warn("SESSION_SECRET is not set: using a random secret for this process; sessions end when it restarts.");
-    }
-    secrets = [generated.__dashboardSessionSecret];
+    secrets = [
+      processSingleton("generatedSessionSecret", () => {
+        console.warn("SESSION_SECRET is not set: using a random secret for this process; sessions end when it restarts.");
+        return randomBytes(32).toString("base64url");
+      }),
+    ];
   }
   const short = secrets.findIndex((secret) => secret.length < MIN_SECRET_LENGTH);
   if (short !== -1) {

@@ -59,12 +59,7 @@ const RETRYABLE = new Set([502, 503, 504]);
 const MAX_RETRY_DELAY_MS = 2_000;
 
 function buildUrl(call: UpstreamCall): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(call.query ?? {})) {
-    if (value !== undefined) search.set(name, value);
-  }
-  const query = search.toString();
-  return `${upstreamBaseUrl()}${upstreamPath(call.endpoint, call.params ?? {})}${query ? `?${query}` : ""}`;
+  return `${upstreamBaseUrl()}${upstreamPath(call.endpoint, call.params ?? {}, call.query)}`;
 }
 
 /** Exactly the headers the contract needs; nothing from the browser's request is copied. */

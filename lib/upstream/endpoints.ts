@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { buildPath } from "@/lib/url";
 import type { AuditAction } from "@/lib/schemas/activity";
 import { cloneCampaignRequestSchema } from "@/lib/schemas/campaign-clone";
 import { contextQuerySchema } from "@/lib/schemas/context";
@@ -105,10 +106,14 @@ export function endpointById(id: string): Endpoint {
   return found;
 }
 
-/** Builds the upstream path: every segment encoded, so no value can add a segment or a query. */
-export function upstreamPath(endpoint: Endpoint, params: Partial<Record<"storeUrl" | "pixelId", string>>): string {
-  return (
-    "/" +
-    endpoint.segments.map((segment) => encodeURIComponent(typeof segment === "string" ? segment : (params[segment.param] ?? ""))).join("/")
+/** The upstream path of a call, with its query. */
+export function upstreamPath(
+  endpoint: Endpoint,
+  params: Partial<Record<"storeUrl" | "pixelId", string>>,
+  query?: Record<string, string | undefined>,
+): string {
+  return buildPath(
+    endpoint.segments.map((segment) => (typeof segment === "string" ? segment : (params[segment.param] ?? ""))),
+    query,
   );
 }
