@@ -23,14 +23,20 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
           <Link href="/context" className="font-semibold text-indigo-700 dark:text-indigo-300">
             Store analytics
           </Link>
-          <nav aria-label="Main">
-            <Link
-              href="/activity"
-              aria-current={pathname === "/activity" ? "page" : undefined}
-              className="text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:text-indigo-700 dark:text-slate-300 dark:hover:text-white dark:aria-[current=page]:text-indigo-300"
-            >
-              Activity
-            </Link>
+          <nav aria-label="Main" className="flex gap-4">
+            {[
+              ["/activity", "Activity"],
+              ["/sessions", "Sessions"],
+            ].map(([href, label]) => (
+              <Link
+                key={href}
+                href={href!}
+                aria-current={pathname === href ? "page" : undefined}
+                className="text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:text-indigo-700 dark:text-slate-300 dark:hover:text-white dark:aria-[current=page]:text-indigo-300"
+              >
+                {label}
+              </Link>
+            ))}
           </nav>
         </div>
         <div className="flex items-center gap-3 text-sm">

@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { SessionsList } from "@/components/sessions/sessions-list";
+import { requirePageSession } from "@/lib/session/page-session";
+
+export const metadata: Metadata = { title: "Sessions" };
+
+export default async function SessionsPage() {
+  await requirePageSession("/sessions");
+  return <SessionsList />;
+}

@@ -1,0 +1,86 @@
+"use client";
+
+import { formatDateTime } from "@/lib/format";
+import { useEndSessions, useSessions } from "@/lib/queries/sessions";
+import type { SessionListItem } from "@/lib/schemas/sessions";
+import { describeUserAgent } from "@/lib/user-agent";
+import { Badge, Card } from "@/components/ui/card";
+import { Button } from "@/components/ui/button";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { Skeleton } from "@/components/ui/states";
+
+function SessionRow({ session, onEnd, pending }: { session: SessionListItem; onEnd: () => void; pending: boolean }) {
+  const browser = describeUserAgent(session.userAgent);
+  return (
+    <li className="flex flex-wrap items-start justify-between gap-3 py-3">
+      <div className="min-w-0">
+        <p className="font-medium break-words">
+          {browser} {session.current && <Badge tone="info">This session</Badge>}
+        </p>
+        <p className="text-sm break-all text-slate-600 dark:text-slate-400">
+          {session.clientAddress || "Unknown address"} · {session.userEmail}
+        </p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          Signed in <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time> · last active{" "}
+          <time dateTime={session.lastSeenAt}>{formatDateTime(session.lastSeenAt)}</time>
+        </p>
+      </div>
+      <Button
+        variant="secondary"
+        onClick={onEnd}
+        disabled={pending}
+        aria-label={`Sign out ${browser}${session.current ? " (this session)" : ""}`}
+      >
+        Sign out
+      </Button>
+    </li>
+  );
+}
+
+/** Every session signed in with this API key, here or in another browser, each of which can be ended. */
+export function SessionsList() {
+  const sessions = useSessions();
+  const end = useEndSessions();
+  const others = sessions.data?.sessions.filter((session) => !session.current) ?? [];
+
+  function endOne(session: SessionListItem) {
+    end.mutate(session.id, {
+      // Ending this very session is a sign-out: leave the dashboard.
+      onSuccess: () => session.current && window.location.assign("/sign-in?reason=signed_out"),
+    });
+  }
+
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-xl font-semibold">Sessions</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Everywhere this API key is signed in to the dashboard. Signing a session out ends it at once, wherever its cookie is.
+        </p>
+      </header>
+      <Card>
+        {sessions.isPending && <Skeleton lines={3} label="Loading sessions" />}
+        {sessions.isError && <ErrorPanel error={sessions.error} onRetry={() => sessions.refetch()} />}
+        {sessions.data && (
+          <>
+            <ul className="divide-y divide-slate-200 dark:divide-slate-800">
+              {sessions.data.sessions.map((session) => (
+                <SessionRow key={session.id} session={session} onEnd={() => endOne(session)} pending={end.isPending} />
+              ))}
+            </ul>
+            <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+              <Button variant="danger" disabled={others.length === 0 || end.isPending} onClick={() => end.mutate(undefined)}>
+                Sign out all other sessions
+              </Button>
+              <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
+                {end.isSuccess && `${end.data.ended} session${end.data.ended === 1 ? "" : "s"} signed out.`}
+                {!end.isSuccess && others.length === 0 && "No other sessions."}
+              </p>
+            </div>
+            {end.isError && <ErrorPanel error={end.error} />}
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+/**
+ * One signed-in session of the current API key, as the Sessions page lists it. `id` is a
+ * public handle derived from the session's own id, which never leaves the server.
+ */
+export const sessionListItemSchema = z.strictObject({
+  id: z.string(),
+  userAgent: z.string(),
+  clientAddress: z.string(),
+  userEmail: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  current: z.boolean(),
+});
+export type SessionListItem = z.infer<typeof sessionListItemSchema>;
+
+/** GET /api/sessions */
+export const sessionListSchema = z.strictObject({ sessions: z.array(sessionListItemSchema) });
+
+/** DELETE /api/sessions/{id} and DELETE /api/sessions (every other session) */
+export const sessionsEndedSchema = z.strictObject({ ended: z.number().int() });
