@@ -15,6 +15,7 @@ import { EmptyState, Skeleton } from "@/components/ui/states";
 import { AttributionComparison } from "./attribution-comparison";
 import { KpiCards } from "./kpi-cards";
 import { ProductTable } from "./product-table";
+import { SavedViewsMenu } from "./saved-views-menu";
 import { AttributionControl, DateControls, FilterChips, FilterControls } from "./view-controls";
 
 // Charts are the heaviest code of the page: loaded only here, and only in the browser.
@@ -65,6 +66,7 @@ function useViewState() {
 
 export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const { state, problems, update } = useViewState();
+  const pathname = usePathname();
   // Fetch and evaluate the chart code while the server aggregates, not when the figures arrive.
   useEffect(() => void loadCharts(), []);
   const profile = useStoreProfile(storeUrl, organizationId);
@@ -112,6 +114,12 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
           </p>
         </div>
         <div className="flex flex-wrap gap-2 text-sm">
+          <SavedViewsMenu
+            storeUrl={storeUrl}
+            organizationId={organizationId}
+            currentSearch={toSearchParams(state).toString()}
+            pathname={pathname}
+          />
           <a
             className="rounded-lg border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
             href={exportPath(storeUrl, filters, "products", organizationId)}

@@ -42,7 +42,7 @@ export async function errorFromResponse(response: Response): Promise<ApiRequestE
 }
 
 export interface ApiOptions {
-  method?: "GET" | "POST" | "DELETE";
+  method?: "GET" | "POST" | "PATCH" | "DELETE";
   body?: unknown;
   organizationId?: string;
   signal?: AbortSignal;
