@@ -7,7 +7,7 @@ import {
   type MetricsFilters,
   type ProductMetricsView,
 } from "@/lib/schemas/product-metrics-view";
-import { ApiRequestError, apiFetch, errorFromResponse } from "./api-client";
+import { ApiRequestError, apiFetch, errorFromResponse, rememberRequestId } from "./api-client";
 
 type Query = Record<string, string | undefined>;
 
@@ -82,7 +82,7 @@ async function fetchView(
         const event = productMetricsEventSchema.parse(JSON.parse(buffered.slice(0, newline)));
         buffered = buffered.slice(newline + 1);
         if (event.type === "progress") setProgress(key, event.rows);
-        else if (event.type === "result") return event.view;
+        else if (event.type === "result") return rememberRequestId(event.view, requestId);
         else throw new ApiRequestError(event.status, event.error, event.code, event.requestId ?? requestId);
       }
     }
