@@ -1,7 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatCurrency, formatDateTime } from "./format";
+import { oddNumber, oddString } from "@/test/zod-arbitrary";
+import { formatCompact, formatCurrency, formatDate, formatDateTime, formatMonth, formatNumber, formatPercent } from "./format";
+import { cloneFormSchema } from "./schemas/campaign-clone";
 import { enumLabel, interpretCurrency, interpretTimeZone, quoteValue, statusTone, storeTypeTone } from "./store-locale";
-import { epochMsToZonedLocal, zonedLocalToEpochMs } from "./time-zone";
+import { epochMsToZonedLocal, isValidTimeZone, zonedLocalToEpochMs } from "./time-zone";
 
 describe("interpretTimeZone", () => {
   it("uses an IANA name the runtime knows as it is, without a note", () => {
@@ -94,5 +97,69 @@ describe("enum-like values", () => {
     expect(statusTone("PENDING_REVIEW")).toBe("neutral");
     expect(storeTypeTone("shopify")).toBe("info");
     expect(storeTypeTone("headless-commerce-v2")).toBe("neutral");
+  });
+});
+
+describe("on any value the contract allows (property tests)", () => {
+  const anyZone = fc.oneof(oddString, fc.constantFrom("America/New_York", "(GMT+05:30) Chennai", "UTC+14", "Etc/GMT+12"));
+
+  it("reads any time zone as a zone every date function can use, with a note unless it was used as sent", () => {
+    fc.assert(
+      fc.property(anyZone, fc.integer({ min: 0, max: 4_102_444_800_000 }), (raw, epochMs) => {
+        const reading = interpretTimeZone(raw);
+        expect(isValidTimeZone(reading.zone)).toBe(true);
+        // Used as sent (a known name, or only an offset), or else said so.
+        expect(reading.fallbackNote === undefined).toBe(reading.certain && !reading.recovered);
+        const local = epochMsToZonedLocal(epochMs, reading.zone);
+        expect(zonedLocalToEpochMs(local, reading.zone)).not.toBeNull();
+        for (const format of [formatDateTime, formatDate, formatMonth]) expect(format(epochMs, raw)).not.toBe("");
+      }),
+    );
+  });
+
+  it("formats any amount in any currency, or none, without throwing", () => {
+    fc.assert(
+      fc.property(oddNumber, fc.option(oddString, { nil: null }), (amount, currency) => {
+        const text = formatCurrency(amount, currency);
+        expect(text.length).toBeGreaterThan(0);
+        const reading = interpretCurrency(currency);
+        expect(reading.code === null).toBe(reading.fallbackNote !== undefined);
+        expect(formatNumber(amount)).not.toBe("");
+        expect(formatCompact(amount)).not.toBe("");
+        expect(formatPercent(amount)).not.toBe("");
+      }),
+    );
+  });
+
+  it("shows text that is not a date as it is", () => {
+    fc.assert(
+      fc.property(oddString, anyZone, (value, zone) => {
+        expect(typeof formatDateTime(value, zone)).toBe("string");
+      }),
+    );
+  });
+
+  it("refuses to send clone times it cannot place unless the user confirmed the zone", () => {
+    fc.assert(
+      fc.property(anyZone, fc.boolean(), oddString, (raw, zoneConfirmed, name) => {
+        const reading = interpretTimeZone(raw);
+        const values = {
+          adAccountId: "512345678",
+          sourceCampaignGroupId: "612345678",
+          name,
+          startDelivering: false,
+          confirmation: "",
+          start: "2026-07-01T09:00",
+          end: "",
+          budget: "75",
+          currencyCode: "USD",
+          zoneConfirmed,
+        };
+        const parsed = cloneFormSchema(reading).safeParse(values);
+        const zoneIssue = !parsed.success && parsed.error.issues.some((issue) => issue.path[0] === "zoneConfirmed");
+        expect(zoneIssue).toBe(!reading.certain && !zoneConfirmed);
+        if (parsed.success) expect(parsed.data.payload.startTime).toBe(zonedLocalToEpochMs("2026-07-01T09:00", reading.zone));
+      }),
+    );
   });
 });

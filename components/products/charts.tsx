@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ProductMetricsView } from "@/lib/schemas/product-metrics-view";
 import { formatCompact, formatCurrency, formatDate, formatMonth, formatNumber, formatPercent } from "@/lib/format";
-import { bucketSeries, channelShares, topProducts } from "@/lib/metrics/presentation";
+import { bucketSeries, channelShares, topProducts, type ChartPoint } from "@/lib/metrics/presentation";
 import { requestIdOf } from "@/lib/queries/api-client";
 import { enumLabel } from "@/lib/store-locale";
 import { Card } from "@/components/ui/card";
@@ -41,9 +41,9 @@ function ChartTooltip({ active, payload, label, format, title }: TooltipProps) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-2 text-xs shadow-md dark:border-slate-700 dark:bg-slate-900">
       <p className="mb-1 font-semibold">{title(String(label))}</p>
-      {rows.map((entry) => (
-        <p key={String(entry.dataKey)} className="flex justify-between gap-4">
-          <span style={{ color: entry.color }}>{String(entry.name)}</span>
+      {rows.map((entry, index) => (
+        <p key={index} className="flex justify-between gap-4">
+          <bdi style={{ color: entry.color }}>{String(entry.name)}</bdi>
           <span className="tabular-nums">{format(Number(entry.value))}</span>
         </p>
       ))}
@@ -179,7 +179,7 @@ export default function ProductCharts({
                   <Area
                     key={channel}
                     type="monotone"
-                    dataKey={channel}
+                    dataKey={(point: ChartPoint) => point.values[channel] ?? 0}
                     name={enumLabel(channel)}
                     stackId="channels"
                     stroke={colorOf(channel, index)}
@@ -217,8 +217,8 @@ export default function ProductCharts({
                   )}
                 />
                 <Bar dataKey="revenue" name="Revenue" isAnimationActive={false}>
-                  {top.map((entry) => (
-                    <Cell key={entry.name} fill={entry.name === "Other" ? "#94a3b8" : "#6366f1"} />
+                  {top.map((entry, index) => (
+                    <Cell key={index} fill={entry.name === "Other" ? "#94a3b8" : "#6366f1"} />
                   ))}
                 </Bar>
               </BarChart>

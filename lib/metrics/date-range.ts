@@ -88,9 +88,12 @@ export function comparisonRange(range: DateRange, mode: "previous" | "year"): Da
   return { startDate: addDays(range.startDate, -length), endDate: addDays(range.startDate, -1) };
 }
 
-/** Monday of the date's ISO week, or the first of its month: the bucket a day falls in. */
+/**
+ * Monday of the date's ISO week, or the first of its month: the bucket a day falls in. Text
+ * that is not a date stays a bucket of its own rather than breaking the chart.
+ */
 export function bucketStart(date: string, granularity: "day" | "week" | "month"): string {
-  if (granularity === "day") return date;
+  if (granularity === "day" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(toUtc(date))) return date;
   if (granularity === "month") return `${date.slice(0, 8)}01`;
   const weekday = (new Date(toUtc(date)).getUTCDay() + 6) % 7;
   return addDays(date, -weekday);
