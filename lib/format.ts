@@ -1,3 +1,6 @@
+import { interpretCurrency, interpretTimeZone } from "./store-locale";
+import { intlZone } from "./time-zone";
+
 /** Formatting in the user's locale, in the store's currency and time zone. */
 
 const LOCALE = undefined; // the browser's (or server's) locale
@@ -9,10 +12,10 @@ const LOCALE = undefined; // the browser's (or server's) locale
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-function numberFormat(options: Intl.NumberFormatOptions, locale: string | undefined = LOCALE): Intl.NumberFormat {
-  const key = `${locale ?? ""}${JSON.stringify(options)}`;
+function numberFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = JSON.stringify(options);
   let format = numberFormats.get(key);
-  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(LOCALE, options)));
   return format;
 }
 
@@ -23,22 +26,20 @@ function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   return format;
 }
 
-export function formatCurrency(amount: number, currency: string): string {
-  try {
-    return numberFormat({ style: "currency", currency }).format(amount);
-  } catch {
-    // An unknown currency code: show the number with the code rather than fail.
-    return `${numberFormat({ maximumFractionDigits: 2 }).format(amount)} ${currency}`;
-  }
+/**
+ * An amount in a currency as the store names it (see `interpretCurrency`): in a code Intl
+ * knows, its own format; otherwise two decimals and the raw value, or no code at all.
+ */
+export function formatCurrency(amount: number, currency: string | null | undefined): string {
+  const reading = interpretCurrency(currency);
+  if (reading.code) return numberFormat({ style: "currency", currency: reading.code }).format(amount);
+  const number = numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+  return reading.suffix ? `${number} ${reading.suffix}` : number;
 }
 
-/** How many minor digits a currency has (JPY 0, USD 2, KWD 3). */
-export function currencyDecimals(currency: string): number {
-  try {
-    return numberFormat({ style: "currency", currency }, "en").resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
+/** How many minor digits a currency has (JPY 0, USD 2, KWD 3; two when it is not recognised). */
+export function currencyDecimals(currency: string | null | undefined): number {
+  return interpretCurrency(currency).decimals;
 }
 
 export function formatNumber(value: number, maximumFractionDigits = 0): string {
@@ -53,31 +54,29 @@ export function formatPercent(value: number, maximumFractionDigits = 1): string 
   return numberFormat({ style: "percent", maximumFractionDigits }).format(value);
 }
 
-function validTimeZone(timeZone: string | undefined): string | undefined {
-  if (!timeZone) return undefined;
-  try {
-    dateFormat({ timeZone });
-    return timeZone;
-  } catch {
-    return undefined;
-  }
+/**
+ * A date in the store's zone as `interpretTimeZone` reads it (a fixed offset is applied by
+ * shifting the instant and showing it in UTC); without a zone, in the reader's own.
+ */
+function formatIn(value: string | number | Date, timeZone: string | undefined, options: Intl.DateTimeFormatOptions): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  if (timeZone === undefined) return dateFormat(options).format(date);
+  const zone = intlZone(interpretTimeZone(timeZone).zone);
+  const shifted = new Date(date.getTime() + zone.shiftMs);
+  if (Number.isNaN(shifted.getTime())) return String(value);
+  return dateFormat({ ...options, timeZone: zone.timeZone }).format(shifted);
 }
 
 /** A timestamp as a readable date and time; text that is not a date is shown as it is. */
 export function formatDateTime(value: string | number | Date, timeZone?: string): string {
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return String(value);
-  return dateFormat({ dateStyle: "medium", timeStyle: "short", timeZone: validTimeZone(timeZone) }).format(date);
+  return formatIn(value, timeZone, { dateStyle: "medium", timeStyle: "short" });
 }
 
 export function formatDate(value: string | number | Date, timeZone?: string): string {
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return String(value);
-  return dateFormat({ dateStyle: "medium", timeZone: validTimeZone(timeZone) }).format(date);
+  return formatIn(value, timeZone, { dateStyle: "medium" });
 }
 
 export function formatMonth(value: string | number | Date, timeZone?: string): string {
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return String(value);
-  return dateFormat({ month: "long", year: "numeric", timeZone: validTimeZone(timeZone) }).format(date);
+  return formatIn(value, timeZone, { month: "long", year: "numeric" });
 }

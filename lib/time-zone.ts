@@ -1,12 +1,33 @@
 /**
- * Wall-clock times in a named time zone, with Intl only. A `datetime-local` input gives
+ * Wall-clock times in a time zone, with Intl only. A `datetime-local` input gives
  * "YYYY-MM-DDTHH:mm" with no zone; the store's time zone gives it a meaning.
+ *
+ * A zone is an IANA name the runtime knows, or a fixed offset written "+05:30" (what
+ * `interpretTimeZone` in store-locale.ts recovers from odd upstream values). Offsets are
+ * computed here rather than by Intl, which not every runtime accepts them in.
  */
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 const DAY_MS = 86_400_000;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const unknownZones = new Set<string>();
+const FIXED_OFFSET = /^([+-])(\d{2}):(\d{2})$/;
+
+/** The offset of a "+05:30" zone in milliseconds, or null for any other zone. */
+export function fixedOffsetMs(timeZone: string): number | null {
+  const match = FIXED_OFFSET.exec(timeZone);
+  if (!match || Number(match[2]) > 14 || Number(match[3]) > 59) return null;
+  const minutes = Number(match[2]) * 60 + Number(match[3]);
+  return (match[1] === "-" ? -minutes : minutes) * 60_000;
+}
+
+/** "+05:30" for an offset in minutes; whole minutes only. */
+export function fixedOffsetZone(offsetMinutes: number): string {
+  const abs = Math.abs(offsetMinutes);
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${offsetMinutes < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
@@ -27,10 +48,21 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+/**
+ * How Intl can show a zone's wall clock: in the zone itself, or for a fixed offset in UTC
+ * after shifting the instant. A zone that is neither reads as UTC: callers show a note then.
+ */
+export function intlZone(timeZone: string): { timeZone: string; shiftMs: number } {
+  const offset = fixedOffsetMs(timeZone);
+  if (offset !== null) return { timeZone: "UTC", shiftMs: offset };
+  return { timeZone: isValidTimeZone(timeZone) ? timeZone : "UTC", shiftMs: 0 };
+}
+
 /** The zone's wall clock at an instant, written as if it were UTC (whole seconds). */
 function wallClockAsUtc(epochMs: number, timeZone: string): number {
+  const zone = intlZone(timeZone);
   const parts: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(new Date(epochMs))) {
+  for (const part of formatterFor(zone.timeZone).formatToParts(new Date(epochMs + zone.shiftMs))) {
     if (part.type !== "literal") parts[part.type] = Number(part.value);
   }
   return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
@@ -42,11 +74,17 @@ export function timeZoneOffsetMs(epochMs: number, timeZone: string): number {
   return wallClockAsUtc(wholeSeconds, timeZone) - wholeSeconds;
 }
 
+/** An IANA name (or alias) this runtime's Intl knows, or a fixed "+05:30" offset. */
 export function isValidTimeZone(timeZone: string): boolean {
+  if (fixedOffsetMs(timeZone) !== null || formatters.has(timeZone)) return true;
+  if (unknownZones.has(timeZone)) return false;
   try {
     formatterFor(timeZone);
     return true;
   } catch {
+    // A refused zone costs a thrown error each time: remember it (a bounded set).
+    if (unknownZones.size >= 500) unknownZones.clear();
+    unknownZones.add(timeZone);
     return false;
   }
 }

@@ -12,6 +12,7 @@ import {
   type CloneCampaignResponse,
   type CloneFormValues,
 } from "@/lib/schemas/campaign-clone";
+import { interpretCurrency, interpretTimeZone, type TimeZoneReading } from "@/lib/store-locale";
 import { epochMsToZonedLocal } from "@/lib/time-zone";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -28,8 +29,8 @@ type Step =
 
 const DAY_MS = 86_400_000;
 
-function initialValues(currency: string, timeZone: string): CloneFormValues {
-  const tomorrow = epochMsToZonedLocal(Date.now() + DAY_MS, timeZone).slice(0, 10);
+function initialValues(currency: string, zone: TimeZoneReading): CloneFormValues {
+  const tomorrow = epochMsToZonedLocal(Date.now() + DAY_MS, zone.zone).slice(0, 10);
   return {
     adAccountId: "",
     sourceCampaignGroupId: "",
@@ -39,7 +40,9 @@ function initialValues(currency: string, timeZone: string): CloneFormValues {
     start: `${tomorrow}T09:00`,
     end: "",
     budget: "",
-    currencyCode: currency,
+    // A store currency that is not a currency code is not offered: the user enters the ad account's.
+    currencyCode: interpretCurrency(currency).code ?? "",
+    zoneConfirmed: false,
   };
 }
 
@@ -93,7 +96,8 @@ function CloneWorkflow({
   timeZone: string;
 }) {
   const clone = useCloneCampaign(storeUrl, organizationId);
-  const [values, setValues] = useState(() => initialValues(currency, timeZone));
+  const zone = interpretTimeZone(timeZone);
+  const [values, setValues] = useState(() => initialValues(currency, zone));
   const [nameEdited, setNameEdited] = useState(false);
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const [step, setStep] = useState<Step>({ kind: "edit" });
@@ -152,7 +156,7 @@ function CloneWorkflow({
 
   function startOver() {
     clone.reset();
-    setValues(initialValues(currency, timeZone));
+    setValues(initialValues(currency, zone));
     setNameEdited(false);
     setServerErrors({});
     setStep({ kind: "edit" });
@@ -175,7 +179,7 @@ function CloneWorkflow({
       <CloneReview
         request={step.request}
         sourceName={sourceAsset?.assetName}
-        timeZone={timeZone}
+        zone={zone}
         pending={clone.isPending}
         failure={clone.isError && <CloneFailure error={clone.error} onRetry={() => send(step.request)} />}
         onBack={() => setStep({ kind: "edit" })}
@@ -184,7 +188,7 @@ function CloneWorkflow({
     );
   }
   return (
-    <Card>
+    <Card boundary={{ name: "The clone form", resetKey: enriched.data }}>
       <div className="space-y-5">
         {clone.isError && <CloneFailure error={clone.error} />}
         <CloneForm
@@ -192,7 +196,8 @@ function CloneWorkflow({
           onChange={change}
           serverErrors={serverErrors}
           source={lookup}
-          timeZone={timeZone}
+          zone={zone}
+          storeCurrency={currency}
           onSubmit={(request) => {
             clone.reset();
             setStep({ kind: "review", request });

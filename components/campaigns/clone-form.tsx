@@ -3,10 +3,12 @@
 import type { FormEvent, HTMLAttributes, ReactNode } from "react";
 import { useState } from "react";
 import { formatCurrency } from "@/lib/format";
+import { enumLabel, interpretCurrency, quoteValue, statusTone, type TimeZoneReading } from "@/lib/store-locale";
 import { cloneFormSchema, type CloneCampaignRequest, type CloneFormField, type CloneFormValues } from "@/lib/schemas/campaign-clone";
 import type { EnrichedAsset } from "@/lib/schemas/enrich";
 import { Badge } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
+import { FallbackNote } from "@/components/ui/fallback-note";
 
 export type FieldErrors = Partial<Record<CloneFormField, string>>;
 
@@ -77,7 +79,7 @@ function SourceStatus({ lookup }: { lookup: SourceLookup }) {
       {lookup.state === "found" ? (
         <p className="flex flex-wrap items-center gap-2">
           <span className="font-medium">{lookup.asset.assetName}</span>
-          <Badge tone={lookup.asset.assetStatus === "ACTIVE" ? "good" : "neutral"}>{lookup.asset.assetStatus}</Badge>
+          <Badge tone={statusTone(lookup.asset.assetStatus)}>{enumLabel(lookup.asset.assetStatus)}</Badge>
           {lookup.asset.assetEffectiveStatus !== lookup.asset.assetStatus && <Badge>{lookup.asset.assetEffectiveStatus}</Badge>}
         </p>
       ) : (
@@ -97,7 +99,10 @@ export interface CloneFormProps {
   /** Errors the route or the upstream gave for the last request, by field. */
   serverErrors: FieldErrors;
   source: SourceLookup;
-  timeZone: string;
+  /** The store's time zone as read by `interpretTimeZone`. */
+  zone: TimeZoneReading;
+  /** The store's currency as the upstream gives it. */
+  storeCurrency: string;
   onSubmit: (request: CloneCampaignRequest) => void;
 }
 
@@ -105,10 +110,10 @@ export interface CloneFormProps {
  * The clone form: the fields as typed, checked with the schema the route uses, errors next
  * to their fields. It only hands a valid request to `onSubmit`; sending is the container's.
  */
-export function CloneForm({ values, onChange, serverErrors, source, timeZone, onSubmit }: CloneFormProps) {
+export function CloneForm({ values, onChange, serverErrors, source, zone, storeCurrency, onSubmit }: CloneFormProps) {
   // Errors show from the first attempt to submit on, and follow every change after it.
   const [attempted, setAttempted] = useState(false);
-  const parsed = cloneFormSchema(timeZone).safeParse(values);
+  const parsed = cloneFormSchema(zone).safeParse(values);
   const localErrors: FieldErrors = {};
   if (!parsed.success) for (const issue of parsed.error.issues) localErrors[issue.path[0] as CloneFormField] ??= issue.message;
   const errors = { ...serverErrors, ...(attempted ? localErrors : {}) };
@@ -157,7 +162,7 @@ export function CloneForm({ values, onChange, serverErrors, source, timeZone, on
           field="start"
           label="Start"
           type="datetime-local"
-          hint={`Date and time in the store's time zone, ${timeZone}.`}
+          hint={`Date and time in the store's time zone, ${zone.label}.`}
           value={values.start}
           error={errors.start}
           onChange={(start) => onChange({ start })}
@@ -166,11 +171,35 @@ export function CloneForm({ values, onChange, serverErrors, source, timeZone, on
           field="end"
           label="End (optional)"
           type="datetime-local"
-          hint={`Leave empty to run without an end date. ${timeZone}.`}
+          hint={`Leave empty to run without an end date. ${zone.label}.`}
           value={values.end}
           error={errors.end}
           onChange={(end) => onChange({ end })}
         />
+        {zone.fallbackNote && (
+          <div className="space-y-2 md:col-span-2">
+            <FallbackNote text={zone.fallbackNote} />
+            {!zone.certain && (
+              <label className="flex items-start gap-2 text-sm">
+                <input
+                  id={fieldId("zoneConfirmed")}
+                  type="checkbox"
+                  checked={values.zoneConfirmed}
+                  onChange={(event) => onChange({ zoneConfirmed: event.target.checked })}
+                  aria-invalid={errors.zoneConfirmed ? true : undefined}
+                  aria-describedby={errors.zoneConfirmed ? `${fieldId("zoneConfirmed")}-error` : undefined}
+                  className="mt-0.5 h-4 w-4 rounded border-slate-300 dark:border-slate-700"
+                />
+                <span>The start and end above are in {zone.label}</span>
+              </label>
+            )}
+            {errors.zoneConfirmed && (
+              <p id={`${fieldId("zoneConfirmed")}-error`} className="text-sm text-rose-700 dark:text-rose-400">
+                {errors.zoneConfirmed}
+              </p>
+            )}
+          </div>
+        )}
         <TextField
           field="budget"
           label={`Budget (${values.currencyCode || "currency"})`}
@@ -187,7 +216,11 @@ export function CloneForm({ values, onChange, serverErrors, source, timeZone, on
         <TextField
           field="currencyCode"
           label="Currency"
-          hint="The store's currency by default; it must be the ad account's."
+          hint={
+            interpretCurrency(storeCurrency).code
+              ? "The store's currency by default; it must be the ad account's."
+              : `The store's currency, ${storeCurrency.trim() ? quoteValue(storeCurrency, 24) : "none"}, is not a currency code: enter the ad account's.`
+          }
           mono
           value={values.currencyCode}
           error={errors.currencyCode}

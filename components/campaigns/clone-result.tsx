@@ -1,5 +1,6 @@
 import { formatCurrency, formatDateTime } from "@/lib/format";
 import type { CloneCampaignResponse } from "@/lib/schemas/campaign-clone";
+import { enumLabel } from "@/lib/store-locale";
 import { Badge, Card, DescriptionList } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { GenericValue } from "@/components/ui/generic-value";
@@ -36,6 +37,7 @@ export function CloneResult({ response, currency, requestId, replayed, onCloneAn
         )}
       </div>
       <Card
+        boundary={{ name: "The cloned campaign group", requestId, resetKey: response }}
         title="Cloned campaign group"
         actions={
           <Button variant="secondary" onClick={onCloneAnother}>
@@ -46,8 +48,8 @@ export function CloneResult({ response, currency, requestId, replayed, onCloneAn
         <DescriptionList
           items={[
             { label: "Name", value: asset.name },
-            { label: "Status", value: <Badge tone={asset.status === "ACTIVE" ? "warn" : "neutral"}>{asset.status}</Badge> },
-            { label: "Effective status", value: <Badge>{asset.effectiveStatus}</Badge> },
+            { label: "Status", value: <Badge tone={asset.status === "ACTIVE" ? "warn" : "neutral"}>{enumLabel(asset.status)}</Badge> },
+            { label: "Effective status", value: <Badge>{enumLabel(asset.effectiveStatus)}</Badge> },
             { label: "Daily budget", value: formatCurrency(asset.dailyBudget, currency) },
             { label: "Lifetime budget", value: formatCurrency(asset.lifetimeBudget, currency) },
             {
@@ -67,7 +69,7 @@ export function CloneResult({ response, currency, requestId, replayed, onCloneAn
           ]}
         />
       </Card>
-      <Card title="Results of each step">
+      <Card title="Results of each step" boundary={{ name: "The step results", requestId, resetKey: response }}>
         {response.results.length === 0 ? (
           <p className="text-sm text-slate-500 dark:text-slate-400">The upstream reported no steps.</p>
         ) : (

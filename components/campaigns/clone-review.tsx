@@ -3,13 +3,16 @@
 import type { ReactNode } from "react";
 import { formatCurrency, formatDateTime } from "@/lib/format";
 import type { CloneCampaignRequest } from "@/lib/schemas/campaign-clone";
+import type { TimeZoneReading } from "@/lib/store-locale";
 import { Badge, Card, DescriptionList } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
+import { FallbackNote } from "@/components/ui/fallback-note";
 
 export interface CloneReviewProps {
   request: CloneCampaignRequest;
   sourceName?: string;
-  timeZone: string;
+  /** The store's time zone as read by `interpretTimeZone`: the times are shown where they were placed. */
+  zone: TimeZoneReading;
   pending: boolean;
   /** The failure of the last attempt, with its own words and retry. */
   failure?: ReactNode;
@@ -17,22 +20,23 @@ export interface CloneReviewProps {
   onConfirm: () => void;
 }
 
-function when(epochMs: number | undefined, timeZone: string) {
+function when(epochMs: number | undefined, zone: TimeZoneReading) {
   if (epochMs === undefined) return <span className="text-slate-500 dark:text-slate-400">not set</span>;
   return (
     <>
-      {formatDateTime(epochMs, timeZone)} <span className="text-slate-500 dark:text-slate-400">({timeZone})</span>
+      {formatDateTime(epochMs, zone.zone)} <span className="text-slate-500 dark:text-slate-400">({zone.label})</span>
     </>
   );
 }
 
 /** Shows exactly what will be sent, before anything is. */
-export function CloneReview({ request, sourceName, timeZone, pending, failure, onBack, onConfirm }: CloneReviewProps) {
+export function CloneReview({ request, sourceName, zone, pending, failure, onBack, onConfirm }: CloneReviewProps) {
   const { payload } = request;
   const active = payload.status === "ACTIVE";
   return (
-    <Card title="Review before cloning">
+    <Card title="Review before cloning" boundary={{ name: "The review", resetKey: request }}>
       <div className="space-y-5">
+        <FallbackNote text={zone.fallbackNote} />
         {active && (
           <p className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100">
             This clone will be <strong>ACTIVE</strong> and can start spending money at its start time.
@@ -52,8 +56,8 @@ export function CloneReview({ request, sourceName, timeZone, pending, failure, o
             },
             { label: "New name", value: payload.name },
             { label: "Status", value: <Badge tone={active ? "warn" : "neutral"}>{payload.status ?? "PAUSED"}</Badge> },
-            { label: "Start", value: when(payload.startTime, timeZone) },
-            { label: "End", value: when(payload.endTime, timeZone) },
+            { label: "Start", value: when(payload.startTime, zone) },
+            { label: "End", value: when(payload.endTime, zone) },
             {
               label: "Budget",
               value: payload.budget === undefined ? "the source's" : formatCurrency(payload.budget, payload.currencyCode ?? ""),

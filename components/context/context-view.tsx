@@ -5,7 +5,7 @@ import { useStoreContext } from "@/lib/queries/context";
 import type { Context } from "@/lib/schemas/context";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
-import { Skeleton } from "@/components/ui/states";
+import { EmptyState, Skeleton } from "@/components/ui/states";
 import { OrganizationCard } from "./organization-card";
 import { UserCard } from "./user-card";
 
@@ -56,6 +56,11 @@ export function ContextView({ organizationId }: { organizationId?: string }) {
       ) : (
         <>
           <UserCard user={context.data.user} />
+          {context.data.organizations.length === 0 && (
+            <EmptyState title="No organizations">
+              This key does not reach any organization. Sign in with a key created for a store.
+            </EmptyState>
+          )}
           {context.data.organizations.map((organization) => (
             <OrganizationCard key={organization.id} organization={organization} organizationId={organizationId} />
           ))}

@@ -8,13 +8,14 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
   const suffix = organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : "";
   return (
     <Card
+      boundary={{ name: "This organization", resetKey: organization }}
       title={
-        <span className="flex flex-wrap items-center gap-2">
-          {organization.name} <Badge tone="info">{organization.role}</Badge>
+        <span className="flex flex-wrap items-center gap-2 wrap-anywhere">
+          <bdi>{organization.name}</bdi> <Badge tone="info">{organization.role}</Badge>
         </span>
       }
     >
-      <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
+      <p className="mb-4 text-sm text-slate-600 wrap-anywhere dark:text-slate-400">
         <span className="font-mono">{organization.slug}</span> · ID <span className="font-mono">{organization.id}</span> · created{" "}
         {formatDateTime(organization.createdAt)}
       </p>
@@ -46,7 +47,7 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {organization.stores.map((store) => (
                 <tr key={store.id}>
-                  <td className="py-2 pr-4">
+                  <td className="max-w-md py-2 pr-4 wrap-anywhere">
                     <Link
                       href={`/stores/${encodeURIComponent(store.url)}${suffix}`}
                       className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
@@ -54,8 +55,8 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
                       {store.url}
                     </Link>
                   </td>
-                  <td className="py-2 pr-4">{store.type}</td>
-                  <td className="py-2 pr-4">{store.currency}</td>
+                  <td className="max-w-40 py-2 pr-4 wrap-anywhere">{store.type}</td>
+                  <td className="max-w-40 py-2 pr-4 wrap-anywhere">{store.currency}</td>
                   <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(store.createdAt)}</td>
                   <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(store.updatedAt)}</td>
                 </tr>

@@ -2,17 +2,20 @@ import type { User } from "@/lib/schemas/context";
 import { Badge, Card } from "@/components/ui/card";
 
 function initials(name: string): string {
-  return name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((part) => part[0]!.toUpperCase())
-    .join("");
+  return (
+    name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      // Whole characters, so that an emoji or an accented letter is not cut in half.
+      .map((part) => Array.from(part)[0]!.toUpperCase())
+      .join("")
+  );
 }
 
 export function UserCard({ user }: { user: User }) {
   return (
-    <Card title="Signed in as">
+    <Card title="Signed in as" boundary={{ name: "Your profile", resetKey: user }}>
       <div className="flex items-center gap-4">
         {user.image ? (
           // A plain img: the address is the user's own, of unknown host, and is not worth optimizing.
@@ -33,8 +36,10 @@ export function UserCard({ user }: { user: User }) {
             {initials(user.name)}
           </span>
         )}
-        <div>
-          <p className="font-medium">{user.name}</p>
+        <div className="min-w-0 wrap-anywhere">
+          <p className="font-medium">
+            <bdi>{user.name}</bdi>
+          </p>
           <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
             {user.email}
             <Badge tone={user.emailVerified ? "good" : "warn"}>{user.emailVerified ? "verified" : "not verified"}</Badge>

@@ -1,6 +1,7 @@
 import type { ChannelSummary } from "@/lib/schemas/product-metrics-view";
 import { formatCurrency, formatNumber, formatPercent } from "@/lib/format";
 import { relativeChange } from "@/lib/metrics/presentation";
+import { enumLabel } from "@/lib/store-locale";
 import { Card } from "@/components/ui/card";
 
 /** Each channel's orders and revenue under both attributions, and how far first touch moves them. */
@@ -19,7 +20,7 @@ export function AttributionComparison({
     .map((channel) => ({ channel, conversion: conversion.find((c) => c.channel === channel), firstTouch: byChannel.get(channel) }))
     .sort((a, b) => (b.conversion?.revenue ?? 0) - (a.conversion?.revenue ?? 0));
   return (
-    <Card title="Channels under each attribution">
+    <Card boundary={{ name: "The attribution comparison", resetKey: firstTouch }} title="Channels under each attribution">
       <div className="overflow-x-auto">
         <table className="w-full min-w-[36rem] text-left text-sm">
           <caption className="sr-only">Orders and revenue per channel, credited to the conversion and to the first touch</caption>
@@ -50,8 +51,8 @@ export function AttributionComparison({
               const change = relativeChange(row.firstTouch?.revenue ?? 0, row.conversion?.revenue);
               return (
                 <tr key={row.channel}>
-                  <th scope="row" className="py-2 pr-3 font-medium">
-                    {row.channel}
+                  <th scope="row" className="max-w-xs py-2 pr-3 font-medium wrap-anywhere">
+                    <bdi>{enumLabel(row.channel)}</bdi>
                   </th>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatNumber(row.conversion?.orders ?? 0)}</td>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatNumber(row.firstTouch?.orders ?? 0)}</td>

@@ -4,7 +4,9 @@ import { useEffect, useState } from "react";
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ProductMetricsView } from "@/lib/schemas/product-metrics-view";
 import { formatCompact, formatCurrency, formatDate, formatMonth, formatNumber, formatPercent } from "@/lib/format";
-import { bucketSeries, channelShares, topProducts } from "@/lib/metrics/presentation";
+import { bucketSeries, channelShares, topProducts, type ChartPoint } from "@/lib/metrics/presentation";
+import { requestIdOf } from "@/lib/queries/api-client";
+import { enumLabel } from "@/lib/store-locale";
 import { Card } from "@/components/ui/card";
 
 const CHANNEL_COLORS: Record<string, string> = {
@@ -17,7 +19,8 @@ const CHANNEL_COLORS: Record<string, string> = {
   email: "#8b5cf6",
   organic: "#64748b",
 };
-const FALLBACK_COLORS = ["#f97316", "#22c55e", "#a855f7", "#14b8a6"];
+/** Channels the dashboard does not know are drawn in neutral greys, never dropped. */
+const FALLBACK_COLORS = ["#94a3b8", "#475569", "#cbd5e1", "#334155"];
 const colorOf = (channel: string, index: number) => CHANNEL_COLORS[channel] ?? FALLBACK_COLORS[index % FALLBACK_COLORS.length]!;
 
 const axisTick = { fill: "currentColor", fontSize: 12 };
@@ -38,9 +41,9 @@ function ChartTooltip({ active, payload, label, format, title }: TooltipProps) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-2 text-xs shadow-md dark:border-slate-700 dark:bg-slate-900">
       <p className="mb-1 font-semibold">{title(String(label))}</p>
-      {rows.map((entry) => (
-        <p key={String(entry.dataKey)} className="flex justify-between gap-4">
-          <span style={{ color: entry.color }}>{String(entry.name)}</span>
+      {rows.map((entry, index) => (
+        <p key={index} className="flex justify-between gap-4">
+          <bdi style={{ color: entry.color }}>{String(entry.name)}</bdi>
           <span className="tabular-nums">{format(Number(entry.value))}</span>
         </p>
       ))}
@@ -113,10 +116,12 @@ export default function ProductCharts({
   };
   const top = topProducts(view.products, 8);
   const shares = channelShares(view.channels);
+  const panel = (name: string) => ({ name, requestId: requestIdOf(view), resetKey: view });
 
   return (
     <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
       <Card
+        boundary={panel("The chart over time")}
         className="xl:col-span-3"
         title={`${metric === "revenue" ? "Revenue" : "Orders"} over time by channel`}
         actions={
@@ -174,8 +179,8 @@ export default function ProductCharts({
                   <Area
                     key={channel}
                     type="monotone"
-                    dataKey={channel}
-                    name={channel}
+                    dataKey={(point: ChartPoint) => point.values[channel] ?? 0}
+                    name={enumLabel(channel)}
                     stackId="channels"
                     stroke={colorOf(channel, index)}
                     fill={colorOf(channel, index)}
@@ -190,7 +195,7 @@ export default function ProductCharts({
           )}
         </figure>
       </Card>
-      <Card className="xl:col-span-2" title="Top products by revenue">
+      <Card boundary={panel("The top products chart")} className="xl:col-span-2" title="Top products by revenue">
         <figure className="h-80 text-slate-600 dark:text-slate-300">
           <figcaption className="sr-only">The eight products with the most revenue, the rest grouped as Other</figcaption>
           {stage >= 2 && (
@@ -212,8 +217,8 @@ export default function ProductCharts({
                   )}
                 />
                 <Bar dataKey="revenue" name="Revenue" isAnimationActive={false}>
-                  {top.map((entry) => (
-                    <Cell key={entry.name} fill={entry.name === "Other" ? "#94a3b8" : "#6366f1"} />
+                  {top.map((entry, index) => (
+                    <Cell key={index} fill={entry.name === "Other" ? "#94a3b8" : "#6366f1"} />
                   ))}
                 </Bar>
               </BarChart>
@@ -221,27 +226,27 @@ export default function ProductCharts({
           )}
         </figure>
       </Card>
-      <Card title="Channel share of revenue">
+      <Card boundary={panel("The channel shares")} title="Channel share of revenue">
         <ul className="space-y-2" aria-label="Channel share of revenue">
           {shares.map((channel, index) => (
             <li key={channel.channel}>
-              <div className="flex justify-between text-sm">
-                <span className="flex items-center gap-2">
+              <div className="flex justify-between gap-3 text-sm">
+                <span className="flex min-w-0 items-center gap-2">
                   <span
                     aria-hidden="true"
                     className="inline-block h-2.5 w-2.5 rounded-full"
                     style={{ background: colorOf(channel.channel, index) }}
                   />
-                  {channel.channel}
+                  <bdi className="wrap-anywhere">{enumLabel(channel.channel)}</bdi>
                 </span>
-                <span className="tabular-nums">
+                <span className="text-right tabular-nums wrap-anywhere">
                   {formatPercent(channel.share)} · {money(channel.revenue)}
                 </span>
               </div>
               <div className="mt-1 h-2 rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden="true">
                 <div
                   className="h-2 rounded-full"
-                  style={{ width: `${channel.share * 100}%`, background: colorOf(channel.channel, index) }}
+                  style={{ width: `${Math.min(100, Math.max(0, channel.share * 100))}%`, background: colorOf(channel.channel, index) }}
                 />
               </div>
             </li>

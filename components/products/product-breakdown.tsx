@@ -5,6 +5,7 @@ import type { MetricsFilters } from "@/lib/schemas/product-metrics-view";
 import { formatCurrency, formatNumber } from "@/lib/format";
 import { enrichQueryOptions } from "@/lib/queries/enrich";
 import { useProductBreakdown } from "@/lib/queries/product-metrics";
+import { enumLabel, statusTone } from "@/lib/store-locale";
 import { Badge } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
@@ -67,16 +68,16 @@ export function ProductBreakdown({
           const asset = row.adId ? assets.get(`${row.channel}\u0000${row.adId}`) : undefined;
           return (
             <tr key={`${row.channel}-${row.adId ?? "none"}`} className="border-t border-slate-100 dark:border-slate-800">
-              <td className="py-1 pr-3">{row.channel}</td>
-              <td className="py-1 pr-3">
+              <td className="py-1 pr-3 wrap-anywhere">
+                <bdi>{enumLabel(row.channel)}</bdi>
+              </td>
+              <td className="py-1 pr-3 wrap-anywhere">
                 {row.adId === null ? (
                   <span className="text-slate-500 dark:text-slate-400">no ad</span>
                 ) : asset ? (
                   <span className="flex flex-wrap items-center gap-2">
-                    <span>{asset.assetName}</span>
-                    <Badge tone={asset.assetEffectiveStatus === "ACTIVE" ? "good" : "neutral"}>
-                      {asset.assetEffectiveStatus.toLowerCase()}
-                    </Badge>
+                    <bdi>{asset.assetName}</bdi>
+                    <Badge tone={statusTone(asset.assetEffectiveStatus)}>{enumLabel(asset.assetEffectiveStatus.toLowerCase())}</Badge>
                     <code className="font-mono text-xs text-slate-500 dark:text-slate-400">{row.adId}</code>
                   </span>
                 ) : (

@@ -4,6 +4,7 @@ import { Fragment, useState } from "react";
 import type { MetricsFilters, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
 import { formatCurrency, formatNumber, formatPercent } from "@/lib/format";
 import { productRows, tablePage, type ProductRow } from "@/lib/metrics/presentation";
+import { requestIdOf } from "@/lib/queries/api-client";
 import type { SortColumn, ViewState } from "@/lib/metrics/view-state";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -62,6 +63,7 @@ export function ProductTable({
 
   return (
     <Card
+      boundary={{ name: "The product table", requestId: requestIdOf(view), resetKey: view }}
       title="Products"
       actions={
         <div>
@@ -120,7 +122,7 @@ export function ProductTable({
                   return (
                     <Fragment key={row.productId}>
                       <tr className="border-t border-slate-100 dark:border-slate-800" data-testid="product-row">
-                        <td className="py-2 pr-3">
+                        <td className="max-w-md py-2 pr-3 wrap-anywhere">
                           <button
                             type="button"
                             aria-expanded={open}
@@ -131,9 +133,9 @@ export function ProductTable({
                               {open ? "▾" : "▸"}
                             </span>
                             <span>
-                              <span className="block font-medium">{row.name ?? "Unnamed product"}</span>
+                              <bdi className="block font-medium">{row.name ?? "Unnamed product"}</bdi>
                               <span className="block text-xs text-slate-500 dark:text-slate-400">
-                                SKU {row.sku ?? "—"} · ID <span className="font-mono">{row.productId}</span>
+                                SKU <bdi>{row.sku ?? "—"}</bdi> · ID <span className="font-mono break-all">{row.productId}</span>
                               </span>
                             </span>
                           </button>

@@ -8,9 +8,13 @@ import { formatDate, formatNumber } from "@/lib/format";
 import { dateRangeOf, filtersOf, parseViewState, toSearchParams, type ViewState } from "@/lib/metrics/view-state";
 import { useDimensions } from "@/lib/queries/dimensions";
 import { exportPath, useAggregationProgress, useProductMetrics } from "@/lib/queries/product-metrics";
+import { requestIdOf } from "@/lib/queries/api-client";
 import { useStoreProfile } from "@/lib/queries/store";
+import { interpretCurrency, interpretTimeZone } from "@/lib/store-locale";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
+import { FallbackNote } from "@/components/ui/fallback-note";
+import { PanelBoundary } from "@/components/ui/panel-boundary";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { AttributionComparison } from "./attribution-comparison";
 import { KpiCards } from "./kpi-cards";
@@ -70,8 +74,10 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
   // Fetch and evaluate the chart code while the server aggregates, not when the figures arrive.
   useEffect(() => void loadCharts(), []);
   const profile = useStoreProfile(storeUrl, organizationId);
-  const timeZone = profile.data?.timezone ?? "UTC";
+  const zone = interpretTimeZone(profile.data?.timezone);
+  const timeZone = zone.zone;
   const currency = profile.data?.currency ?? "USD";
+  const currencyNote = interpretCurrency(currency).fallbackNote;
   const range = dateRangeOf(state, timeZone);
   const compare = state.compare === "off" ? undefined : state.compare;
   const primarySource = state.source === "first_touch" ? "first_touch" : "conversion";
@@ -108,10 +114,12 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-xl font-semibold">Product metrics</h1>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            {formatDate(`${range.startDate}T12:00:00Z`, "UTC")} – {formatDate(`${range.endDate}T12:00:00Z`, "UTC")} · {timeZone} ·{" "}
+          <p className="text-sm text-slate-600 wrap-anywhere dark:text-slate-400">
+            {formatDate(`${range.startDate}T12:00:00Z`, "UTC")} – {formatDate(`${range.endDate}T12:00:00Z`, "UTC")} · {zone.label} ·{" "}
             {currency}
           </p>
+          <FallbackNote text={zone.fallbackNote} />
+          <FallbackNote text={currencyNote} />
         </div>
         <div className="flex flex-wrap gap-2 text-sm">
           <SavedViewsMenu
@@ -146,7 +154,7 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
         </p>
       )}
 
-      <Card>
+      <Card boundary={{ name: "The view settings", requestId: requestIdOf(dimensions.data), resetKey: dimensions.data }}>
         <div className="space-y-4">
           <div className="flex flex-wrap items-end justify-between gap-4">
             <DateControls key={`${range.startDate}-${range.endDate}-${state.range}`} state={state} range={range} onChange={update} />
@@ -174,25 +182,29 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
       ) : view ? (
         <>
           {primary.isFetching && <Progress storeUrl={storeUrl} filters={filters} compare={compare} organizationId={organizationId} />}
-          {state.source === "both" ? (
-            <div className="grid grid-cols-1 gap-6 2xl:grid-cols-2">
-              <KpiCards title="Credit to the conversion" totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
-              {secondary.data ? (
-                <KpiCards
-                  title="Credit to the first touch"
-                  totals={secondary.data.totals}
-                  comparison={secondary.data.comparison?.totals}
-                  currency={currency}
-                />
-              ) : secondary.isError ? (
-                <ErrorPanel error={secondary.error} onRetry={() => secondary.refetch()} />
-              ) : (
-                <Skeleton lines={2} label="Loading the first-touch figures" />
-              )}
-            </div>
-          ) : (
-            <KpiCards totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
-          )}
+          <PanelBoundary name="The key figures" requestId={requestIdOf(view)} resetKey={view}>
+            {state.source === "both" ? (
+              <div className="grid grid-cols-1 gap-6 wrap-anywhere 2xl:grid-cols-2">
+                <KpiCards title="Credit to the conversion" totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
+                {secondary.data ? (
+                  <KpiCards
+                    title="Credit to the first touch"
+                    totals={secondary.data.totals}
+                    comparison={secondary.data.comparison?.totals}
+                    currency={currency}
+                  />
+                ) : secondary.isError ? (
+                  <ErrorPanel error={secondary.error} onRetry={() => secondary.refetch()} />
+                ) : (
+                  <Skeleton lines={2} label="Loading the first-touch figures" />
+                )}
+              </div>
+            ) : (
+              <div className="wrap-anywhere">
+                <KpiCards totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
+              </div>
+            )}
+          </PanelBoundary>
           {state.source === "both" && secondary.data && (
             <AttributionComparison conversion={view.channels} firstTouch={secondary.data.channels} currency={currency} />
           )}
@@ -200,7 +212,7 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
             <ProductCharts
               view={deferredView}
               currency={currency}
-              timeZone={timeZone}
+              timeZone={zone.label}
               granularity={state.granularity}
               onGranularityChange={(granularity) => update({ granularity, page: state.page })}
             />

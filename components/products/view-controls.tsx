@@ -4,10 +4,9 @@ import { useState } from "react";
 import type { DimensionValues } from "@/lib/schemas/product-metrics";
 import { presetLabels, presets, type DateRange } from "@/lib/metrics/date-range";
 import { listFilters, type ViewState } from "@/lib/metrics/view-state";
+import { KNOWN_CHANNELS } from "@/lib/store-locale";
 import { Button } from "@/components/ui/button";
 import { MultiSelect } from "./multi-select";
-
-const KNOWN_CHANNELS = ["facebook", "google", "tiktok", "linkedin", "pinterest", "snapchat", "email", "organic"];
 
 const sourceOptions = [
   { value: "conversion", label: "Credit to the conversion", hint: "Each order counts for the channel and ad of the visit that converted." },
@@ -159,7 +158,8 @@ export function FilterControls({
   productNames: Map<string, string>;
   onChange: Update;
 }) {
-  const channels = [...new Set([...KNOWN_CHANNELS, ...channelsInView, ...(state.channel ? [state.channel] : [])])];
+  // A channel without a name cannot be chosen: its value would be "All channels".
+  const channels = [...new Set([...KNOWN_CHANNELS, ...channelsInView, ...(state.channel ? [state.channel] : [])])].filter(Boolean);
   const [adId, setAdId] = useState(state.adId ?? "");
   return (
     <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-7">

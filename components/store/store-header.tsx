@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useStoreProfile } from "@/lib/queries/store";
+import { interpretTimeZone, storeTypeTone } from "@/lib/store-locale";
 import { Badge } from "@/components/ui/card";
 
 /** The store's name line, shown above every store section. */
@@ -24,10 +25,10 @@ export function StoreHeader({ storeUrl }: { storeUrl: string }) {
         <p className="break-all text-2xl font-semibold">{storeUrl}</p>
       </div>
       {profile.data && (
-        <div className="flex flex-wrap gap-2" aria-label="Store profile summary">
-          <Badge tone="info">{profile.data.type}</Badge>
+        <div className="flex max-w-full flex-wrap gap-2 wrap-anywhere" aria-label="Store profile summary">
+          <Badge tone={storeTypeTone(profile.data.type)}>{profile.data.type}</Badge>
           <Badge>{profile.data.currency}</Badge>
-          <Badge>{profile.data.timezone}</Badge>
+          <Badge>{interpretTimeZone(profile.data.timezone).label}</Badge>
         </div>
       )}
     </div>

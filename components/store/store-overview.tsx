@@ -1,8 +1,11 @@
 "use client";
 
+import { requestIdOf } from "@/lib/queries/api-client";
 import { useCatalogConnections, useStoreProfile } from "@/lib/queries/store";
+import { interpretCurrency, interpretTimeZone } from "@/lib/store-locale";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
+import { FallbackNote } from "@/components/ui/fallback-note";
 import { GenericValue } from "@/components/ui/generic-value";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 
@@ -11,7 +14,10 @@ export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; 
   const catalogs = useCatalogConnections(storeUrl, organizationId);
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-      <Card title={<span>Store profile</span>}>
+      <Card
+        title={<span>Store profile</span>}
+        boundary={{ name: "The store profile", requestId: requestIdOf(profile.data), resetKey: profile.data }}
+      >
         {profile.isPending ? (
           <Skeleton label="Loading the store profile" />
         ) : profile.isError ? (
@@ -22,13 +28,32 @@ export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; 
               { label: "Store URL", value: profile.data.url },
               { label: "Store ID", value: <code className="font-mono text-xs">{profile.data.id}</code> },
               { label: "Type", value: profile.data.type },
-              { label: "Currency", value: profile.data.currency },
-              { label: "Time zone", value: profile.data.timezone },
+              {
+                label: "Currency",
+                value: (
+                  <>
+                    {profile.data.currency}
+                    <FallbackNote text={interpretCurrency(profile.data.currency).fallbackNote} />
+                  </>
+                ),
+              },
+              {
+                label: "Time zone",
+                value: (
+                  <>
+                    {profile.data.timezone}
+                    <FallbackNote text={interpretTimeZone(profile.data.timezone).fallbackNote} />
+                  </>
+                ),
+              },
             ]}
           />
         )}
       </Card>
-      <Card title="Catalog connections">
+      <Card
+        title="Catalog connections"
+        boundary={{ name: "The catalog connections", requestId: requestIdOf(catalogs.data), resetKey: catalogs.data }}
+      >
         {catalogs.isPending ? (
           <Skeleton label="Loading catalog connections" />
         ) : catalogs.isError ? (

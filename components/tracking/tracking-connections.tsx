@@ -4,12 +4,15 @@ import { useState } from "react";
 import { formatDateTime } from "@/lib/format";
 import { ApiRequestError } from "@/lib/queries/api-client";
 import { newIdempotencyKey } from "@/lib/queries/activity";
+import { requestIdOf } from "@/lib/queries/api-client";
 import { useStoreProfile } from "@/lib/queries/store";
+import { interpretTimeZone } from "@/lib/store-locale";
 import { useRemoveTrackingConnection, useTrackingConnections } from "@/lib/queries/tracking-connections";
 import { timestampToDate, type TrackingConnection } from "@/lib/schemas/tracking-connection";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorPanel } from "@/components/ui/error-panel";
+import { FallbackNote } from "@/components/ui/fallback-note";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { ActionNotice, type Notice } from "./action-notice";
 import { ConnectionDetails } from "./connection-details";
@@ -25,7 +28,8 @@ interface Removal {
 
 export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const connections = useTrackingConnections(storeUrl, organizationId);
-  const timeZone = useStoreProfile(storeUrl, organizationId).data?.timezone;
+  const profile = useStoreProfile(storeUrl, organizationId);
+  const zone = profile.data ? interpretTimeZone(profile.data.timezone) : undefined;
   const remove = useRemoveTrackingConnection(storeUrl, organizationId);
   const [selectedId, setSelectedId] = useState<string>();
   const [removal, setRemoval] = useState<Removal>();
@@ -34,9 +38,11 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
   const selected = connections.data?.pixels.find((connection) => connection.id === selectedId);
   const when = (value: number) => {
     const date = timestampToDate(value);
+    // A number no date can hold is shown as it came.
+    if (Number.isNaN(date.getTime())) return <span className="break-all">{String(value)}</span>;
     return (
-      <time dateTime={date.toISOString()} title={timeZone ? `In the store's time zone, ${timeZone}` : undefined}>
-        {formatDateTime(date, timeZone)}
+      <time dateTime={date.toISOString()} title={zone ? `In the store's time zone, ${zone.label}` : undefined}>
+        {formatDateTime(date, zone?.zone)}
       </time>
     );
   };
@@ -87,8 +93,9 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Tracking connections</h1>
+      <FallbackNote text={zone?.fallbackNote} />
       {notice && <ActionNotice notice={notice} onDismiss={() => setNotice(undefined)} />}
-      <Card>
+      <Card boundary={{ name: "The tracking connections", requestId: requestIdOf(connections.data), resetKey: connections.data }}>
         {connections.isPending ? (
           <Skeleton lines={5} label="Loading tracking connections" />
         ) : connections.isError ? (
@@ -116,7 +123,7 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
               <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                 {connections.data.pixels.map((connection) => (
                   <tr key={connection.id} className={connection.id === selectedId ? "bg-indigo-50 dark:bg-indigo-950/40" : undefined}>
-                    <th scope="row" className="min-w-40 py-2 pr-3 font-medium">
+                    <th scope="row" className="min-w-40 py-2 pr-3 font-medium wrap-anywhere">
                       {connection.name}
                     </th>
                     <td className="py-2 pr-3">{connection.channel}</td>

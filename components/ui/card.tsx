@@ -1,15 +1,19 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
+import { PanelBoundary } from "./panel-boundary";
 
 export function Card({
   title,
   actions,
   children,
   className = "",
+  boundary,
 }: {
   title?: ReactNode;
   actions?: ReactNode;
   children: ReactNode;
   className?: string;
+  /** Makes the card a panel of its own: if its content cannot be drawn, it says why inside the card. */
+  boundary?: Omit<ComponentProps<typeof PanelBoundary>, "children">;
 }) {
   return (
     <section
@@ -21,7 +25,7 @@ export function Card({
           {actions}
         </header>
       )}
-      {children}
+      {boundary ? <PanelBoundary {...boundary}>{children}</PanelBoundary> : children}
     </section>
   );
 }
@@ -44,7 +48,7 @@ export function DescriptionList({ items }: { items: { label: string; value: Reac
       {items.map((item) => (
         <div key={item.label}>
           <dt className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">{item.label}</dt>
-          <dd className="mt-0.5 break-words text-sm">{item.value}</dd>
+          <dd className="mt-0.5 text-sm wrap-anywhere">{item.value}</dd>
         </div>
       ))}
     </dl>

@@ -1,4 +1,5 @@
 import type { MetricsFilters } from "@/lib/schemas/product-metrics-view";
+import { interpretCurrency, interpretTimeZone } from "@/lib/store-locale";
 
 /**
  * One CSV field. Text that a spreadsheet would run as a formula (=, +, -, @ in front) is
@@ -23,8 +24,9 @@ const attributionWords = {
 export interface ExportDescription {
   storeUrl: string;
   filters: MetricsFilters;
+  /** The store's time zone and currency as the upstream gives them; read here as the page reads them. */
   timeZone: string;
-  currency: string;
+  currency: string | null;
   kind: "products" | "rows";
 }
 
@@ -42,14 +44,22 @@ function filterWords(filters: MetricsFilters): string {
   return active.length > 0 ? active.join("; ") : "none";
 }
 
-/** Lines starting with "#" that record what the file holds, before the header row. */
+/**
+ * Lines starting with "#" that record what the file holds, before the header row. The
+ * zone and currency are named as the page names them, with the same notes when the
+ * store's own values could not be used.
+ */
 export function csvPreamble(description: ExportDescription, now: Date = new Date()): string {
   const source = description.filters.dimension_source ?? "conversion";
+  const zone = interpretTimeZone(description.timeZone);
+  const currency = interpretCurrency(description.currency);
   return [
     `# ${description.kind === "products" ? "Product metrics by product" : "Product metric rows"}`,
     `# Store: ${description.storeUrl}`,
-    `# Range: ${description.filters.startDate} to ${description.filters.endDate} (${description.timeZone})`,
-    `# Currency: ${description.currency}`,
+    `# Range: ${description.filters.startDate} to ${description.filters.endDate} (${zone.label})`,
+    ...(zone.fallbackNote ? [`# Note: ${zone.fallbackNote}`] : []),
+    `# Currency: ${currency.code ?? (currency.raw?.trim() || "none")}`,
+    ...(currency.fallbackNote ? [`# Note: ${currency.fallbackNote}`] : []),
     `# Attribution: ${attributionWords[source]}`,
     `# Filters: ${filterWords(description.filters)}`,
     `# Exported: ${now.toISOString()}`,

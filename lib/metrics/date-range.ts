@@ -1,3 +1,6 @@
+import { interpretTimeZone } from "@/lib/store-locale";
+import { epochMsToZonedLocal } from "@/lib/time-zone";
+
 /**
  * Date ranges in the store's time zone. Dates are plain `YYYY-MM-DD` strings (the contract's
  * format), and arithmetic on them is done in UTC, where every day has 24 hours.
@@ -40,11 +43,12 @@ export function dayCount({ startDate, endDate }: DateRange): number {
   return Math.round((toUtc(endDate) - toUtc(startDate)) / DAY_MS) + 1;
 }
 
-/** Today's date in a time zone (the store's), whatever the browser's own zone. */
+/**
+ * Today's date in a time zone (the store's, as `interpretTimeZone` reads it), whatever the
+ * browser's own zone. A zone that cannot be used reads as UTC, as the page then says.
+ */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${part("year")}-${part("month")}-${part("day")}`;
+  return epochMsToZonedLocal(now.getTime(), interpretTimeZone(timeZone).zone).slice(0, 10);
 }
 
 export function resolvePreset(preset: Preset, timeZone: string, now: Date = new Date()): DateRange {
@@ -84,9 +88,12 @@ export function comparisonRange(range: DateRange, mode: "previous" | "year"): Da
   return { startDate: addDays(range.startDate, -length), endDate: addDays(range.startDate, -1) };
 }
 
-/** Monday of the date's ISO week, or the first of its month: the bucket a day falls in. */
+/**
+ * Monday of the date's ISO week, or the first of its month: the bucket a day falls in. Text
+ * that is not a date stays a bucket of its own rather than breaking the chart.
+ */
 export function bucketStart(date: string, granularity: "day" | "week" | "month"): string {
-  if (granularity === "day") return date;
+  if (granularity === "day" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(toUtc(date))) return date;
   if (granularity === "month") return `${date.slice(0, 8)}01`;
   const weekday = (new Date(toUtc(date)).getUTCDay() + 6) % 7;
   return addDays(date, -weekday);

@@ -48,10 +48,32 @@ describe("charts", () => {
       "revenue",
     );
     expect(channels).toEqual(["email", "google"]);
-    expect(points).toEqual([
+    expect(points.map((point) => ({ bucket: point.bucket, ...point.values }))).toEqual([
       { bucket: "2026-03-02", google: 3, email: 0 },
       { bucket: "2026-03-09", email: 5, google: 0 },
     ]);
+  });
+
+  it("keeps channels named like the bucket column or an object's prototype", () => {
+    const { points, channels } = bucketSeries(
+      [
+        { date: "2026-03-02", channel: "bucket", revenue: 1, orders: 1 },
+        { date: "2026-03-02", channel: "__proto__", revenue: 2, orders: 1 },
+      ],
+      "day",
+      "revenue",
+    );
+    expect(channels).toEqual(["__proto__", "bucket"]);
+    expect(points[0]!.bucket).toBe("2026-03-02");
+    expect(points[0]!.values["__proto__"]).toBe(2);
+    expect(points[0]!.values["bucket"]).toBe(1);
+  });
+
+  it("adds refunds to Other, so the bars add up to the total", () => {
+    const withRefunds = [...products, { productId: "e", name: "Refunded", sku: null, orders: 1, units: 1, revenue: -30 }];
+    const bars = topProducts(withRefunds, 2);
+    expect(bars.at(-1)).toEqual({ name: "Other", revenue: -22 });
+    expect(bars.reduce((sum, bar) => sum + bar.revenue, 0)).toBe(68);
   });
 
   it("gives no change against an empty comparison period", () => {

@@ -41,17 +41,27 @@ export function tablePage(
   return { rows: matching.slice((page - 1) * options.pageSize, page * options.pageSize), matching: matching.length, page, pageCount };
 }
 
-/** The top `count` products by revenue, the rest summed as "Other". */
+/**
+ * The top `count` products by revenue, the rest summed as "Other": the bars add up to the
+ * total, refunds (negative revenue) included.
+ */
 export function topProducts(products: readonly ProductSummary[], count: number): { name: string; revenue: number }[] {
   const sorted = [...products].sort((a, b) => b.revenue - a.revenue);
   const top = sorted.slice(0, count).map((product) => ({ name: product.name ?? product.productId, revenue: product.revenue }));
   const rest = sorted.slice(count).reduce((sum, product) => sum + product.revenue, 0);
-  return rest > 0 ? [...top, { name: "Other", revenue: rest }] : top;
+  return rest !== 0 ? [...top, { name: "Other", revenue: rest }] : top;
 }
 
-export type ChartPoint = { bucket: string } & Record<string, number | string>;
+/**
+ * One bucket of the chart over time. Channel values sit in a map of their own: a channel
+ * may be called anything, "bucket" or "__proto__" included.
+ */
+export interface ChartPoint {
+  bucket: string;
+  values: Record<string, number>;
+}
 
-/** The day × channel series summed into day, week or month buckets, one column per channel. */
+/** The day × channel series summed into day, week or month buckets, one value per channel. */
 export function bucketSeries(
   series: readonly SeriesPoint[],
   granularity: "day" | "week" | "month",
@@ -62,13 +72,13 @@ export function bucketSeries(
   for (const point of series) {
     const bucket = bucketStart(point.date, granularity);
     let entry = buckets.get(bucket);
-    if (!entry) buckets.set(bucket, (entry = { bucket }));
-    entry[point.channel] = ((entry[point.channel] as number | undefined) ?? 0) + point[metric];
+    if (!entry) buckets.set(bucket, (entry = { bucket, values: Object.create(null) as Record<string, number> }));
+    entry.values[point.channel] = (entry.values[point.channel] ?? 0) + point[metric];
     channels.add(point.channel);
   }
   const sortedChannels = [...channels].sort();
   const points = [...buckets.values()].sort((a, b) => (a.bucket < b.bucket ? -1 : 1));
-  for (const point of points) for (const channel of sortedChannels) point[channel] ??= 0;
+  for (const point of points) for (const channel of sortedChannels) point.values[channel] ??= 0;
   return { points, channels: sortedChannels };
 }
 

@@ -41,6 +41,19 @@ export async function errorFromResponse(response: Response): Promise<ApiRequestE
   return new ApiRequestError(response.status, `The dashboard answered with status ${response.status}.`, undefined, requestId);
 }
 
+const requestIds = new WeakMap<object, string>();
+
+/** Remembers which request an answer came from, so that a panel that cannot draw it can name it. */
+export function rememberRequestId<T>(data: T, requestId: string | undefined): T {
+  if (requestId && typeof data === "object" && data !== null) requestIds.set(data, requestId);
+  return data;
+}
+
+/** The request id of the answer an object was read from, if it is known. */
+export function requestIdOf(data: unknown): string | undefined {
+  return typeof data === "object" && data !== null ? requestIds.get(data) : undefined;
+}
+
 export interface ApiOptions {
   method?: "GET" | "POST" | "PATCH" | "DELETE";
   body?: unknown;
@@ -95,7 +108,7 @@ export async function apiFetchWithHeaders<T extends z.ZodType>(
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new ApiRequestError(502, "The answer did not have the expected shape.", "upstream_malformed", requestId);
-  return { data: parsed.data, headers: response.headers, requestId };
+  return { data: rememberRequestId(parsed.data, requestId), headers: response.headers, requestId };
 }
 
 /** Path of a proxied upstream call, with each path segment encoded. */

@@ -8,7 +8,7 @@ import {
   type ProductMetricsView,
 } from "@/lib/schemas/product-metrics-view";
 import { buildPath } from "@/lib/url";
-import { ApiRequestError, apiFetch, dashboardFetch } from "./api-client";
+import { ApiRequestError, apiFetch, dashboardFetch, rememberRequestId } from "./api-client";
 
 type Query = Record<string, string | undefined>;
 
@@ -73,7 +73,7 @@ async function fetchView(
         const event = productMetricsEventSchema.parse(JSON.parse(buffered.slice(0, newline)));
         buffered = buffered.slice(newline + 1);
         if (event.type === "progress") setProgress(key, event.rows);
-        else if (event.type === "result") return event.view;
+        else if (event.type === "result") return rememberRequestId(event.view, requestId);
         else throw new ApiRequestError(event.status, event.error, event.code, event.requestId ?? requestId);
       }
     }

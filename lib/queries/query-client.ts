@@ -23,6 +23,8 @@ export function makeQueryClient(): QueryClient {
       queries: {
         staleTime: 60_000,
         refetchOnWindowFocus: false,
+        // Each answer keeps its own identity, so that `requestIdOf` still finds its request id.
+        structuralSharing: false,
         // Only a lost connection is worth one more try here: the server already retried the upstream's 5xx once.
         retry: (failureCount, error) => error instanceof ApiRequestError && error.status === 0 && failureCount < 1,
       },

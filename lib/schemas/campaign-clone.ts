@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { currencyDecimals } from "../format";
+import type { TimeZoneReading } from "../store-locale";
 import { zonedLocalToEpochMs } from "../time-zone";
 import { identifierSchema } from "./common";
 
@@ -73,6 +74,8 @@ export interface CloneFormValues {
   end: string;
   budget: string;
   currencyCode: string;
+  /** The user confirmed the zone the times are read in, when the store's own could not be used (`TimeZoneReading.certain`). */
+  zoneConfirmed: boolean;
 }
 export type CloneFormField = keyof CloneFormValues;
 
@@ -98,9 +101,12 @@ const DECIMAL = /^\d+(?:\.(\d+))?$/;
  * The clone form's schema: the form's text in, the request body out, piped through the
  * route's own schema so that both judge a request alike. On top of the route's rules, what
  * only the form knows: dates read in the store's time zone, a budget written in the
- * currency's digits, and ACTIVE only with the new name typed as confirmation.
+ * currency's digits, and ACTIVE only with the new name typed as confirmation. When the
+ * store's zone could not be used as it is, times are sent only once the user confirmed
+ * the zone they are read in.
  */
-export function cloneFormSchema(timeZone: string) {
+export function cloneFormSchema(reading: TimeZoneReading) {
+  const timeZone = reading.zone;
   const payload = cloneCampaignRequestSchema.shape.payload.shape;
   return z
     .strictObject({
@@ -113,14 +119,22 @@ export function cloneFormSchema(timeZone: string) {
       end: z.string(),
       budget: z.string().trim().min(1, "enter a budget"),
       currencyCode: z.string().trim().pipe(payload.currencyCode.unwrap()),
+      zoneConfirmed: z.boolean(),
     })
     .superRefine((values, ctx) => {
       const startTime = values.start ? zonedLocalToEpochMs(values.start, timeZone) : null;
       const endTime = values.end ? zonedLocalToEpochMs(values.end, timeZone) : null;
       if (values.start && startTime === null)
-        ctx.addIssue({ code: "custom", path: ["start"], message: `is not a time that exists in ${timeZone}` });
+        ctx.addIssue({ code: "custom", path: ["start"], message: `is not a time that exists in ${reading.label}` });
       if (values.end && endTime === null)
-        ctx.addIssue({ code: "custom", path: ["end"], message: `is not a time that exists in ${timeZone}` });
+        ctx.addIssue({ code: "custom", path: ["end"], message: `is not a time that exists in ${reading.label}` });
+      if (!reading.certain && (values.start || values.end) && !values.zoneConfirmed) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["zoneConfirmed"],
+          message: `confirm that the times are in ${reading.label}: the store's own time zone cannot be used`,
+        });
+      }
       if (startTime !== null && endTime !== null && endTime <= startTime)
         ctx.addIssue({ code: "custom", path: ["end"], message: "must be after the start" });
       const budget = DECIMAL.exec(values.budget);

@@ -1,0 +1,138 @@
+import fc from "fast-check";
+import { createElement, type ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { cloneCampaignResponseSchema, type CloneCampaignRequest } from "@/lib/schemas/campaign-clone";
+import { organizationSchema, userSchema } from "@/lib/schemas/context";
+import { productMetricsViewSchema } from "@/lib/schemas/product-metrics-view";
+import { trackingConnectionSchema } from "@/lib/schemas/tracking-connection";
+import { productRows, tablePage } from "@/lib/metrics/presentation";
+import { interpretTimeZone } from "@/lib/store-locale";
+import { arbitraryOf, oddNumber, oddString } from "@/test/zod-arbitrary";
+import { CloneResult } from "./campaigns/clone-result";
+import { CloneReview } from "./campaigns/clone-review";
+import { OrganizationCard } from "./context/organization-card";
+import { UserCard } from "./context/user-card";
+import { AttributionComparison } from "./products/attribution-comparison";
+import ProductCharts from "./products/charts";
+import { KpiCards } from "./products/kpi-cards";
+import { ProductTable } from "./products/product-table";
+import { ConnectionDetails } from "./tracking/connection-details";
+import { PanelBoundary } from "./ui/panel-boundary";
+
+/**
+ * The panels drawn (on the server renderer) from contract-valid data as odd as it gets:
+ * none may throw, and what they draw names every value it was given.
+ */
+
+const parsed = <T>(schema: { parse: (value: unknown) => T }, large?: number) =>
+  arbitraryOf(schema as never, new Map(), large).map((value) => schema.parse(value));
+const draw = (element: ReactElement) => renderToStaticMarkup(element);
+const noop = () => {};
+/** How React writes text into HTML. */
+const escaped = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+
+describe("product-metrics panels", () => {
+  it("draw any view in any currency and zone", () => {
+    fc.assert(
+      fc.property(parsed(productMetricsViewSchema, 40), fc.option(oddString, { nil: null }), oddString, (view, currency, zone) => {
+        const money = currency ?? "";
+        draw(createElement(KpiCards, { totals: view.totals, comparison: view.comparison?.totals, currency: money }));
+        const table = draw(
+          createElement(ProductTable, {
+            storeUrl: "odd.example",
+            view,
+            filters: { startDate: "2026-01-01", endDate: "2026-01-31" },
+            currency: money,
+            table: { q: "", sort: "revenue", direction: "desc", page: 1 },
+            onTableChange: noop,
+          }),
+        );
+        const shown = tablePage(productRows(view.products, view.totals.revenue), {
+          q: "",
+          sort: "revenue",
+          direction: "desc",
+          page: 1,
+          pageSize: 25,
+        });
+        for (const row of shown.rows) expect(table).toContain(escaped(row.productId));
+        const charts = draw(
+          createElement(ProductCharts, { view, currency: money, timeZone: zone, granularity: "week", onGranularityChange: noop }),
+        );
+        // Channels unknown or odd are listed, never dropped.
+        expect(charts.match(/<li>/g)?.length ?? 0).toBe(view.channels.length);
+        draw(createElement(AttributionComparison, { conversion: view.channels, firstTouch: view.channels.slice(1), currency: money }));
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe("clone panels", () => {
+  it("review any request in any zone, and show any result", () => {
+    fc.assert(
+      fc.property(
+        oddString,
+        oddString,
+        fc.option(oddNumber, { nil: undefined }),
+        parsed(cloneCampaignResponseSchema),
+        (zone, name, budget, response) => {
+          const request: CloneCampaignRequest = {
+            adAccountId: "512345678",
+            payload: {
+              sourceCampaignGroupId: "612345678",
+              name,
+              status: "PAUSED",
+              startTime: 1_767_225_600_000,
+              budget,
+              currencyCode: "USD",
+            },
+          };
+          const reading = interpretTimeZone(zone);
+          const review = draw(createElement(CloneReview, { request, zone: reading, pending: false, onBack: noop, onConfirm: noop }));
+          if (reading.fallbackNote) expect(review).toContain(escaped(reading.fallbackNote));
+          const result = draw(createElement(CloneResult, { response, currency: zone, replayed: false, onCloneAnother: noop }));
+          expect(result).toContain(escaped(response.asset.assetId));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("context and tracking panels", () => {
+  it("draw any user, organization and tracking connection", () => {
+    fc.assert(
+      fc.property(
+        parsed(userSchema),
+        parsed(organizationSchema, 40),
+        parsed(trackingConnectionSchema),
+        (user, organization, connection) => {
+          draw(createElement(UserCard, { user }));
+          const card = draw(createElement(OrganizationCard, { organization }));
+          if (organization.stores.length === 0) expect(card).toContain("No stores");
+          draw(createElement(ConnectionDetails, { connection, onClose: noop }));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("PanelBoundary", () => {
+  it("says which panel could not be drawn, why, and the request id", () => {
+    const boundary = new PanelBoundary({ name: "The charts", requestId: "req_123", children: null });
+    boundary.state = { ...boundary.state, ...PanelBoundary.getDerivedStateFromError(new RangeError("Invalid time zone specified")) };
+    const html = draw(boundary.render() as ReactElement);
+    expect(html).toContain("The charts could not be drawn");
+    expect(html).toContain("Invalid time zone specified");
+    expect(html).toContain("req_123");
+    expect(
+      PanelBoundary.getDerivedStateFromProps({ name: "x", resetKey: 2, children: null }, { error: new Error("e"), resetKey: 1 }),
+    ).toEqual({
+      error: null,
+      resetKey: 2,
+    });
+  });
+});
