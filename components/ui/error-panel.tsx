@@ -1,5 +1,6 @@
 "use client";
 
+import { errorWords } from "@/lib/error-words";
 import { ApiRequestError } from "@/lib/queries/api-client";
 import { Button } from "./button";
 
@@ -15,6 +16,12 @@ export function explainError(error: unknown): Explanation & { message: string; r
   }
   const base = { message: error.message, requestId: error.requestId };
   switch (true) {
+    case error.code === "database_unavailable":
+      return { ...base, title: "The dashboard's database is unavailable", advice: "Nothing was sent. Try again in a moment." };
+    case error.code === "range_too_long":
+      return { ...base, title: "This range took too long", advice: errorWords.range_too_long };
+    case error.code === "payload_too_large":
+      return { ...base, title: "Too much to send", advice: "Shorten what you entered and try again." };
     case error.status === 0:
       return { ...base, title: "The dashboard could not be reached", advice: "Check your connection, then try again." };
     case error.status === 401:
