@@ -13,6 +13,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { AttributionComparison } from "./attribution-comparison";
+import { BiggestChangesPanel } from "./biggest-changes";
 import { KpiCards } from "./kpi-cards";
 import { ProductTable } from "./product-table";
 import { AttributionControl, DateControls, FilterChips, FilterControls } from "./view-controls";
@@ -187,6 +188,15 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
           )}
           {state.source === "both" && secondary.data && (
             <AttributionComparison conversion={view.channels} firstTouch={secondary.data.channels} currency={currency} />
+          )}
+          {view.comparison && (
+            <BiggestChangesPanel
+              changes={view.comparison.changes}
+              comparison={view.comparison}
+              currency={currency}
+              onProduct={(productId) => update({ products: [productId] })}
+              onChannel={(channel) => update({ channel })}
+            />
           )}
           {deferredView && (
             <ProductCharts
