@@ -5,7 +5,7 @@ import { useSearchParams } from "next/navigation";
 import { useStoreProfile } from "@/lib/queries/store";
 import { Badge } from "@/components/ui/card";
 
-/** The store's name line, shown above every store section. */
+/** The store's name line, shown above every store section: the page's one top-level heading. */
 export function StoreHeader({ storeUrl }: { storeUrl: string }) {
   const organizationId = useSearchParams().get("organizationId") ?? undefined;
   const profile = useStoreProfile(storeUrl, organizationId);
@@ -21,7 +21,14 @@ export function StoreHeader({ storeUrl }: { storeUrl: string }) {
           </Link>
           <span aria-hidden="true"> / </span>
         </nav>
-        <p className="break-all text-2xl font-semibold">{storeUrl}</p>
+        <div className="flex flex-wrap items-baseline gap-x-3">
+          <h1 className="break-words text-2xl font-semibold">{profile.data?.name ?? storeUrl}</h1>
+          {profile.data?.name && (
+            <p className="break-all text-slate-600 dark:text-slate-400" data-testid="store-url">
+              {storeUrl}
+            </p>
+          )}
+        </div>
       </div>
       {profile.data && (
         <div className="flex flex-wrap gap-2" aria-label="Store profile summary">
