@@ -61,7 +61,7 @@ export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; 
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-xl font-semibold">Clone a campaign group</h1>
+        <h2 className="text-xl font-semibold">Clone a campaign group</h2>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           Copies a LinkedIn campaign group of a connected ad account. Nothing is sent before you review it.
         </p>

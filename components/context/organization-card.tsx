@@ -22,7 +22,7 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
       {organization.stores.length === 0 ? (
         <EmptyState title="No stores">This key does not reach any store of this organization.</EmptyState>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Stores of {organization.name}</caption>
             <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">

@@ -1,3 +1,6 @@
+"use client";
+
+import { useCallback, useState } from "react";
 import type { User } from "@/lib/schemas/context";
 import { Badge, Card } from "@/components/ui/card";
 
@@ -13,29 +16,44 @@ function initials(name: string): string {
   );
 }
 
+/** The user's picture, or their initials when there is none or it fails to load. */
+function Avatar({ user }: { user: User }) {
+  const [failedSrc, setFailedSrc] = useState<string>();
+  // An image that failed before hydration fires no error event React sees: check once mounted.
+  const checkLoaded = useCallback((img: HTMLImageElement | null) => {
+    if (img?.complete && img.naturalWidth === 0) setFailedSrc(img.getAttribute("src") ?? undefined);
+  }, []);
+  if (user.image && failedSrc !== user.image)
+    return (
+      // A plain img: the address is the user's own, of unknown host, and is not worth optimizing.
+      // eslint-disable-next-line @next/next/no-img-element
+      <img
+        ref={checkLoaded}
+        src={user.image}
+        alt=""
+        width={48}
+        height={48}
+        className="h-12 w-12 rounded-full object-cover"
+        referrerPolicy="no-referrer"
+        onError={() => setFailedSrc(user.image ?? undefined)}
+      />
+    );
+  return (
+    <span
+      aria-hidden="true"
+      data-testid="avatar-initials"
+      className="flex h-12 w-12 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
+    >
+      {initials(user.name)}
+    </span>
+  );
+}
+
 export function UserCard({ user }: { user: User }) {
   return (
     <Card title="Signed in as" boundary={{ name: "Your profile", resetKey: user }}>
       <div className="flex items-center gap-4">
-        {user.image ? (
-          // A plain img: the address is the user's own, of unknown host, and is not worth optimizing.
-          // eslint-disable-next-line @next/next/no-img-element
-          <img
-            src={user.image}
-            alt=""
-            width={48}
-            height={48}
-            className="h-12 w-12 rounded-full object-cover"
-            referrerPolicy="no-referrer"
-          />
-        ) : (
-          <span
-            aria-hidden="true"
-            className="flex h-12 w-12 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
-          >
-            {initials(user.name)}
-          </span>
-        )}
+        <Avatar user={user} />
         <div className="min-w-0 wrap-anywhere">
           <p className="font-medium">
             <bdi>{user.name}</bdi>

@@ -21,7 +21,7 @@ export function AttributionComparison({
     .sort((a, b) => (b.conversion?.revenue ?? 0) - (a.conversion?.revenue ?? 0));
   return (
     <Card boundary={{ name: "The attribution comparison", resetKey: firstTouch }} title="Channels under each attribution">
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full min-w-[36rem] text-left text-sm">
           <caption className="sr-only">Orders and revenue per channel, credited to the conversion and to the first touch</caption>
           <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">

@@ -80,6 +80,16 @@ function Segmented<T extends string>({
   );
 }
 
+/** Room for one date label ("Sep 30, 2026" at 12 px) and a gap, and the y axis with the margins. */
+const TICK_SPACING_PX = 110;
+const PLOT_INSET_PX = 72;
+
+/** Every how many points a date label fits the width; eight labels until the width is known. */
+function tickInterval(points: number, width: number | undefined): number {
+  const labels = width === undefined ? 8 : Math.max(1, Math.floor((width - PLOT_INSET_PX) / TICK_SPACING_PX));
+  return Math.max(0, Math.ceil(points / labels) - 1);
+}
+
 /** Reveals `count` parts one task apart, so that no single task draws every chart. */
 function useStagedReveal(count: number): number {
   const [shown, setShown] = useState(0);
@@ -106,6 +116,7 @@ export default function ProductCharts({
   onGranularityChange: (granularity: Granularity) => void;
 }) {
   const [metric, setMetric] = useState<"revenue" | "orders">("revenue");
+  const [chartWidth, setChartWidth] = useState<number>();
   const stage = useStagedReveal(2);
   const { points, channels } = bucketSeries(view.series, granularity, metric);
   const money = (value: number) => formatCurrency(value, currency);
@@ -153,16 +164,16 @@ export default function ProductCharts({
             {metric} per {granularity} and channel, {view.startDate} to {view.endDate}, in {timeZone}
           </figcaption>
           {stage >= 1 && (
-            <ResponsiveContainer width="100%" height="100%">
+            <ResponsiveContainer width="100%" height="100%" onResize={(width) => setChartWidth(width)}>
               {/* Stacked areas: one shape per channel, however many days, so long ranges stay quick to draw. */}
               <AreaChart data={points} margin={{ left: 8, right: 8 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-                {/* A fixed interval: about eight labels, without recharts measuring every label's text. */}
+                {/* An interval from the chart's width, without recharts measuring every label's text. */}
                 <XAxis
                   dataKey="bucket"
                   tick={axisTick}
                   tickFormatter={(bucket: string) => formatDate(`${bucket}T12:00:00Z`, "UTC")}
-                  interval={Math.max(0, Math.ceil(points.length / 8) - 1)}
+                  interval={tickInterval(points.length, chartWidth)}
                 />
                 <YAxis
                   tick={axisTick}

@@ -50,11 +50,16 @@ export function KpiCards({
             key={card.label}
             className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
           >
-            <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">{card.label}</p>
-            <p className="mt-1 text-xl font-semibold tabular-nums" data-testid={`kpi-${card.label}`}>
-              {card.value}
-            </p>
-            {comparison && <Delta change={relativeChange(card.current, card.previous)} />}
+            {/* A figure named by its caption: the label is announced with its value. */}
+            <figure>
+              <figcaption className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">
+                {card.label}
+              </figcaption>
+              <p className="mt-1 text-xl font-semibold tabular-nums" data-testid={`kpi-${card.label}`}>
+                {card.value}
+              </p>
+              {comparison && <Delta change={relativeChange(card.current, card.previous)} />}
+            </figure>
           </li>
         ))}
       </ul>

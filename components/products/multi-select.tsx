@@ -44,15 +44,20 @@ export function MultiSelect({
       <button
         ref={button}
         type="button"
+        // The count is for the eye; the button's name carries the values themselves.
+        aria-label={selected.length > 0 ? `${label}: ${selected.map(describe).join(", ")}` : label}
         aria-expanded={open}
         aria-controls={`${id}-panel`}
         onClick={() => setOpen(!open)}
         className="flex w-full items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-left text-sm dark:border-slate-700 dark:bg-slate-900"
       >
-        <span>
+        <span className="min-w-0">
           {label}
           {selected.length > 0 && (
-            <span className="ml-1 rounded-full bg-indigo-100 px-1.5 text-xs font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+            <span
+              aria-hidden="true"
+              className="ml-1 rounded-full bg-indigo-100 px-1.5 text-xs font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
+            >
               {selected.length}
             </span>
           )}
@@ -66,7 +71,7 @@ export function MultiSelect({
           aria-label={`${label} filter`}
           className="absolute z-20 mt-1 w-72 max-w-[90vw] rounded-lg border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
         >
-          <label htmlFor={`${id}-search`} className="sr-only">
+          <label htmlFor={`${id}-search`} className="mb-1 block text-xs font-medium text-slate-600 dark:text-slate-400">
             Search {label.toLowerCase()}
           </label>
           <input

@@ -67,13 +67,13 @@ export function ProductTable({
       title="Products"
       actions={
         <div>
-          <label htmlFor="product-search" className="sr-only">
+          <label htmlFor="product-search" className="block text-xs font-medium text-slate-600 dark:text-slate-400">
             Search products by name, SKU or ID
           </label>
           <input
             id="product-search"
             type="search"
-            placeholder="Search name, SKU or ID…"
+            placeholder="Any product"
             defaultValue={table.q}
             onChange={(event) => onTableChange({ q: event.target.value, page: 1 })}
             className="w-64 max-w-full rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-950"
@@ -85,7 +85,8 @@ export function ProductTable({
         <EmptyState title="No product matches this search" />
       ) : (
         <>
-          <div className="overflow-x-auto">
+          {/* relative: the hidden caption is positioned inside the scroll box, not beside it. */}
+          <div className="relative overflow-x-auto">
             <table className="w-full min-w-[48rem] text-left text-sm">
               <caption className="sr-only">
                 Products, sorted by {table.sort} {table.direction === "asc" ? "ascending" : "descending"}

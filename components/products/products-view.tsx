@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useDeferredValue, useEffect, useMemo } from "react";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
 import { formatDate, formatNumber } from "@/lib/format";
 import { dateRangeOf, filtersOf, parseViewState, toSearchParams, type ViewState } from "@/lib/metrics/view-state";
@@ -17,6 +17,7 @@ import { FallbackNote } from "@/components/ui/fallback-note";
 import { PanelBoundary } from "@/components/ui/panel-boundary";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { AttributionComparison } from "./attribution-comparison";
+import { BiggestChangesPanel } from "./biggest-changes";
 import { KpiCards } from "./kpi-cards";
 import { ProductTable } from "./product-table";
 import { SavedViewsMenu } from "./saved-views-menu";
@@ -54,10 +55,16 @@ function useViewState() {
   const searchParams = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
-  const { state, problems } = useMemo(() => parseViewState(new URLSearchParams(searchParams.toString())), [searchParams]);
+  const parsed = useMemo(() => parseViewState(new URLSearchParams(searchParams.toString())), [searchParams]);
+  // The URL changes only when the server has answered for it: until then the controls show the
+  // change at once. The optimistic state is dropped as soon as the URL (searchParams) moves on.
+  const [optimistic, setOptimistic] = useState<{ base: typeof searchParams; state: ViewState }>();
+  const state = optimistic?.base === searchParams ? optimistic.state : parsed.state;
+  const problems = parsed.problems;
   /** Changes the view; any change but paging or sorting goes back to the first page. Typing replaces history. */
   const update = (patch: Partial<ViewState>, mode: "push" | "replace" = "push") => {
     const next = { ...state, ...patch, page: patch.page ?? 1 };
+    setOptimistic({ base: searchParams, state: next });
     const params = toSearchParams(next);
     // The organization chosen on the context page belongs to the store, not to the view: keep it.
     const organizationId = searchParams.get("organizationId");
@@ -113,7 +120,7 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
     <div className="space-y-6">
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h1 className="text-xl font-semibold">Product metrics</h1>
+          <h2 className="text-xl font-semibold">Product metrics</h2>
           <p className="text-sm text-slate-600 wrap-anywhere dark:text-slate-400">
             {formatDate(`${range.startDate}T12:00:00Z`, "UTC")} – {formatDate(`${range.endDate}T12:00:00Z`, "UTC")} · {zone.label} ·{" "}
             {currency}
@@ -207,6 +214,15 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
           </PanelBoundary>
           {state.source === "both" && secondary.data && (
             <AttributionComparison conversion={view.channels} firstTouch={secondary.data.channels} currency={currency} />
+          )}
+          {view.comparison && (
+            <BiggestChangesPanel
+              changes={view.comparison.changes}
+              comparison={view.comparison}
+              currency={currency}
+              onProduct={(productId) => update({ products: [productId] })}
+              onChannel={(channel) => update({ channel })}
+            />
           )}
           {deferredView && (
             <ProductCharts

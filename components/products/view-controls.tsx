@@ -18,6 +18,7 @@ const sourceOptions = [
   { value: "both", label: "Both side by side", hint: "The two attributions next to each other." },
 ] as const;
 
+const labelClass = "block text-xs font-medium text-slate-600 dark:text-slate-400";
 const fieldClass = "rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 type Update = (patch: Partial<ViewState>) => void;
@@ -29,7 +30,7 @@ export function DateControls({ state, range, onChange }: { state: ViewState; ran
   return (
     <div className="flex flex-wrap items-end gap-3">
       <div>
-        <label htmlFor="range-preset" className="block text-xs font-medium text-slate-600 dark:text-slate-400">
+        <label htmlFor="range-preset" className={labelClass}>
           Date range
         </label>
         <select
@@ -62,7 +63,7 @@ export function DateControls({ state, range, onChange }: { state: ViewState; ran
           }}
         >
           <div>
-            <label htmlFor="range-from" className="block text-xs font-medium text-slate-600 dark:text-slate-400">
+            <label htmlFor="range-from" className={labelClass}>
               From
             </label>
             <input
@@ -75,7 +76,7 @@ export function DateControls({ state, range, onChange }: { state: ViewState; ran
             />
           </div>
           <div>
-            <label htmlFor="range-to" className="block text-xs font-medium text-slate-600 dark:text-slate-400">
+            <label htmlFor="range-to" className={labelClass}>
               To
             </label>
             <input
@@ -94,7 +95,7 @@ export function DateControls({ state, range, onChange }: { state: ViewState; ran
         </form>
       )}
       <div>
-        <label htmlFor="compare" className="block text-xs font-medium text-slate-600 dark:text-slate-400">
+        <label htmlFor="compare" className={labelClass}>
           Compare with
         </label>
         <select
@@ -162,9 +163,9 @@ export function FilterControls({
   const channels = [...new Set([...KNOWN_CHANNELS, ...channelsInView, ...(state.channel ? [state.channel] : [])])].filter(Boolean);
   const [adId, setAdId] = useState(state.adId ?? "");
   return (
-    <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-7">
+    <div className="grid grid-cols-2 items-end gap-3 sm:grid-cols-3 lg:grid-cols-7">
       <div>
-        <label htmlFor="channel" className="sr-only">
+        <label htmlFor="channel" className={labelClass}>
           Channel
         </label>
         <select
@@ -187,12 +188,12 @@ export function FilterControls({
           onChange({ adId: adId.trim() || undefined });
         }}
       >
-        <label htmlFor="ad-id" className="sr-only">
+        <label htmlFor="ad-id" className={labelClass}>
           Ad ID
         </label>
         <input
           id="ad-id"
-          placeholder="Ad ID (Enter)"
+          placeholder="Any ad"
           value={adId}
           onChange={(event) => setAdId(event.target.value)}
           onBlur={() => onChange({ adId: adId.trim() || undefined })}

@@ -6,7 +6,7 @@ import { useStoreProfile } from "@/lib/queries/store";
 import { interpretTimeZone, storeTypeTone } from "@/lib/store-locale";
 import { Badge } from "@/components/ui/card";
 
-/** The store's name line, shown above every store section. */
+/** The store's name line, shown above every store section: the page's one top-level heading. */
 export function StoreHeader({ storeUrl }: { storeUrl: string }) {
   const organizationId = useSearchParams().get("organizationId") ?? undefined;
   const profile = useStoreProfile(storeUrl, organizationId);
@@ -22,7 +22,14 @@ export function StoreHeader({ storeUrl }: { storeUrl: string }) {
           </Link>
           <span aria-hidden="true"> / </span>
         </nav>
-        <p className="break-all text-2xl font-semibold">{storeUrl}</p>
+        <div className="flex flex-wrap items-baseline gap-x-3">
+          <h1 className="break-words text-2xl font-semibold">{profile.data?.name ?? storeUrl}</h1>
+          {profile.data?.name && (
+            <p className="break-all text-slate-600 dark:text-slate-400" data-testid="store-url">
+              {storeUrl}
+            </p>
+          )}
+        </div>
       </div>
       {profile.data && (
         <div className="flex max-w-full flex-wrap gap-2 wrap-anywhere" aria-label="Store profile summary">

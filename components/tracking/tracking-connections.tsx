@@ -16,9 +16,7 @@ import { FallbackNote } from "@/components/ui/fallback-note";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { ActionNotice, type Notice } from "./action-notice";
 import { ConnectionDetails } from "./connection-details";
-import { yesNo } from "./flags";
-
-const rowAction = "rounded-lg px-2 py-1 text-sm font-medium transition-colors";
+import { ConnectionList } from "./connection-list";
 
 interface Removal {
   connection: TrackingConnection;
@@ -92,7 +90,7 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
 
   return (
     <div className="space-y-6">
-      <h1 className="text-xl font-semibold">Tracking connections</h1>
+      <h2 className="text-xl font-semibold">Tracking connections</h2>
       <FallbackNote text={zone?.fallbackNote} />
       {notice && <ActionNotice notice={notice} onDismiss={() => setNotice(undefined)} />}
       <Card boundary={{ name: "The tracking connections", requestId: requestIdOf(connections.data), resetKey: connections.data }}>
@@ -103,64 +101,14 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
         ) : connections.data.pixels.length === 0 ? (
           <EmptyState title="No tracking connections">This store sends its events to no advertising platform.</EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Tracking connections of {storeUrl}</caption>
-              <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-                <tr>
-                  {["Name", "Channel", "Pixel ID", "Enabled", "Published", "Unpublished changes", "Base domain", "Created", "Updated"].map(
-                    (heading) => (
-                      <th key={heading} scope="col" className="py-2 pr-3 align-bottom">
-                        {heading}
-                      </th>
-                    ),
-                  )}
-                  <th scope="col" className="py-2 align-bottom">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {connections.data.pixels.map((connection) => (
-                  <tr key={connection.id} className={connection.id === selectedId ? "bg-indigo-50 dark:bg-indigo-950/40" : undefined}>
-                    <th scope="row" className="min-w-40 py-2 pr-3 font-medium wrap-anywhere">
-                      {connection.name}
-                    </th>
-                    <td className="py-2 pr-3">{connection.channel}</td>
-                    <td className="min-w-32 py-2 pr-3 font-mono text-xs break-all">{connection.pixel}</td>
-                    <td className="py-2 pr-3">{yesNo(connection.enabled)}</td>
-                    <td className="py-2 pr-3">{yesNo(connection.published)}</td>
-                    <td className="py-2 pr-3">{yesNo(connection.hasUnpublishedChanges, true)}</td>
-                    <td className="py-2 pr-3">{connection.settings.baseDomain}</td>
-                    <td className="min-w-24 py-2 pr-3">{when(connection.createdAt)}</td>
-                    <td className="min-w-24 py-2 pr-3">{when(connection.updatedAt)}</td>
-                    <td className="py-2">
-                      <div className="flex">
-                        <button
-                          type="button"
-                          aria-label={`Details of ${connection.name}`}
-                          aria-expanded={connection.id === selectedId}
-                          aria-controls={connection.id === selectedId ? "connection-details" : undefined}
-                          onClick={() => setSelectedId(connection.id === selectedId ? undefined : connection.id)}
-                          className={`${rowAction} text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800`}
-                        >
-                          Details
-                        </button>
-                        <button
-                          type="button"
-                          aria-label={`Remove ${connection.name}`}
-                          onClick={() => openRemoval(connection)}
-                          className={`${rowAction} text-rose-700 hover:bg-rose-50 dark:text-rose-400 dark:hover:bg-rose-950/50`}
-                        >
-                          Remove
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ConnectionList
+            storeUrl={storeUrl}
+            connections={connections.data.pixels}
+            selectedId={selectedId}
+            when={when}
+            onDetails={(connection) => setSelectedId(connection.id === selectedId ? undefined : connection.id)}
+            onRemove={openRemoval}
+          />
         )}
       </Card>
       {selected && (

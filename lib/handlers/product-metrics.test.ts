@@ -97,6 +97,33 @@ describe("GET /api/stores/{storeUrl}/product-metrics", () => {
     expect(year.comparison!.totals.orders).toBe((await directTotals("startDate=2025-01-01&endDate=2025-01-31")).orders);
   });
 
+  it("ranks the biggest product changes from one read of each period, as the raw rows give them", async () => {
+    const reads = upstream.requestCounts().products ?? 0;
+    // A filter of its own, so that no earlier test's cached view answers.
+    const { changes } = (await view(`${RANGE}&channel=google&compare=previous`)).comparison!;
+    expect(upstream.requestCounts().products).toBe(reads + 2);
+    const revenueByProduct = async (query: string) => {
+      const response = await fetch(`${upstream.baseUrl}/ad-metrics/${US_STORE}/products?${query}`, { headers: { "x-api-key": ADMIN_KEY } });
+      const cents = new Map<string, number>();
+      for (const row of (await response.json()) as { product_id: string; revenue: number }[])
+        cents.set(row.product_id, (cents.get(row.product_id) ?? 0) + Math.round(row.revenue * 100));
+      return cents;
+    };
+    const [now, before] = await Promise.all([
+      revenueByProduct(`${RANGE}&channel=google`),
+      revenueByProduct("startDate=2025-12-01&endDate=2025-12-31&channel=google"),
+    ]);
+    const deltas = [...new Set([...now.keys(), ...before.keys()])].map((id) => ({ id, cents: (now.get(id) ?? 0) - (before.get(id) ?? 0) }));
+    const top = deltas.filter((d) => d.cents > 0).sort((a, b) => b.cents - a.cents || (a.id < b.id ? -1 : 1));
+    const bottom = deltas.filter((d) => d.cents < 0).sort((a, b) => a.cents - b.cents || (a.id < b.id ? -1 : 1));
+    expect(changes.products.risers.map((item) => [item.key, Math.round(item.change * 100)])).toEqual(
+      top.slice(0, 5).map((d) => [d.id, d.cents]),
+    );
+    expect(changes.products.fallers.map((item) => [item.key, Math.round(item.change * 100)])).toEqual(
+      bottom.slice(0, 5).map((d) => [d.id, d.cents]),
+    );
+  });
+
   it("serves a repeated view from the cache without reading the upstream again", async () => {
     await view(`${RANGE}&channel=tiktok`);
     const reads = upstream.requestCounts().products;

@@ -97,6 +97,14 @@ export class ProductMetricsAggregator {
     addTo(product, row);
   }
 
+  /** Revenue by product and by channel, as summed so far: what the biggest changes compare. */
+  revenues(): {
+    products: ReadonlyMap<string, { revenue: number; name: string | null }>;
+    channels: ReadonlyMap<string, { revenue: number }>;
+  } {
+    return { products: this.products, channels: this.channels };
+  }
+
   result(decimals: number): { totals: MetricsTotals; series: SeriesPoint[]; channels: ChannelSummary[]; products: ProductSummary[] } {
     const money = (value: number) => roundMoney(value, decimals);
     return {

@@ -3,6 +3,7 @@ import { processSingleton } from "@/lib/server/singleton";
 import { currencyDecimals } from "@/lib/format";
 import type { ComparisonMode, MetricsFilters, ProductBreakdown, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
 import { BreakdownAggregator, ProductMetricsAggregator } from "./aggregate";
+import { biggestChanges } from "./changes";
 import { comparisonRange } from "./date-range";
 import { openProductRows, type ProductRows, type UpstreamContext } from "./product-rows";
 import { ViewCache } from "./view-cache";
@@ -64,6 +65,7 @@ async function aggregate(
             startDate: comparisonFilters.startDate,
             endDate: comparisonFilters.endDate,
             totals: earlier.result(decimals).totals,
+            changes: biggestChanges(current.revenues(), earlier.revenues(), decimals),
           },
         }
       : {}),

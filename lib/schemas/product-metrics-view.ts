@@ -47,6 +47,31 @@ export type SeriesPoint = z.infer<typeof seriesPointSchema>;
 export const channelSummarySchema = z.strictObject({ channel: z.string(), revenue: z.number(), orders: z.number(), units: z.number() });
 export type ChannelSummary = z.infer<typeof channelSummarySchema>;
 
+/** One product's or channel's revenue in both periods; `percent` is null when the earlier revenue is 0. */
+export const revenueChangeSchema = z.strictObject({
+  key: z.string(),
+  name: z.string().nullable(),
+  current: z.number(),
+  previous: z.number(),
+  change: z.number(),
+  percent: z.number().nullable(),
+  /** change ÷ the net change of total revenue; null when the total did not move. */
+  shareOfChange: z.number().nullable(),
+  /** "new": no rows in the comparison period; "gone": no rows in the current one. */
+  presence: z.enum(["both", "new", "gone"]),
+});
+export type RevenueChange = z.infer<typeof revenueChangeSchema>;
+
+const changeRankingSchema = z.strictObject({ risers: z.array(revenueChangeSchema), fallers: z.array(revenueChangeSchema) });
+export type ChangeRanking = z.infer<typeof changeRankingSchema>;
+
+export const biggestChangesSchema = z.strictObject({
+  totalChange: z.number(),
+  products: changeRankingSchema,
+  channels: changeRankingSchema,
+});
+export type BiggestChanges = z.infer<typeof biggestChangesSchema>;
+
 /** What GET /api/stores/{storeUrl}/product-metrics answers: what the page draws, never the raw rows. */
 export const productMetricsViewSchema = z.strictObject({
   startDate: z.string(),
@@ -56,7 +81,9 @@ export const productMetricsViewSchema = z.strictObject({
   series: z.array(seriesPointSchema),
   channels: z.array(channelSummarySchema),
   products: z.array(productSummarySchema),
-  comparison: z.strictObject({ startDate: z.string(), endDate: z.string(), totals: totalsSchema }).optional(),
+  comparison: z
+    .strictObject({ startDate: z.string(), endDate: z.string(), totals: totalsSchema, changes: biggestChangesSchema })
+    .optional(),
 });
 export type ProductMetricsView = z.infer<typeof productMetricsViewSchema>;
 

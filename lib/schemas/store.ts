@@ -7,6 +7,8 @@ export const storeProfileSchema = z.looseObject({
   type: z.string(),
   currency: z.string(),
   timezone: z.string(),
+  /** Not in the contract: shown beside the URL when the upstream sends it. */
+  name: z.string().optional(),
 });
 export type StoreProfile = z.infer<typeof storeProfileSchema>;
 
