@@ -33,6 +33,14 @@ function responseHeaders(message: IncomingMessage): Headers {
   return headers;
 }
 
+/** On errors rejected by `exchange`: whether the request may have left (see `requestWasSent`). */
+const REQUEST_SENT = Symbol("requestSent");
+
+/** False only when the exchange failed before a connection existed (refused, DNS, aborted early). */
+export function requestWasSent(error: unknown): boolean {
+  return !(typeof error === "object" && error !== null && (error as { [REQUEST_SENT]?: boolean })[REQUEST_SENT] === false);
+}
+
 export function exchange(url: URL, { method, headers, body, signal }: Exchange): Promise<Response> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -50,9 +58,16 @@ export function exchange(url: URL, { method, headers, body, signal }: Exchange):
     );
     const onAbort = () => request.destroy(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
     signal.addEventListener("abort", onAbort, { once: true });
+    // Whether the request may have reached the upstream: once on a connected socket it may have,
+    // even when the socket is a reused keep-alive one that turns out closed (an ECONNRESET is ambiguous).
+    let sent = false;
+    request.once("socket", (socket) => {
+      if (!socket.connecting) sent = true;
+      else socket.once(secure ? "secureConnect" : "connect", () => (sent = true));
+    });
     request.once("error", (error) => {
       signal.removeEventListener("abort", onAbort);
-      reject(error);
+      reject(Object.assign(error, { [REQUEST_SENT]: sent }));
     });
     request.end(body);
   });
