@@ -4,7 +4,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { AuditAction, AuditOutcome, AuditTarget } from "@/lib/schemas/activity";
 import { upstreamTimeoutMs } from "@/lib/server/config";
 import { database, type Db } from "@/lib/store/database";
-import { beginAttempt, finishAttempt, type AttemptContext, type Settlement, type StoredAnswer } from "@/lib/store/idempotency";
+import {
+  attemptLockedAt,
+  beginAttempt,
+  finishAttempt,
+  type AttemptContext,
+  type AttemptKey,
+  type Settlement,
+  type StoredAnswer,
+} from "@/lib/store/idempotency";
 import { purgeExpired } from "@/lib/store/maintenance";
 import { ActionError, OutcomeUnknown } from "./errors";
 import { sendAndClassify, type Classified } from "./outcome";
@@ -14,7 +22,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Past its upstream deadline, a started attempt gets this much more before it counts as dead (crashed). */
 const LOCK_MARGIN_MS = 5_000;
-const POLL_MS = 100;
+const FIRST_POLL_MS = 25;
+const MAX_POLL_MS = 400;
 
 export interface ActionRequest {
   action: AuditAction;
@@ -124,19 +133,38 @@ export async function runAction(request: ActionRequest, options: EngineOptions =
       case "unknown":
         throw new OutcomeUnknown(409, request.action, begun.auditId, begun.target);
       case "in_progress":
-        if (Date.now() >= waitUntil) {
+        if (!(await waitForSettlement(db, key, begun.lockedAt, lockTimeoutMs, waitUntil, now))) {
           throw new ActionError(
             409,
             "idempotency_in_progress",
             "This action is already running with the same Idempotency-Key. Try again in a moment.",
           );
         }
-        await sleep(POLL_MS);
         continue;
       case "acquired":
         return settle(db, request, { ...key, attemptId: begun.attemptId }, begun.afterUnknown, now);
     }
   }
+}
+
+/**
+ * Waits, with a growing interval, until the running attempt settles or its lock goes stale
+ * (then the caller claims the key again, which tells which). False once `waitUntil` passes.
+ */
+async function waitForSettlement(
+  db: Db,
+  key: AttemptKey,
+  lockedAt: Date,
+  lockTimeoutMs: number,
+  waitUntil: number,
+  now: () => Date,
+): Promise<boolean> {
+  for (let interval = FIRST_POLL_MS; Date.now() < waitUntil; interval = Math.min(interval * 2, MAX_POLL_MS)) {
+    await sleep(Math.min(interval * (0.5 + Math.random()), Math.max(0, waitUntil - Date.now())));
+    const locked = await attemptLockedAt(db, key);
+    if (!locked || locked.getTime() !== lockedAt.getTime() || now().getTime() - locked.getTime() >= lockTimeoutMs) return true;
+  }
+  return false;
 }
 
 async function settle(

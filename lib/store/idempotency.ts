@@ -159,6 +159,15 @@ export function beginAttempt(
   });
 }
 
+/** A cheap look at a running attempt, for duplicates waiting on it: still started, and since when. */
+export async function attemptLockedAt(db: Db, key: AttemptKey): Promise<Date | null> {
+  const [row] = await db.query<{ lockedAt: Date }>(
+    `select locked_at as "lockedAt" from idempotency_records where key_fingerprint = $1 and idempotency_key = $2 and state = 'started'`,
+    [key.keyFingerprint, key.idempotencyKey],
+  );
+  return row?.lockedAt ?? null;
+}
+
 export type Settlement =
   | { state: "definitive"; outcome: "succeeded" | "failed"; answer: StoredAnswer }
   | { state: "unknown" }

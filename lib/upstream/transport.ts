@@ -47,7 +47,9 @@ export function exchange(url: URL, { method, headers, body, signal }: Exchange):
     const secure = url.protocol === "https:";
     const request = (secure ? httpsRequest : httpRequest)(
       url,
-      { method, headers, agent: secure ? agents.https : agents.http },
+      // A mutation gets a connection of its own: on an idle keep-alive socket the upstream may be
+      // closing, a reset would leave an action's outcome unknown for no reason but the socket's age.
+      { method, headers, agent: method === "GET" ? (secure ? agents.https : agents.http) : false },
       (message) => {
         const status = message.statusCode ?? 502;
         const stream = NULL_BODY_STATUSES.has(status) ? null : (Readable.toWeb(message) as ReadableStream<Uint8Array>);
