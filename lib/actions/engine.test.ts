@@ -52,7 +52,7 @@ function cloneRequest(idempotencyKey: string, apiKey = ADMIN_KEY, name = "Spring
     fingerprint: { method: "POST", path: upstreamPath(cloneEndpoint, params), body },
     target: {
       adAccountId: account!.id,
-      adAccountName: account!.name,
+      adAccountName: "Northwind LinkedIn",
       sourceCampaignGroupId: group.id,
       sourceCampaignGroupName: group.name,
       newGroupName: name,
