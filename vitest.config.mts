@@ -12,6 +12,9 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
+    // The process's database is an in-memory PGlite per test file; the storage suite also runs on TEST_DATABASE_URL.
+    setupFiles: ["test/database-setup.ts"],
+    globalSetup: ["test/database-global-setup.ts"],
     testTimeout: 20_000,
     // Request and audit log lines are shown for failing tests only.
     silent: "passed-only",

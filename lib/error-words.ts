@@ -20,6 +20,7 @@ export const errorWords: Record<ErrorCode, string> = {
   key_unscoped: "This is an older key without store scope. Create a new key with a store selected.",
   forbidden: "This key may not do that here.",
   rate_limited: "Too many failed sign-in attempts. Wait a minute and try again.",
+  name_taken: "That name is already used here. Choose another.",
   idempotency_conflict: "This action was already sent with different details. Start it again.",
   idempotency_in_progress: "This action is still running. Wait a moment and check again.",
   outcome_unknown: "The analytics service's answer to this action was lost: it may or may not have run.",

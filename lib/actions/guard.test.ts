@@ -167,16 +167,41 @@ describe("the guard of clone and remove", () => {
     expect(upstream.requestCounts().clone).toBe(1);
   });
 
-  it("does not keep a 5xx: a retry with the same key reaches the upstream, and creates one clone", async () => {
-    upstream.setFaults([{ route: "clone", errorStatus: 500, errorRate: 1, times: 1 }]);
+  it("does not keep a 503 that asks to retry later: a retry with the same key runs, and creates one clone", async () => {
+    upstream.setFaults([{ route: "clone", errorStatus: 503, errorRate: 1, times: 1 }]);
     const key = randomUUID();
-    expect((await clone(key)).status).toBe(500);
+    expect((await clone(key)).status).toBe(503);
     const retry = await clone(key);
     expect(retry.status).toBe(200);
     expect(retry.headers.get("idempotent-replayed")).toBeNull();
     expect((await clone(key)).headers.get("idempotent-replayed")).toBe("true");
     expect(upstream.requestCounts().clone).toBe(2);
     expect(await demoClones()).toHaveLength(1);
+  });
+
+  it("keeps a 500 in the Error shape as the definitive answer: replayed, not sent again", async () => {
+    upstream.setFaults([{ route: "clone", errorStatus: 500, errorRate: 1, times: 1 }]);
+    const key = randomUUID();
+    expect((await clone(key)).status).toBe(500);
+    const again = await clone(key);
+    expect(again.status).toBe(500);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(upstream.requestCounts().clone).toBe(1);
+  });
+
+  it("never replays a malformed 200: the clone's outcome is unknown, and a retry with the key is refused", async () => {
+    upstream.setFaults([{ route: "clone", malformedRate: 1, times: 1 }]);
+    const key = randomUUID();
+    const lost = await clone(key);
+    expect(lost.status).toBe(502);
+    expect(await lost.json()).toMatchObject({
+      code: "outcome_unknown",
+      details: { retrySafe: false, target: { sourceCampaignGroupId: sourceGroup.id } },
+    });
+    const retry = await clone(key.toUpperCase());
+    expect(retry.status).toBe(409);
+    expect((await retry.json()).code).toBe("outcome_unknown");
+    expect(upstream.requestCounts().clone).toBe(1);
   });
 
   it("keeps a 4xx answer: a refused removal is replayed, not sent again", async () => {

@@ -1,15 +1,115 @@
 import "server-only";
-import { auditLog } from "@/lib/actions/audit";
-import type { ActivityResponse } from "@/lib/schemas/activity";
-import { jsonResponse } from "@/lib/server/http";
+import { csvLine } from "@/lib/metrics/csv";
+import { activityQuerySchema, type ActivityFilters, type ActivityResponse, type AuditEntry } from "@/lib/schemas/activity";
+import { DashboardError, jsonResponse } from "@/lib/server/http";
+import { InvalidCursor, listAudit, type AuditFilters } from "@/lib/store/audit";
+import { database } from "@/lib/store/database";
 import { route } from "./pipeline";
 
-const ACTIVITY_LIMIT = 200;
+const PAGE_SIZE = 50;
+/** The export stops here: a history longer than this is narrowed with the filters first. */
+const EXPORT_LIMIT = 10_000;
+const DAY_MS = 86_400_000;
 
-/** GET /api/activity: the guarded actions of the signed-in key's organization, newest first. */
-export const activity = route({ route: "GET /api/activity" }, async ({ session, requestId }) => {
+function storeFilters(filters: ActivityFilters): AuditFilters {
+  return {
+    action: filters.action,
+    outcome: filters.outcome,
+    storeUrl: filters.store,
+    userEmail: filters.person,
+    from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
+    // The last day is included: up to the start of the next.
+    to: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS) : undefined,
+  };
+}
+
+async function page(organizationId: string, filters: ActivityFilters, before: string | undefined, limit: number) {
+  try {
+    return await listAudit(await database(), { organizationId, filters: storeFilters(filters) }, { limit, before });
+  } catch (error) {
+    if (error instanceof InvalidCursor) throw new DashboardError(400, "bad_request", "This page of the Activity list does not exist.");
+    throw error;
+  }
+}
+
+/** GET /api/activity: one page of the organization's guarded actions, newest first, filtered. */
+export const activity = route({ route: "GET /api/activity", query: activityQuerySchema }, async ({ session, requestId, query }) => {
   // A session without an organization can be matched to no one's history: it sees none.
   const organizationId = session.data.organizationId;
-  const entries = organizationId ? await auditLog().list(organizationId, ACTIVITY_LIMIT) : [];
-  return jsonResponse({ entries } satisfies ActivityResponse, { requestId });
+  if (!organizationId) return jsonResponse({ entries: [], nextCursor: null } satisfies ActivityResponse, { requestId });
+  const { before, ...filters } = query;
+  return jsonResponse((await page(organizationId, filters, before, PAGE_SIZE)) satisfies ActivityResponse, { requestId });
+});
+
+const COLUMNS = [
+  "time_utc",
+  "action",
+  "outcome",
+  "status",
+  "store",
+  "person",
+  "connection_id",
+  "connection_name",
+  "channel",
+  "ad_account_id",
+  "source_campaign_group_id",
+  "source_campaign_group_name",
+  "new_campaign_group_name",
+  "new_campaign_group_id",
+  "dashboard_request_id",
+  "upstream_request_id",
+  "entry_id",
+];
+
+function entryLine(entry: AuditEntry): string {
+  const { target } = entry;
+  return csvLine([
+    entry.at,
+    entry.action,
+    entry.outcome,
+    entry.status,
+    entry.storeUrl,
+    entry.userEmail,
+    target.connectionId,
+    target.connectionName,
+    target.channel,
+    target.adAccountId,
+    target.sourceCampaignGroupId,
+    target.sourceCampaignGroupName,
+    target.newGroupName,
+    target.newGroupId,
+    entry.requestId,
+    entry.upstreamRequestId,
+    entry.id,
+  ]);
+}
+
+/** GET /api/activity/export: the filtered list as CSV, the filters written in its first lines. */
+export const activityExport = route({ route: "GET /api/activity/export", query: activityQuerySchema }, async ({ session, requestId, query }) => {
+  const organizationId = session.data.organizationId;
+  const { before: _ignored, ...filters } = query;
+  const described = Object.entries(filters).map(([name, value]) => `${name}=${value}`);
+  const lines = [
+    csvLine([`# Activity of organization ${organizationId ?? "(none)"}, exported ${new Date().toISOString()}`]),
+    csvLine([`# Filters: ${described.length > 0 ? described.join("; ") : "none"}`]),
+    csvLine(COLUMNS),
+  ];
+  let cursor: string | undefined;
+  let count = 0;
+  while (organizationId && count < EXPORT_LIMIT) {
+    const next = await page(organizationId, filters, cursor, Math.min(500, EXPORT_LIMIT - count));
+    for (const entry of next.entries) lines.push(entryLine(entry));
+    count += next.entries.length;
+    if (!next.nextCursor) break;
+    cursor = next.nextCursor;
+  }
+  if (count >= EXPORT_LIMIT) lines.push(csvLine([`# Stopped at ${EXPORT_LIMIT} entries: narrow the filters to export the rest.`]));
+  return new Response(lines.join(""), {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="activity-${new Date().toISOString().slice(0, 10)}.csv"`,
+      "cache-control": "no-store",
+      "x-request-id": requestId,
+    },
+  });
 });

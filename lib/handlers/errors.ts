@@ -1,5 +1,8 @@
 import "server-only";
+import { ActionError, OutcomeUnknown } from "@/lib/actions/errors";
 import { DashboardError } from "@/lib/server/http";
+import { DatabaseUnavailable } from "@/lib/store/database";
+import { SavedViewNameTaken } from "@/lib/store/saved-views";
 import { endedReasonCookie, parseEndedReason } from "@/lib/session/ended";
 import { clearedSessionCookies } from "@/lib/session/session";
 import { UpstreamFailure, UpstreamHttpError } from "@/lib/upstream/client";
@@ -28,6 +31,14 @@ export function toDashboardError(error: unknown): DashboardError | undefined {
     return new DashboardError(error.status, error.code, error.message, { upstreamRequestId: error.upstreamRequestId });
   }
   if (error instanceof UpstreamHttpError) return fromUpstreamStatus(error);
+  if (error instanceof OutcomeUnknown) {
+    return new DashboardError(error.status, error.code, error.message, {
+      details: { auditId: error.auditId, target: error.target, retrySafe: error.retrySafe },
+    });
+  }
+  if (error instanceof ActionError) return new DashboardError(error.status, error.code, error.message);
+  if (error instanceof SavedViewNameTaken) return new DashboardError(409, "name_taken", error.message);
+  if (error instanceof DatabaseUnavailable) return new DashboardError(503, "database_unavailable", undefined, { retryAfter: "5" });
   if (error instanceof URIError) return new DashboardError(400, "bad_request", "The path has malformed percent-encoding.");
   return undefined;
 }

@@ -6,7 +6,11 @@ import { DashboardError, errorResponse, invalidInput, newRequestId } from "@/lib
 import { logException, logRequest } from "@/lib/server/log";
 import { isSameOrigin } from "@/lib/server/origin";
 import { toDashboardError, withSessionEnded } from "./errors";
+import { endSessionsOfKey } from "@/lib/session/active";
 import { requireSession, type ActiveSession } from "./session-check";
+
+const isKeyRefusal = (code: string): code is "key_expired" | "key_revoked" | "key_invalid" =>
+  code === "key_expired" || code === "key_revoked" || code === "key_invalid";
 
 /** Bodies the dashboard accepts: sign-in is small, actions a little larger. */
 export const SIGN_IN_BODY_LIMIT = 16 * 1024;
@@ -106,6 +110,7 @@ export function route<M = undefined, Q = Record<string, never>, B = undefined>(
     let routeName = typeof spec.route === "string" ? spec.route : `${request.method} (unmatched)`;
     let response: Response;
     let code: string | undefined;
+    let session: ActiveSession | undefined;
     try {
       const url = new URL(request.url);
       const match = spec.match ? spec.match(url, request) : (undefined as M);
@@ -113,7 +118,7 @@ export function route<M = undefined, Q = Record<string, never>, B = undefined>(
       const mutation = spec.mutation === undefined ? request.method !== "GET" && request.method !== "HEAD" : resolve(spec.mutation, match);
       if (mutation && !isSameOrigin(request)) throw new DashboardError(403, "cross_site");
       const organization = organizationHeader(request);
-      const session = spec.session === false ? (undefined as unknown as ActiveSession) : await requireSession(request);
+      if (spec.session !== false) session = await requireSession(request);
       const query = parseQuery(url, (spec.query ? resolve(spec.query, match) : noQuery) as z.ZodType<Q>);
       const bodySpec = spec.body ? resolve(spec.body, match) : undefined;
       let body = undefined as B;
@@ -126,7 +131,7 @@ export function route<M = undefined, Q = Record<string, never>, B = undefined>(
         body = parsed.data;
       }
       const organizationId = organization ?? session?.data.organizationId;
-      response = await handler({ request, url, requestId, match, session, query, body, form, organizationId, log });
+      response = await handler({ request, url, requestId, match, session: session!, query, body, form, organizationId, log });
     } catch (error) {
       const known = toDashboardError(error);
       if (!known) logException(requestId, routeName, error);
@@ -134,6 +139,8 @@ export function route<M = undefined, Q = Record<string, never>, B = undefined>(
       code = failure.code;
       log.upstreamRequestId ??= failure.extra.upstreamRequestId;
       response = withSessionEnded(errorResponse(failure, requestId), failure, request);
+      // The upstream refused the key: every session of it ends, on every instance.
+      if (session && isKeyRefusal(failure.code)) await endSessionsOfKey(session.keyFingerprint, failure.code).catch(() => undefined);
     }
     // A browser that left before the answer is logged as such, not as the upstream's failure.
     const status = request.signal.aborted ? 499 : response.status;

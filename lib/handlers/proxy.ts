@@ -1,9 +1,9 @@
 import "server-only";
-import { runGuardedAction } from "@/lib/actions/guard";
 import { DashboardError } from "@/lib/server/http";
 import { sendUpstream, UpstreamHttpError, type UpstreamCall } from "@/lib/upstream/client";
 import { matchEndpoint } from "@/lib/upstream/endpoints";
 import { canonicalizePath } from "@/lib/upstream/path";
+import { runGuardedAction } from "./actions";
 import { ACTION_BODY_LIMIT, route } from "./pipeline";
 
 const PROXY_PREFIX = "/api/v1";
@@ -70,15 +70,10 @@ export const proxyToUpstream = route(
       signal: endpoint.action ? undefined : request.signal,
     };
     if (!endpoint.action) return forward(call, log);
-    return runGuardedAction(request, {
-      action: endpoint.action,
-      session: session.data,
-      requestId,
-      endpoint,
-      params,
-      body,
-      organizationId,
-      send: () => forward(call, log),
-    });
+    // The engine sees the upstream's raw answer: it alone decides what the outcome was.
+    const answer = await runGuardedAction(request, endpoint.action, session, call, () => sendUpstream(call));
+    log.upstreamRequestId = answer.headers.get("x-request-id") ?? undefined;
+    if (answer.status === 401) throw await UpstreamHttpError.from(answer);
+    return answer;
   },
 );

@@ -1,15 +1,14 @@
 import "server-only";
+import { DashboardError } from "@/lib/server/http";
+import { resolveSession, type ActiveSession } from "@/lib/session/active";
 import { sessionMissingError } from "@/lib/session/ended";
-import { sessionFromRequest, type SessionData } from "@/lib/session/session";
+import { sealedSessionCookie } from "@/lib/session/session";
 
-/** A signed-in request's session: the cookie's contents. */
-export interface ActiveSession {
-  data: SessionData;
-}
+export type { ActiveSession };
 
 /** The request's session, or the 401 that says why there is none. */
 export async function requireSession(request: Request): Promise<ActiveSession> {
-  const data = await sessionFromRequest(request);
-  if (!data) throw sessionMissingError(request);
-  return { data };
+  const { session, ended } = await resolveSession(sealedSessionCookie(request.headers.get("cookie")));
+  if (session) return session;
+  throw ended ? new DashboardError(401, ended) : sessionMissingError(request);
 }

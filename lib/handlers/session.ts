@@ -5,17 +5,18 @@ import { contextSchema, type Context } from "@/lib/schemas/context";
 import { demoSignInSchema, keySignInSchema, SESSION_STORES_LIMIT } from "@/lib/schemas/session";
 import { resolveDemoKey } from "@/lib/server/demo-keys";
 import { DashboardError, errorResponse, invalidInput, jsonResponse } from "@/lib/server/http";
-import { clientAddress, FailureLimiter } from "@/lib/server/rate-limit";
-import { processSingleton } from "@/lib/server/singleton";
+import { clientAddress } from "@/lib/server/rate-limit";
+import { fingerprintOf, resolveSession } from "@/lib/session/active";
 import { forgetEndedReasonCookie } from "@/lib/session/ended";
-import { clearedSessionCookies, newSessionData, sessionSetCookie, summarize, type SessionData } from "@/lib/session/session";
+import { clearedSessionCookies, newSessionData, sealedSessionCookie, sessionSetCookie, summarize, type SessionData } from "@/lib/session/session";
+import { database } from "@/lib/store/database";
+import { listRefusals } from "@/lib/store/key-refusals";
+import { recordFailure, retryAfterSeconds } from "@/lib/store/rate-limits";
+import { createSession, revokeSession } from "@/lib/store/sessions";
 import { callUpstreamJson, UpstreamHttpError } from "@/lib/upstream/client";
 import { endpointById } from "@/lib/upstream/endpoints";
 import { toDashboardError } from "./errors";
 import { route, SIGN_IN_BODY_LIMIT } from "./pipeline";
-
-/** At most 10 failed sign-ins per client per minute. */
-const limiter = () => processSingleton("signInLimiter", () => new FailureLimiter(10, 60_000));
 
 /** What the browser learns about a session: never the key. */
 function sessionBody(session: SessionData, context?: Context) {
@@ -47,7 +48,21 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
     contextSchema,
   );
   const organization = context.organizations.find((candidate) => candidate.id === organizationId) ?? context.organizations[0];
+  const row = await createSession(
+    await database(),
+    {
+      keyFingerprint: fingerprintOf(apiKey),
+      userEmail: context.user.email,
+      userName: context.user.name,
+      organizationId: organizationId ?? organization?.id ?? null,
+      organizationName: organization?.name ?? null,
+      userAgent: request.headers.get("user-agent") ?? "",
+      clientAddress: clientAddress(request) ?? "",
+    },
+    new Date(),
+  );
   const session = newSessionData({
+    sessionId: row.id,
     apiKey,
     organizationId: organizationId ?? organization?.id,
     organization: organization && { id: organization.id, name: organization.name },
@@ -72,7 +87,8 @@ export const signIn = route(
     const next = safeNextPath(typeof body.next === "string" ? body.next : undefined);
     const client = clientAddress(request);
     try {
-      const wait = client ? await limiter().retryAfterSeconds(client) : 0;
+      // At most 10 failed sign-ins per client per minute, counted in the database: the limit holds across instances.
+      const wait = client ? await retryAfterSeconds(await database(), client, new Date()) : 0;
       if (wait > 0) {
         throw new DashboardError(429, "rate_limited", `Too many failed sign-in attempts. Try again in ${wait} s.`, {
           retryAfter: String(wait),
@@ -86,7 +102,7 @@ export const signIn = route(
       response.headers.append("set-cookie", forgetEndedReasonCookie(request));
       return response;
     } catch (error) {
-      if (client && error instanceof UpstreamHttpError && error.status < 500) await limiter().recordFailure(client);
+      if (client && error instanceof UpstreamHttpError && error.status < 500) await recordFailure(await database(), client, new Date());
       const failure = toDashboardError(error);
       if (!failure) throw error;
       log.upstreamRequestId = failure.extra.upstreamRequestId;
@@ -99,13 +115,22 @@ export const signIn = route(
   },
 );
 
-/** GET /api/session: who is signed in, never the key. */
-export const currentSession = route({ route: "GET /api/session" }, async ({ session, requestId }) =>
-  jsonResponse(sessionBody(session.data), { requestId }),
-);
+/** GET /api/session: who is signed in, and the actions the upstream has refused this key; never the key. */
+export const currentSession = route({ route: "GET /api/session" }, async ({ session, requestId }) => {
+  const refusals = await listRefusals(await database(), session.keyFingerprint);
+  return jsonResponse(
+    {
+      ...sessionBody(session.data),
+      refusals: refusals.map(({ action, message, refusedAt }) => ({ action, message, refusedAt: refusedAt.toISOString() })),
+    },
+    { requestId },
+  );
+});
 
-/** DELETE /api/session: sign out. */
+/** DELETE /api/session: sign out. The row is revoked, so a copy of the cookie no longer works anywhere. */
 export const signOut = route({ route: "DELETE /api/session", session: false }, async ({ request, requestId }) => {
+  const { session } = await resolveSession(sealedSessionCookie(request.headers.get("cookie")));
+  if (session) await revokeSession(await database(), session.id, "session_revoked", new Date());
   const response = new Response(null, { status: 204, headers: { "x-request-id": requestId } });
   for (const cleared of clearedSessionCookies(request)) response.headers.append("set-cookie", cleared);
   response.headers.append("set-cookie", forgetEndedReasonCookie(request));

@@ -29,6 +29,7 @@ export const errorCodes = [
   "key_unscoped",
   "forbidden",
   "rate_limited",
+  "name_taken",
   "idempotency_conflict",
   "idempotency_in_progress",
   "outcome_unknown",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditActions } from "./activity";
 import { contextSchema } from "./context";
 
 /** At most this many stores are kept in the session summary, so the cookie stays small. */
@@ -17,9 +18,17 @@ export const sessionSummarySchema = z.strictObject({
 });
 export type SessionSummaryView = z.infer<typeof sessionSummarySchema>;
 
+/**
+ * An action the upstream refused this API key with 403, remembered so that pages can say so
+ * before anything is typed. The contract lists no permissions: this is what the key was told.
+ */
+export const keyRefusalSchema = z.strictObject({ action: z.enum(auditActions), message: z.string(), refusedAt: z.string() });
+export type KeyRefusal = z.infer<typeof keyRefusalSchema>;
+
 export const sessionResponseSchema = z.strictObject({
   session: sessionSummarySchema,
   context: contextSchema.optional(),
+  refusals: z.array(keyRefusalSchema).optional(),
 });
 
 /** Both travel upstream in a header: visible ASCII only, so no value can break out of it. */

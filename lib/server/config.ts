@@ -7,6 +7,7 @@ import "server-only";
 
 const DEFAULT_UPSTREAM_TIMEOUT_MS = 15_000;
 const DEFAULT_SESSION_TTL_SECONDS = 8 * 60 * 60;
+const DEFAULT_SESSION_IDLE_SECONDS = 60 * 60;
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -35,6 +36,11 @@ export function upstreamTimeoutMs(): number {
 
 export function sessionTtlSeconds(): number {
   return positiveInteger("SESSION_TTL_SECONDS", DEFAULT_SESSION_TTL_SECONDS);
+}
+
+/** A session unused for this long ends, whenever it began. */
+export function sessionIdleSeconds(): number {
+  return positiveInteger("SESSION_IDLE_SECONDS", DEFAULT_SESSION_IDLE_SECONDS);
 }
 
 export function isProduction(): boolean {

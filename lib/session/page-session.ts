@@ -2,34 +2,35 @@ import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
+import { resolveSession } from "./active";
 import { parseEndedReason, SESSION_ENDED_COOKIE } from "./ended";
-import { SECURE_SESSION_COOKIE, SESSION_COOKIE, summarize, unsealSession, type SessionSummary } from "./session";
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE, summarize, type SessionSummary } from "./session";
 
-/** The session of the page being rendered, read once per render. */
+/** The session of the page being rendered, read and checked against its row once per render. */
 const readPageSession = cache(async () => {
   const jar = await cookies();
-  return unsealSession((jar.get(SECURE_SESSION_COOKIE) ?? jar.get(SESSION_COOKIE))?.value);
+  return resolveSession((jar.get(SECURE_SESSION_COOKIE) ?? jar.get(SESSION_COOKIE))?.value);
 });
 
 /**
  * Every dashboard page calls this itself: without a session, the user is sent to sign in
- * (told why, when the key was refused) and brought back afterwards.
+ * (told why, when it ended) and brought back afterwards.
  */
 export async function requirePageSession(returnTo: string): Promise<SessionSummary> {
-  const session = await readPageSession();
+  const { session, ended } = await readPageSession();
   if (!session) {
-    const reason = parseEndedReason((await cookies()).get(SESSION_ENDED_COOKIE)?.value);
+    const reason = ended ?? parseEndedReason((await cookies()).get(SESSION_ENDED_COOKIE)?.value);
     redirect(`/sign-in?${reason ? `reason=${reason}&` : ""}next=${encodeURIComponent(returnTo)}`);
   }
-  return summarize(session);
+  return summarize(session.data);
 }
 
 export async function hasPageSession(): Promise<boolean> {
-  return (await readPageSession()) !== null;
+  return (await readPageSession()).session !== undefined;
 }
 
 /** For layouts: the summary when signed in. Redirecting is left to each page, which knows its own path. */
 export async function pageSessionSummary(): Promise<SessionSummary | null> {
-  const session = await readPageSession();
-  return session && summarize(session);
+  const { session } = await readPageSession();
+  return session ? summarize(session.data) : null;
 }

@@ -13,13 +13,15 @@ export const SESSION_COOKIE = "session";
 
 /** What the encrypted cookie holds. The key never leaves the server in clear. */
 export const sessionDataSchema = sessionSummarySchema.extend({
+  /** The session's row in the database, which says whether it still counts. */
+  sessionId: z.string().min(1),
   apiKey: z.string().min(1),
   organizationId: identifierSchema.optional(),
 });
 export type SessionData = z.infer<typeof sessionDataSchema>;
 
-/** The session as the browser may see it: everything but the key. */
-export type SessionSummary = Omit<SessionData, "apiKey">;
+/** The session as the browser may see it: everything but the key and the row id. */
+export type SessionSummary = Omit<SessionData, "apiKey" | "sessionId">;
 
 /** Picks the fields the browser may see, by name, so a field added later is not shown by accident. */
 export function summarize(session: SessionData): SessionSummary {

@@ -4,7 +4,7 @@ import { apiErrorSchema, type ApiError } from "@/lib/schemas/error";
 import { upstreamBaseUrl, upstreamTimeoutMs } from "@/lib/server/config";
 import { DashboardError } from "@/lib/server/http";
 import { type Endpoint, upstreamPath } from "./endpoints";
-import { exchange } from "./transport";
+import { exchange, requestWasSent } from "./transport";
 
 export interface UpstreamCall {
   endpoint: Endpoint;
@@ -22,14 +22,17 @@ export interface UpstreamCall {
 
 /** The upstream could not be reached in time or answered something unusable. */
 export class UpstreamFailure extends Error {
+  /** False only when the request never left (connection refused, DNS): an action surely did not run. */
+  readonly requestSent: boolean;
   constructor(
     readonly status: 502 | 504,
     readonly code: "upstream_timeout" | "upstream_unavailable" | "upstream_malformed",
     message: string,
     readonly upstreamRequestId?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; requestSent?: boolean },
   ) {
     super(message, options);
+    this.requestSent = options?.requestSent ?? true;
   }
 }
 
@@ -118,15 +121,21 @@ export async function sendUpstream(call: UpstreamCall): Promise<Response> {
     try {
       response = await exchange(url, { method: call.endpoint.method, headers, body, signal });
     } catch (error) {
+      const requestSent = requestWasSent(error);
       if (deadline.aborted) {
         throw new UpstreamFailure(
           504,
           "upstream_timeout",
           `The analytics service did not answer within ${Math.round(timeoutMs / 1000)} s.`,
+          undefined,
+          { requestSent },
         );
       }
       if (call.signal?.aborted || attempt >= attempts) {
-        throw new UpstreamFailure(502, "upstream_unavailable", "The analytics service could not be reached.", undefined, { cause: error });
+        throw new UpstreamFailure(502, "upstream_unavailable", "The analytics service could not be reached.", undefined, {
+          cause: error,
+          requestSent,
+        });
       }
     }
     if (response && response.status >= 300 && response.status < 400) {

@@ -33,6 +33,14 @@ function responseHeaders(message: IncomingMessage): Headers {
   return headers;
 }
 
+/** On errors rejected by `exchange`: whether the request may have left (see `requestWasSent`). */
+const REQUEST_SENT = Symbol("requestSent");
+
+/** False only when the exchange failed before a connection existed (refused, DNS, aborted early). */
+export function requestWasSent(error: unknown): boolean {
+  return !(typeof error === "object" && error !== null && (error as { [REQUEST_SENT]?: boolean })[REQUEST_SENT] === false);
+}
+
 export function exchange(url: URL, { method, headers, body, signal }: Exchange): Promise<Response> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -40,7 +48,9 @@ export function exchange(url: URL, { method, headers, body, signal }: Exchange):
     let response: IncomingMessage | undefined;
     const request = (secure ? httpsRequest : httpRequest)(
       url,
-      { method, headers, agent: secure ? agents.https : agents.http },
+      // A mutation gets a connection of its own: on an idle keep-alive socket the upstream may be
+      // closing, a reset would leave an action's outcome unknown for no reason but the socket's age.
+      { method, headers, agent: method === "GET" ? (secure ? agents.https : agents.http) : false },
       (message) => {
         response = message;
         const status = message.statusCode ?? 502;
@@ -57,9 +67,16 @@ export function exchange(url: URL, { method, headers, body, signal }: Exchange):
       response?.destroy(reason);
     };
     signal.addEventListener("abort", onAbort, { once: true });
+    // Whether the request may have reached the upstream: once on a connected socket it may have,
+    // even when the socket is a reused keep-alive one that turns out closed (an ECONNRESET is ambiguous).
+    let sent = false;
+    request.once("socket", (socket) => {
+      if (!socket.connecting) sent = true;
+      else socket.once(secure ? "secureConnect" : "connect", () => (sent = true));
+    });
     request.once("error", (error) => {
       signal.removeEventListener("abort", onAbort);
-      reject(error);
+      reject(Object.assign(error, { [REQUEST_SENT]: sent }));
     });
     request.end(body);
   });

@@ -1,0 +1,4 @@
+import { activityExport } from "@/lib/handlers/activity";
+
+export const dynamic = "force-dynamic";
+export const GET = activityExport;

@@ -1,0 +1,4 @@
+import { endSession } from "@/lib/handlers/sessions";
+
+export const dynamic = "force-dynamic";
+export const DELETE = endSession;

@@ -1,0 +1,4 @@
+import { restoreSavedView } from "@/lib/handlers/saved-views";
+
+export const dynamic = "force-dynamic";
+export const POST = restoreSavedView;

@@ -1,0 +1,33 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { openDatabase } from "@/lib/store/database";
+import { migrationsDir } from "@/lib/store/migrate";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+  }
+}
+
+/**
+ * A new PGlite data directory takes seconds to initialize; the suite copies one migrated
+ * template instead, built once per schema version. Also says once per run whether the storage
+ * suite ran against a real PostgreSQL.
+ */
+export default async function setup(project: TestProject): Promise<void> {
+  if (!process.env.TEST_DATABASE_URL) console.info("PostgreSQL was not tested: set TEST_DATABASE_URL to run the storage suite against it.");
+  const schema = createHash("sha256");
+  for (const name of readdirSync(migrationsDir()).sort()) schema.update(name).update(readFileSync(join(migrationsDir(), name)));
+  const template = join(tmpdir(), `dash-pglite-template-${schema.digest("hex").slice(0, 16)}`);
+  if (!existsSync(template)) {
+    const building = `${template}.${process.pid}`;
+    const db = await openDatabase({ dataDir: building });
+    await db.close();
+    rmSync(template, { recursive: true, force: true });
+    renameSync(building, template);
+  }
+  project.provide("pgliteTemplate", template);
+}

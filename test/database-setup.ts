@@ -1,0 +1,17 @@
+import { rmSync } from "node:fs";
+import { afterAll } from "vitest";
+import { copyOfTemplate } from "./pglite-template";
+
+// Every test file gets its own PGlite as "the process's database", never the developer's
+// DATA_DIR or DATABASE_URL; storage tests open their own databases explicitly.
+const dataDir = copyOfTemplate();
+process.env.DATA_DIR = dataDir;
+delete process.env.DATABASE_URL;
+
+afterAll(async () => {
+  if ((globalThis as { __dashboardDatabase?: unknown }).__dashboardDatabase) {
+    const { closeDatabase } = await import("@/lib/store/database");
+    await closeDatabase();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
