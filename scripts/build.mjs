@@ -22,6 +22,7 @@ export const BUILD_INPUTS = [
   "next.config.ts",
   "postcss.config.mjs",
   "tsconfig.json",
+  "tsconfig.build.json",
   "package-lock.json",
 ];
 
