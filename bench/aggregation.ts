@@ -1,9 +1,11 @@
 /**
  * Server aggregation of 100,000 and 1,000,000 rows: the dashboard's streamed path against
- * the baseline `await res.json()` and a reduce, each in a fresh process, in one run.
+ * the baseline `await res.json()` and a reduce, each in a fresh process, in one run; then
+ * arrays of a few very large elements (bench/aggregation-large-elements.ts).
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { benchLargeElements } from "./aggregation-large-elements";
 import { ADMIN_KEY, ROOT, startDemoUpstreamProcess, US_STORE } from "./processes";
 
 const run = promisify(execFile);
@@ -64,4 +66,5 @@ export async function benchAggregation() {
   } finally {
     await upstream.stop();
   }
+  await benchLargeElements();
 }

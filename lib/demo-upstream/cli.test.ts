@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { describeDemo } from "./describe";
@@ -32,6 +33,21 @@ describe("cli.ts", () => {
     const result = runSync(...flags);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
+  });
+
+  it("exits 1 with one line naming the port when it is in use", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address() as { port: number };
+    try {
+      const result = runSync("--port", String(port));
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(new RegExp(`port ${port} is already in use.*DEMO_UPSTREAM_PORT`)),
+      ]);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it("prints the listening line, serves requests, and exits 0 on SIGTERM", async () => {

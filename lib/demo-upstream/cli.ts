@@ -110,7 +110,13 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(describeDemo(options.seed), null, 2)}\n`);
     return;
   }
-  const upstream = await startDemoUpstream(options);
+  const upstream = await startDemoUpstream(options).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    process.stderr.write(
+      `demo-upstream: port ${options.port ?? 4010} is already in use: stop what listens there, or choose another port (--port; DEMO_UPSTREAM_PORT under npm start).\n`,
+    );
+    process.exit(1);
+  });
   console.log(`demo upstream listening on ${upstream.baseUrl}`);
   let stopping = false;
   const stop = () => {

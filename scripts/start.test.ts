@@ -1,0 +1,90 @@
+import { spawnSync } from "node:child_process";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { descendantsOf, ensureBuild, freePort, holdPort, isRunning, portIsFree, ROOT, runNode, type RunningScript } from "@/test/processes";
+
+const running: RunningScript[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((script) => script.kill()));
+});
+
+function startSync(env: Record<string, string>) {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, ["scripts/start.mjs"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 30_000,
+  });
+  return { ...result, elapsedMs: performance.now() - started };
+}
+
+describe("start.mjs refuses to start, in one line and before anything starts", () => {
+  it.each(["nothing", "https://api.example.com/v2", "ftp://api.example.com/v1"])("UPSTREAM_BASE_URL=%s", async (value) => {
+    const result = startSync({ UPSTREAM_BASE_URL: value, PORT: String(await freePort()) });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([expect.stringContaining(`UPSTREAM_BASE_URL must be an http(s) URL ending in /v1`)]);
+    expect(result.stderr).toContain(`"${value}"`);
+    expect(result.stdout).toBe("");
+  });
+
+  it("PORT in use", async () => {
+    const held = await holdPort();
+    try {
+      const result = startSync({ PORT: String(held.port), DEMO_UPSTREAM_PORT: String(await freePort()) });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^PORT ${held.port} is already in use`))]);
+      expect(result.stdout).toBe("");
+    } finally {
+      await held.release();
+    }
+  });
+
+  it("DEMO_UPSTREAM_PORT in use", async () => {
+    const held = await holdPort("127.0.0.1");
+    try {
+      const result = startSync({ PORT: String(await freePort()), DEMO_UPSTREAM_PORT: String(held.port) });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(new RegExp(`^DEMO_UPSTREAM_PORT ${held.port} is already in use`)),
+      ]);
+    } finally {
+      await held.release();
+    }
+  });
+
+  it.each([
+    ["PORT", "http"],
+    ["DEMO_UPSTREAM_PORT", "70000"],
+  ])("%s=%s", (name, value) => {
+    const result = startSync({ [name]: value });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(`${name} must be a port number from 1 to 65535, got "${value}".`);
+  });
+});
+
+describe("start.mjs stops what it started", () => {
+  beforeAll(() => ensureBuild(), 600_000);
+
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "on %s: the dashboard and the demo upstream exit, the ports are free, exit code 0",
+    async (signal) => {
+      const [port, demoPort] = [await freePort(), await freePort()];
+      const start = runNode(["scripts/start.mjs"], { PORT: String(port), DEMO_UPSTREAM_PORT: String(demoPort) });
+      running.push(start);
+      await start.waitFor(/Dashboard ready/);
+      const children = descendantsOf(start.child.pid!);
+      expect(children.length).toBeGreaterThanOrEqual(2);
+      expect(await portIsFree(port)).toBe(false);
+
+      start.child.kill(signal);
+      expect(await start.exited).toBe(0);
+      // Already gone when start.mjs exits: it waits for them.
+      expect(children.filter(isRunning)).toEqual([]);
+      expect(await portIsFree(port)).toBe(true);
+      expect(await portIsFree(demoPort, "127.0.0.1")).toBe(true);
+      expect(start.output()).toMatch(new RegExp(`\\[dashboard\\] ${signal}: finishing the requests in flight`));
+    },
+    120_000,
+  );
+});
