@@ -6,6 +6,7 @@
 // - stops gracefully on SIGTERM or SIGINT: no new connections, requests in flight finish within
 //   SHUTDOWN_GRACE_MS, then the shutdown hooks run (lib/server/lifecycle.ts). A second signal stops at once.
 import { createServer } from "node:http";
+import { PROTO_HEADER, rawPathProblem, refuse, requestProtocol } from "./request-guard.mjs";
 import { vouchForClient } from "./client-address.mjs";
 
 const HOOK_TIMEOUT_MS = 5_000;
@@ -50,7 +51,13 @@ const server = createServer(
   // Timeouts are enforced by a sweep every connectionsCheckingInterval (30 s by default); 1 s keeps them close to their value.
   { headersTimeout, requestTimeout, keepAliveTimeout, connectionsCheckingInterval: 1_000 },
   (request, response) => {
+    const problem = rawPathProblem(request.url);
+    if (problem) return refuse(request, response, 400, `Bad request: ${problem}.`);
     vouchForClient(request.headers, request.socket.remoteAddress, hops);
+    const protocol = requestProtocol(request.headers, Boolean(request.socket.encrypted), hops);
+    request.headers[PROTO_HEADER] = protocol;
+    // Over HTTPS, browsers are told to come back only over HTTPS.
+    if (protocol === "https") response.setHeader("strict-transport-security", "max-age=63072000; includeSubDomains");
     if (lifecycle.draining) response.setHeader("connection", "close");
     // Once a response is sent during the drain, its keep-alive connection is idle: close it.
     response.once("finish", () => lifecycle.draining && setImmediate(() => server.closeIdleConnections()));

@@ -15,3 +15,11 @@ afterAll(async () => {
   }
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+// Route tests play the dashboard's own server: it vouches for the client address it sets in
+// x-dashboard-client-address (scripts/server.mjs), so tests name their client with that header.
+(globalThis as Record<symbol, unknown>)[Symbol.for("dashboard.server")] ??= {
+  vouchesClientAddress: true,
+  draining: false,
+  shutdownHooks: [],
+};

@@ -25,7 +25,10 @@ async function targetOf(action: AuditAction, call: UpstreamCall): Promise<AuditT
   if (action === "tracking-connection.remove") {
     const connectionId = call.params?.pixelId ?? "";
     try {
-      const { data } = await callUpstreamJson({ ...lookup, endpoint: endpointById("pixels-list"), params: { storeUrl } }, trackingConnectionListSchema);
+      const { data } = await callUpstreamJson(
+        { ...lookup, endpoint: endpointById("pixels-list"), params: { storeUrl } },
+        trackingConnectionListSchema,
+      );
       const found = data.pixels.find((connection) => connection.id === connectionId);
       return { connectionId, ...(found ? { connectionName: found.name, channel: found.channel } : {}) };
     } catch {

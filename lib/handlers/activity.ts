@@ -85,31 +85,34 @@ function entryLine(entry: AuditEntry): string {
 }
 
 /** GET /api/activity/export: the filtered list as CSV, the filters written in its first lines. */
-export const activityExport = route({ route: "GET /api/activity/export", query: activityQuerySchema }, async ({ session, requestId, query }) => {
-  const organizationId = session.data.organizationId;
-  const { before: _ignored, ...filters } = query;
-  const described = Object.entries(filters).map(([name, value]) => `${name}=${value}`);
-  const lines = [
-    csvLine([`# Activity of organization ${organizationId ?? "(none)"}, exported ${new Date().toISOString()}`]),
-    csvLine([`# Filters: ${described.length > 0 ? described.join("; ") : "none"}`]),
-    csvLine(COLUMNS),
-  ];
-  let cursor: string | undefined;
-  let count = 0;
-  while (organizationId && count < EXPORT_LIMIT) {
-    const next = await page(organizationId, filters, cursor, Math.min(500, EXPORT_LIMIT - count));
-    for (const entry of next.entries) lines.push(entryLine(entry));
-    count += next.entries.length;
-    if (!next.nextCursor) break;
-    cursor = next.nextCursor;
-  }
-  if (count >= EXPORT_LIMIT) lines.push(csvLine([`# Stopped at ${EXPORT_LIMIT} entries: narrow the filters to export the rest.`]));
-  return new Response(lines.join(""), {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="activity-${new Date().toISOString().slice(0, 10)}.csv"`,
-      "cache-control": "no-store",
-      "x-request-id": requestId,
-    },
-  });
-});
+export const activityExport = route(
+  { route: "GET /api/activity/export", query: activityQuerySchema },
+  async ({ session, requestId, query }) => {
+    const organizationId = session.data.organizationId;
+    const filters = { ...query, before: undefined };
+    const described = Object.entries(filters).map(([name, value]) => `${name}=${value}`);
+    const lines = [
+      csvLine([`# Activity of organization ${organizationId ?? "(none)"}, exported ${new Date().toISOString()}`]),
+      csvLine([`# Filters: ${described.length > 0 ? described.join("; ") : "none"}`]),
+      csvLine(COLUMNS),
+    ];
+    let cursor: string | undefined;
+    let count = 0;
+    while (organizationId && count < EXPORT_LIMIT) {
+      const next = await page(organizationId, filters, cursor, Math.min(500, EXPORT_LIMIT - count));
+      for (const entry of next.entries) lines.push(entryLine(entry));
+      count += next.entries.length;
+      if (!next.nextCursor) break;
+      cursor = next.nextCursor;
+    }
+    if (count >= EXPORT_LIMIT) lines.push(csvLine([`# Stopped at ${EXPORT_LIMIT} entries: narrow the filters to export the rest.`]));
+    return new Response(lines.join(""), {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="activity-${new Date().toISOString().slice(0, 10)}.csv"`,
+        "cache-control": "no-store",
+        "x-request-id": requestId,
+      },
+    });
+  },
+);

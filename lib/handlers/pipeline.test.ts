@@ -17,7 +17,7 @@ function signInRequest(body: string, headers: Record<string, string> = {}) {
   return dashboardRequest("/api/session", {
     method: "POST",
     body,
-    headers: { "content-type": "application/json", "x-forwarded-for": `10.7.0.${++client}`, ...headers },
+    headers: { "content-type": "application/json", "x-dashboard-client-address": `10.7.0.${++client}`, ...headers },
   });
 }
 
@@ -36,13 +36,13 @@ async function logLines(run: () => Promise<unknown>): Promise<Record<string, unk
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
-  useUpstream(upstream.baseUrl);
-  cookie = cookieFrom(await signIn(signInRequest(JSON.stringify({ apiKey: ADMIN_KEY }))));
 });
 afterAll(() => upstream.close());
-beforeEach(() => {
+// A fresh session for each test: signing out in one ends its session.
+beforeEach(async () => {
   useUpstream(upstream.baseUrl);
   upstream.reset();
+  cookie = cookieFrom(await signIn(signInRequest(JSON.stringify({ apiKey: ADMIN_KEY }))));
 });
 afterEach(() => vi.unstubAllEnvs());
 

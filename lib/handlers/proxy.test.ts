@@ -16,13 +16,13 @@ const totalRequests = () => Object.values(upstream.requestCounts()).reduce((sum,
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
-  useUpstream(upstream.baseUrl);
-  adminCookie = await cookieFor(ADMIN_KEY);
 });
 afterAll(() => upstream.close());
-beforeEach(() => {
+// A fresh session for each test: an upstream 401 in one ends every session of its key.
+beforeEach(async () => {
   useUpstream(upstream.baseUrl);
   upstream.reset();
+  adminCookie = await cookieFor(ADMIN_KEY);
 });
 afterEach(() => vi.unstubAllEnvs());
 

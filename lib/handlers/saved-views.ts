@@ -37,7 +37,8 @@ function item(view: SavedView): SavedViewItem {
 
 /** Saved views belong to the organization the request works in. */
 function organizationOf(context: HandlerContext<ViewPath, unknown, unknown>): string {
-  if (!context.organizationId) throw new DashboardError(403, "forbidden", "Saved views belong to an organization, and this session has none.");
+  if (!context.organizationId)
+    throw new DashboardError(403, "forbidden", "Saved views belong to an organization, and this session has none.");
   return context.organizationId;
 }
 
@@ -56,7 +57,11 @@ export const listSavedViews = route({ route: "GET /api/stores/{storeUrl}/saved-v
 
 /** POST /api/stores/{storeUrl}/saved-views: saves the view under a name unique in the store. */
 export const createSavedView = route(
-  { route: "POST /api/stores/{storeUrl}/saved-views", match: matchViewPath, body: { schema: newSavedViewSchema, maxBytes: ACTION_BODY_LIMIT } },
+  {
+    route: "POST /api/stores/{storeUrl}/saved-views",
+    match: matchViewPath,
+    body: { schema: newSavedViewSchema, maxBytes: ACTION_BODY_LIMIT },
+  },
   async (context) => {
     const view = await createView(
       await database(),
@@ -75,7 +80,11 @@ export const createSavedView = route(
 
 /** PATCH /api/stores/{storeUrl}/saved-views/{id}: renames. */
 export const renameSavedView = route(
-  { route: "PATCH /api/stores/{storeUrl}/saved-views/{id}", match: matchViewPath, body: { schema: renameSavedViewSchema, maxBytes: ACTION_BODY_LIMIT } },
+  {
+    route: "PATCH /api/stores/{storeUrl}/saved-views/{id}",
+    match: matchViewPath,
+    body: { schema: renameSavedViewSchema, maxBytes: ACTION_BODY_LIMIT },
+  },
   async (context) => {
     const view = await renameView(await database(), organizationOf(context), requireId(context.match), context.body.name, new Date());
     if (!view) throw gone();
@@ -91,12 +100,18 @@ export const deleteSavedView = route({ route: "DELETE /api/stores/{storeUrl}/sav
   const view = (await listViews(db, organizationId, context.match.storeUrl)).find((candidate) => candidate.id === id);
   const now = new Date();
   if (!view || !(await softDeleteView(db, organizationId, id, now))) throw gone();
-  return jsonResponse({ view: item(view), undoUntil: new Date(now.getTime() + UNDO_WINDOW_MS).toISOString() }, { requestId: context.requestId });
+  return jsonResponse(
+    { view: item(view), undoUntil: new Date(now.getTime() + UNDO_WINDOW_MS).toISOString() },
+    { requestId: context.requestId },
+  );
 });
 
 /** POST /api/stores/{storeUrl}/saved-views/{id}/restore: undoes a deletion within ten seconds. */
-export const restoreSavedView = route({ route: "POST /api/stores/{storeUrl}/saved-views/{id}/restore", match: matchViewPath }, async (context) => {
-  const view = await restoreView(await database(), organizationOf(context), requireId(context.match), new Date());
-  if (!view) throw new DashboardError(404, "not_found", "This view can no longer be restored: the ten seconds have passed.");
-  return jsonResponse(item(view), { requestId: context.requestId });
-});
+export const restoreSavedView = route(
+  { route: "POST /api/stores/{storeUrl}/saved-views/{id}/restore", match: matchViewPath },
+  async (context) => {
+    const view = await restoreView(await database(), organizationOf(context), requireId(context.match), new Date());
+    if (!view) throw new DashboardError(404, "not_found", "This view can no longer be restored: the ten seconds have passed.");
+    return jsonResponse(item(view), { requestId: context.requestId });
+  },
+);

@@ -18,7 +18,7 @@ function signInRequest(body: unknown, headers: Record<string, string> = {}) {
   return dashboardRequest("/api/session", {
     method: "POST",
     body: JSON.stringify(body),
-    headers: { "content-type": "application/json", "x-forwarded-for": `10.0.0.${++client}`, ...headers },
+    headers: { "content-type": "application/json", "x-dashboard-client-address": `10.0.0.${++client}`, ...headers },
   });
 }
 
@@ -59,7 +59,11 @@ describe("POST /api/session", () => {
   });
 
   it("answers 400 for a body that is not JSON or has unknown fields", async () => {
-    const notJson = dashboardRequest("/api/session", { method: "POST", body: "{apiKey:", headers: { "x-forwarded-for": "10.1.0.1" } });
+    const notJson = dashboardRequest("/api/session", {
+      method: "POST",
+      body: "{apiKey:",
+      headers: { "x-dashboard-client-address": "10.1.0.1" },
+    });
     expect((await signIn(notJson)).status).toBe(400);
     expect((await signIn(signInRequest({ apiKey: ADMIN_KEY, extra: 1 }))).status).toBe(400);
     expect((await signIn(signInRequest({ apiKey: "" }))).status).toBe(400);
@@ -72,7 +76,7 @@ describe("POST /api/session", () => {
   });
 
   it("answers 429 with retry-after after 10 failed attempts in a minute", async () => {
-    const from = { "x-forwarded-for": "10.9.9.9" };
+    const from = { "x-dashboard-client-address": "10.9.9.9" };
     for (let attempt = 0; attempt < 10; attempt++) {
       expect((await signIn(signInRequest({ apiKey: `sk_wrong_${attempt}` }, from))).status).toBe(401);
     }

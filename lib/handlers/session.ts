@@ -5,10 +5,17 @@ import { contextSchema, type Context } from "@/lib/schemas/context";
 import { demoSignInSchema, keySignInSchema, SESSION_STORES_LIMIT } from "@/lib/schemas/session";
 import { resolveDemoKey } from "@/lib/server/demo-keys";
 import { DashboardError, errorResponse, invalidInput, jsonResponse } from "@/lib/server/http";
-import { clientAddress } from "@/lib/server/rate-limit";
+import { clientAddress } from "@/lib/server/client-address";
 import { fingerprintOf, resolveSession } from "@/lib/session/active";
 import { forgetEndedReasonCookie } from "@/lib/session/ended";
-import { clearedSessionCookies, newSessionData, sealedSessionCookie, sessionSetCookie, summarize, type SessionData } from "@/lib/session/session";
+import {
+  clearedSessionCookies,
+  newSessionData,
+  sealedSessionCookie,
+  sessionSetCookie,
+  summarize,
+  type SessionData,
+} from "@/lib/session/session";
 import { database } from "@/lib/store/database";
 import { listRefusals } from "@/lib/store/key-refusals";
 import { recordFailure, retryAfterSeconds } from "@/lib/store/rate-limits";

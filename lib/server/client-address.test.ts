@@ -13,6 +13,7 @@ const load = async () => {
 };
 
 beforeEach(() => {
+  delete globals[KEY];
   vi.spyOn(console, "warn").mockImplementation(() => {});
 });
 

@@ -4,7 +4,13 @@ import { newSessionData, sealSession, sessionSetCookie, unsealSession } from "./
 const secretA = "a".repeat(40);
 const secretB = "b".repeat(40);
 const data = () =>
-  newSessionData({ sessionId: "s_1", apiKey: "sk_test_key", organizationId: "org_1", stores: [], user: { name: "Ada", email: "ada@example.com" } });
+  newSessionData({
+    sessionId: "s_1",
+    apiKey: "sk_test_key",
+    organizationId: "org_1",
+    stores: [],
+    user: { name: "Ada", email: "ada@example.com" },
+  });
 
 afterEach(() => {
   vi.unstubAllEnvs();
