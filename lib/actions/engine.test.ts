@@ -9,7 +9,7 @@ import { listRefusals } from "@/lib/store/key-refusals";
 import { keyFingerprint } from "@/lib/store/sessions";
 import { sendUpstream, UpstreamFailure } from "@/lib/upstream/client";
 import { endpointById, upstreamPath } from "@/lib/upstream/endpoints";
-import { dumpAllTables, openForSuite, storageBackends } from "@/test/databases";
+import { dumpAllTables, newLocation, openForSuite, storageBackends } from "@/test/databases";
 import { ADMIN_KEY, MARKETER_KEY, startRecordingUpstream, US_STORE, useUpstream } from "@/test/harness";
 import { runAction, type ActionRequest, type EngineOptions } from "./engine";
 import { OutcomeUnknown } from "./errors";
@@ -79,7 +79,7 @@ describe.each(storageBackends())("the action engine over HTTP, on %s", (backend)
   let options: EngineOptions;
   beforeAll(async () => {
     ({ db, close } = await openForSuite(backend));
-    options = { db, lockTimeoutMs: 3_000, maxWaitMs: 3_000 };
+    options = { db };
   });
   afterAll(() => close());
   const run = (request: ActionRequest, extra: EngineOptions = {}) => runAction(request, { ...options, ...extra });
@@ -103,7 +103,7 @@ describe.each(storageBackends())("the action engine over HTTP, on %s", (backend)
   it("lets 50 concurrent identical clones reach the upstream once", async () => {
     withFaults({ route: "clone", latencyMs: 150 });
     const key = randomUUID();
-    const results = await Promise.all(Array.from({ length: 50 }, () => run(cloneRequest(key), { maxWaitMs: 20_000 })));
+    const results = await Promise.all(Array.from({ length: 50 }, () => run(cloneRequest(key))));
     expect(results.filter((result) => result.kind === "fresh")).toHaveLength(1);
     expect(new Set(results.map((result) => result.answer.body)).size).toBe(1);
     expect(upstream.requestCounts().clone).toBe(1);
@@ -239,10 +239,11 @@ describe.each(storageBackends())("the action engine over HTTP, on %s", (backend)
   });
 
   it("sends nothing when the database is unavailable", async () => {
-    const { db: gone, close: drop } = await openForSuite(backend);
+    const location = await newLocation(backend);
+    const gone = await location.open();
     await gone.close();
     await expect(runAction(cloneRequest(randomUUID()), { db: gone })).rejects.toBeInstanceOf(DatabaseUnavailable);
-    await drop().catch(() => {});
+    await location.drop();
     expect(upstream.requestCounts().clone).toBe(0);
   });
 

@@ -20,8 +20,14 @@ import { sendAndClassify, type Classified } from "./outcome";
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Past its upstream deadline, a started attempt gets this much more before it counts as dead (crashed). */
-const LOCK_MARGIN_MS = 5_000;
+/**
+ * Past its upstream deadline, a started attempt gets this much more before it counts as dead
+ * (crashed): room for a busy database before and after the call, so a slow attempt is never
+ * mistaken for a dead one.
+ */
+const LOCK_MARGIN_MS = 15_000;
+/** A duplicate waits for the running attempt's upstream deadline plus this, then gets 409 in progress. */
+const WAIT_MARGIN_MS = 2_000;
 const FIRST_POLL_MS = 25;
 const MAX_POLL_MS = 400;
 
@@ -57,9 +63,9 @@ export interface ActionResult {
 export interface EngineOptions {
   db?: Db;
   now?: () => Date;
-  /** Default: UPSTREAM_TIMEOUT_MS plus 5 s. */
+  /** Default: UPSTREAM_TIMEOUT_MS plus 15 s. */
   lockTimeoutMs?: number;
-  /** How long a duplicate waits for the running attempt before 409 idempotency_in_progress. Default: the lock timeout. */
+  /** How long a duplicate waits for the running attempt before 409 idempotency_in_progress. Default: UPSTREAM_TIMEOUT_MS plus 2 s. */
   maxWaitMs?: number;
   /** Purge settings; expired records and old audit entries are purged at most once a minute. */
   auditRetentionDays?: number;
@@ -104,7 +110,7 @@ export async function runAction(request: ActionRequest, options: EngineOptions =
   await purgeExpired(db, now(), { auditRetentionDays: options.auditRetentionDays });
 
   const lockTimeoutMs = options.lockTimeoutMs ?? upstreamTimeoutMs() + LOCK_MARGIN_MS;
-  const maxWaitMs = options.maxWaitMs ?? lockTimeoutMs;
+  const maxWaitMs = options.maxWaitMs ?? Math.min(lockTimeoutMs, upstreamTimeoutMs() + WAIT_MARGIN_MS);
   const key = { keyFingerprint: request.keyFingerprint, idempotencyKey };
   const context: AttemptContext = {
     action: request.action,

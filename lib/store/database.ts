@@ -60,13 +60,18 @@ function postgresDb(url: string): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
   // An idle client losing its server (PostgreSQL restarting) must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  let ended = false;
 
   const on = (client: Queryable, inTransaction: boolean): Db => ({
     kind: "postgres",
     query: <R>(sql: string, params?: unknown[]) => guarded(async () => (await client.query(sql, params)).rows as R[]),
     exec: (sql) => guarded(async () => void (await client.query(sql))),
     transaction: inTransaction ? (fn) => fn(on(client, true)) : transaction,
-    close: () => pool.end(),
+    close: async () => {
+      if (ended) return;
+      ended = true;
+      await pool.end();
+    },
   });
 
   async function transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
