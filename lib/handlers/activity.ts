@@ -2,7 +2,7 @@ import "server-only";
 import { csvLine } from "@/lib/metrics/csv";
 import { activityQuerySchema, type ActivityFilters, type ActivityResponse, type AuditEntry } from "@/lib/schemas/activity";
 import { DashboardError, jsonResponse } from "@/lib/server/http";
-import { InvalidCursor, listAudit, type AuditFilters } from "@/lib/store/audit";
+import { getAudit, InvalidCursor, listAudit, type AuditFilters } from "@/lib/store/audit";
 import { database } from "@/lib/store/database";
 import { route } from "./pipeline";
 
@@ -37,7 +37,12 @@ export const activity = route({ route: "GET /api/activity", query: activityQuery
   // A session without an organization can be matched to no one's history: it sees none.
   const organizationId = session.data.organizationId;
   if (!organizationId) return jsonResponse({ entries: [], nextCursor: null } satisfies ActivityResponse, { requestId });
-  const { before, ...filters } = query;
+  const { before, entry, ...filters } = query;
+  if (entry) {
+    const found = await getAudit(await database(), entry);
+    const entries = found && found.organizationId === organizationId ? [found] : [];
+    return jsonResponse({ entries, nextCursor: null } satisfies ActivityResponse, { requestId });
+  }
   return jsonResponse((await page(organizationId, filters, before, PAGE_SIZE)) satisfies ActivityResponse, { requestId });
 });
 
@@ -89,8 +94,10 @@ export const activityExport = route(
   { route: "GET /api/activity/export", query: activityQuerySchema },
   async ({ session, requestId, query }) => {
     const organizationId = session.data.organizationId;
-    const filters = { ...query, before: undefined };
-    const described = Object.entries(filters).map(([name, value]) => `${name}=${value}`);
+    const filters = { ...query, before: undefined, entry: undefined };
+    const described = Object.entries(filters)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => `${name}=${value}`);
     const lines = [
       csvLine([`# Activity of organization ${organizationId ?? "(none)"}, exported ${new Date().toISOString()}`]),
       csvLine([`# Filters: ${described.length > 0 ? described.join("; ") : "none"}`]),

@@ -70,4 +70,8 @@ export const activityFiltersSchema = z.strictObject({
 });
 export type ActivityFilters = z.infer<typeof activityFiltersSchema>;
 
-export const activityQuerySchema = activityFiltersSchema.extend({ before: z.string().max(200).optional() });
+/** `entry` asks for one entry by its id (the link from an action's notice); `before` for the page after a cursor. */
+export const activityQuerySchema = activityFiltersSchema.extend({
+  before: z.string().max(200).optional(),
+  entry: z.string().max(100).optional(),
+});
