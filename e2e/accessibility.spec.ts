@@ -73,9 +73,10 @@ for (const colorScheme of ["light", "dark"] as const) {
   }
 }
 
-test("one h1 per page; the store's name on store pages, beside its URL", async ({ page }) => {
+test("one h1 per page, the store's name on store pages beside its URL; every input with a visible label", async ({ page }) => {
   await page.goto("/sign-in");
   await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+  expect(await inputsWithoutVisibleLabel(page), "sign-in").toEqual([]);
   await signInWithKey(page, KEYS.admin);
   await expect(page).toHaveURL(/\/context$/);
   const profile = (await (await page.request.get(`/api/v1/store-data/${US_STORE}`)).json()) as { name: string; url: string };
@@ -83,6 +84,7 @@ test("one h1 per page; the store's name on store pages, beside its URL", async (
   for (const target of SIGNED_IN_PAGES) {
     await openPage(page, target);
     await expect(page.getByRole("heading", { level: 1 }), target.name).toHaveCount(1);
+    expect(await inputsWithoutVisibleLabel(page), target.name).toEqual([]);
     if (target.path.startsWith("/stores/")) {
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(profile.name);
       await expect(page.getByTestId("store-url")).toHaveText(US_STORE);

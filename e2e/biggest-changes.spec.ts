@@ -1,4 +1,4 @@
-import type { Locator } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { E2E_DEMO_UPSTREAM_PORT } from "../playwright.config";
 import { KEYS, US_STORE } from "./support/demo";
 import { expect, test } from "./support/fixtures";
@@ -51,8 +51,13 @@ const cents = (text: string) => {
   return (match[1] === "−" ? -1 : 1) * Math.round(Number(match[2]!.replace(/,/g, "")) * 100);
 };
 
-async function expectRanking(list: Locator, expected: ReturnType<typeof ranking>["risers"]) {
-  const items = list.getByRole("button");
+/** Checks one ranking against the raw rows; answers how many of its items were new or gone. */
+async function expectRanking(section: Locator, label: string, expected: ReturnType<typeof ranking>["risers"]) {
+  if (expected.length === 0) {
+    await expect(section).toContainText(`Nothing ${label.split(" ")[0]}.`);
+    return 0;
+  }
+  const items = section.getByRole("list", { name: new RegExp(`that ${label}$`) }).getByRole("button");
   await expect(items).toHaveCount(expected.length);
   for (const [index, item] of expected.entries()) {
     const button = items.nth(index);
@@ -61,38 +66,53 @@ async function expectRanking(list: Locator, expected: ReturnType<typeof ranking>
     if (item.presence === "both") await expect(button).not.toContainText(/\b(new|gone)\b/);
     else await expect(button).toContainText(item.presence);
   }
+  return expected.filter((item) => item.presence !== "both").length;
 }
 
-test("biggest changes match sums of the raw rows of both periods; a click filters the page", async ({ signedInPage: page }) => {
-  const [now, before] = await Promise.all([centsBy("2026-01-01", "2026-01-31"), centsBy("2025-12-01", "2025-12-31")]);
-  await page.goto(PRODUCTS_PAGE);
+const view = (from: string, to: string) => `/stores/${US_STORE}/products?range=custom&from=${from}&to=${to}&compare=previous`;
+
+/** The panel of one range against the period before it (given here, not computed by the page's code). */
+async function checkPanel(page: Page, [from, to]: [string, string], [earlierFrom, earlierTo]: [string, string]) {
+  const [now, before] = await Promise.all([centsBy(from, to), centsBy(earlierFrom, earlierTo)]);
+  await page.goto(view(from, to));
   const panel = page.locator("section", { has: page.getByRole("heading", { name: "Biggest changes" }) });
   await expect(panel).toBeVisible();
   expect(cents((await panel.getByTestId("net-change").textContent())!)).toBe(now.total - before.total);
+  let newOrGone = 0;
+  for (const [title, expected] of [
+    ["Products", ranking(now.products, before.products)],
+    ["Channels", ranking(now.channels, before.channels)],
+  ] as const) {
+    const section = panel.getByRole("region", { name: `${title}: biggest changes` });
+    newOrGone += await expectRanking(section, "rose most", expected.risers);
+    newOrGone += await expectRanking(section, "fell most", expected.fallers);
+  }
+  return { panel, products: ranking(now.products, before.products), channels: ranking(now.channels, before.channels), newOrGone };
+}
 
-  const products = ranking(now.products, before.products);
-  const channels = ranking(now.channels, before.channels);
-  expect(products.risers.length + products.fallers.length).toBeGreaterThan(0);
-  await expectRanking(panel.getByRole("list", { name: "Products that rose most" }), products.risers);
-  await expectRanking(panel.getByRole("list", { name: "Products that fell most" }), products.fallers);
-  if (channels.risers.length) await expectRanking(panel.getByRole("list", { name: "Channels that rose most" }), channels.risers);
-  if (channels.fallers.length) await expectRanking(panel.getByRole("list", { name: "Channels that fell most" }), channels.fallers);
+test("biggest changes match sums of the raw rows of both periods; a click filters the page", async ({ signedInPage: page }) => {
+  // A month against the 28 days before it: products and channels both rose and fell.
+  const month = await checkPanel(page, ["2026-02-01", "2026-02-28"], ["2026-01-04", "2026-01-31"]);
+  expect(month.products.risers.length).toBeGreaterThan(0);
+  expect(month.products.fallers.length).toBeGreaterThan(0);
 
-  const top = products.risers[0] ?? products.fallers[0]!;
-  await panel.locator(`[data-key="${top.key}"]`).first().click();
+  const top = month.products.risers[0]!;
+  await month.panel.locator(`[data-key="${top.key}"]`).first().click();
   await expect(page).toHaveURL(new RegExp(`product=${top.key}(&|$)`));
   await expect(page.getByRole("group", { name: "Active filters" }).getByRole("button", { name: /^Remove filter Product: / })).toBeVisible();
   await expect(page.getByTestId("product-row")).toHaveCount(1);
   await expect(page.getByTestId("product-row")).toContainText(top.key);
 
-  await page.goto(PRODUCTS_PAGE);
-  const channel = channels.risers[0] ?? channels.fallers[0]!;
-  await panel
-    .getByRole("list", { name: /^Channels that/ })
-    .locator(`[data-key="${channel.key}"]`)
-    .click();
+  await page.goto(view("2026-02-01", "2026-02-28"));
+  const channel = month.channels.fallers[0]!;
+  await month.panel.getByRole("list", { name: "Channels that fell most" }).locator(`[data-key="${channel.key}"]`).click();
   await expect(page).toHaveURL(new RegExp(`channel=${channel.key}(&|$)`));
   await expect(page.getByLabel("Channel", { exact: true })).toHaveValue(channel.key);
+});
+
+test("one day against the day before: products new in the period or gone from it say so", async ({ signedInPage: page }) => {
+  const day = await checkPanel(page, ["2026-02-10", "2026-02-10"], ["2026-02-09", "2026-02-09"]);
+  expect(day.newOrGone).toBeGreaterThan(0);
 });
 
 test("without a comparison period there is no biggest-changes panel", async ({ signedInPage: page }) => {

@@ -67,10 +67,12 @@ test("tracking connections are cards below 640 px, with every field and both act
   await expect(page.getByRole("dialog", { name: "Remove tracking connection" })).toBeVisible();
   expect(await sidewaysOverflow(page)).toBe(0);
 
-  await page.setViewportSize({ width: 1440, height: 900 });
+  // From 640 px the table returns, scrolling inside its own box: its hidden header must not widen the page.
   await page.keyboard.press("Escape");
+  await page.setViewportSize({ width: 700, height: 900 });
   await expect(page.getByRole("table")).toBeVisible();
   await expect(cards.first()).toBeHidden();
+  expect(await sidewaysOverflow(page)).toBe(0);
 });
 
 for (const width of [390, 1440]) {

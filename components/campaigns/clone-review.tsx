@@ -67,7 +67,13 @@ export function CloneReview({ request, sourceName, zone, pending, failure, onBac
         />
         <div>
           <h3 className="text-sm font-medium">Exactly what will be sent</h3>
-          <pre aria-label="Request body" className="mt-2 overflow-x-auto rounded-lg bg-slate-100 p-3 font-mono text-xs dark:bg-slate-950">
+          {/* Focusable: on a phone the body scrolls sideways, and a keyboard must be able to scroll it. */}
+          <pre
+            tabIndex={0}
+            role="region"
+            aria-label="Request body"
+            className="mt-2 overflow-x-auto rounded-lg bg-slate-100 p-3 font-mono text-xs dark:bg-slate-950"
+          >
             {JSON.stringify(request, null, 2)}
           </pre>
         </div>

@@ -21,7 +21,8 @@ export function AttributionComparison({
     .sort((a, b) => (b.conversion?.revenue ?? 0) - (a.conversion?.revenue ?? 0));
   return (
     <Card boundary={{ name: "The attribution comparison", resetKey: firstTouch }} title="Channels under each attribution">
-      <div className="relative overflow-x-auto">
+      {/* Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it. */}
+      <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Channels under each attribution, table">
         <table className="w-full min-w-[36rem] text-left text-sm">
           <caption className="sr-only">Orders and revenue per channel, credited to the conversion and to the first touch</caption>
           <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">

@@ -14,6 +14,11 @@ export const SIGNED_IN_PAGES: { name: string; path: string; ready: (page: Page) 
     path: PRODUCTS_PAGE,
     ready: (page) => page.getByTestId("time-chart").locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value").first(),
   },
+  {
+    name: "products, both attributions",
+    path: `${PRODUCTS_PAGE}&source=both`,
+    ready: (page) => page.getByRole("table", { name: /credited to the conversion and to the first touch/ }),
+  },
   { name: "tracking", path: `/stores/${US_STORE}/tracking`, ready: (page) => page.getByRole("button", { name: /^Remove / }).first() },
   { name: "clone", path: `/stores/${US_STORE}/campaigns/clone`, ready: (page) => page.getByLabel("Ad account ID") },
   { name: "activity", path: "/activity", ready: (page) => page.getByRole("heading", { name: "Activity", level: 1 }) },

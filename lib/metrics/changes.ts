@@ -2,7 +2,7 @@ import type { BiggestChanges, ChangeRanking, RevenueChange } from "@/lib/schemas
 import { roundMoney } from "./aggregate";
 
 /** How many risers and fallers each ranking keeps. */
-export const CHANGES_LIMIT = 5;
+const CHANGES_LIMIT = 5;
 
 type Revenues = ReadonlyMap<string, { revenue: number; name?: string | null }>;
 

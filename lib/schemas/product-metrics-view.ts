@@ -48,7 +48,7 @@ export const channelSummarySchema = z.strictObject({ channel: z.string(), revenu
 export type ChannelSummary = z.infer<typeof channelSummarySchema>;
 
 /** One product's or channel's revenue in both periods; `percent` is null when the earlier revenue is 0. */
-export const revenueChangeSchema = z.strictObject({
+const revenueChangeSchema = z.strictObject({
   key: z.string(),
   name: z.string().nullable(),
   current: z.number(),
@@ -65,7 +65,7 @@ export type RevenueChange = z.infer<typeof revenueChangeSchema>;
 const changeRankingSchema = z.strictObject({ risers: z.array(revenueChangeSchema), fallers: z.array(revenueChangeSchema) });
 export type ChangeRanking = z.infer<typeof changeRankingSchema>;
 
-export const biggestChangesSchema = z.strictObject({
+const biggestChangesSchema = z.strictObject({
   totalChange: z.number(),
   products: changeRankingSchema,
   channels: changeRankingSchema,
