@@ -74,7 +74,8 @@ async function waitForHttp(url, timeoutMs) {
 }
 
 function printDemoKeys() {
-  const described = spawnSync(process.execPath, [tsxBin, "lib/demo-upstream/cli.ts", "--describe"], { cwd: root, encoding: "utf8" });
+  const describeArgs = ["lib/demo-upstream/cli.ts", "--describe", ...(process.env.DEMO_UPSTREAM_ODD === "1" ? ["--odd"] : [])];
+  const described = spawnSync(process.execPath, [tsxBin, ...describeArgs], { cwd: root, encoding: "utf8" });
   if (described.status !== 0) return;
   const { keys } = JSON.parse(described.stdout);
   console.log("\nDemo keys (pick one on the sign-in page, or paste it):");
@@ -100,6 +101,7 @@ if (!process.env.UPSTREAM_BASE_URL) {
   if (process.env.DEMO_UPSTREAM_SEED) demoArgs.push("--seed", process.env.DEMO_UPSTREAM_SEED);
   if (process.env.DEMO_UPSTREAM_SCALE) demoArgs.push("--scale", process.env.DEMO_UPSTREAM_SCALE);
   if (process.env.DEMO_UPSTREAM_CONTROL === "1") demoArgs.push("--control");
+  if (process.env.DEMO_UPSTREAM_ODD === "1") demoArgs.push("--odd");
   const demo = run(tsxBin, demoArgs);
   await pipeOutput(demo, "demo upstream", /listening on/);
   env.UPSTREAM_BASE_URL = `http://127.0.0.1:${demoPort}/v1`;
