@@ -25,13 +25,13 @@ export function UserCard({ user }: { user: User }) {
             alt=""
             width={48}
             height={48}
-            className="h-12 w-12 rounded-full object-cover"
+            className="h-12 w-12 shrink-0 rounded-full object-cover"
             referrerPolicy="no-referrer"
           />
         ) : (
           <span
             aria-hidden="true"
-            className="flex h-12 w-12 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
+            className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
           >
             {initials(user.name)}
           </span>
