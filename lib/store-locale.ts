@@ -146,12 +146,8 @@ export function interpretCurrency(raw: string | null | undefined): CurrencyReadi
   return raw === null || raw === undefined ? { ...readCurrency(""), raw: null } : readCurrency(raw);
 }
 
-/** The channels the contract names by example, each with its own colour; any other is shown as it is. */
+/** The channels the contract names by example, always offered as filters; any other is shown as it is. */
 export const KNOWN_CHANNELS = ["facebook", "google", "tiktok", "linkedin", "pinterest", "snapchat", "email", "organic"] as const;
-
-export function isKnownChannel(channel: string): boolean {
-  return (KNOWN_CHANNELS as readonly string[]).includes(channel);
-}
 
 /** An enum-like value shown as it is; only an empty one needs words. */
 export function enumLabel(value: string): string {

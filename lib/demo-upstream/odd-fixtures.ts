@@ -11,7 +11,7 @@ import type { KeyFixture, OrganizationFixture, StoreFixture, UserFixture } from 
 export const ODD_KEY_STRING = "sk_demo_admin_odd_7f3a9c2e5b10";
 
 /** 300 characters, no spaces to wrap at. */
-export const LONG_ID = `store_${"0123456789ABCDEFGHJKMNPQRSTVWXYZ".repeat(10)}`.slice(0, 300);
+const LONG_ID = `store_${"0123456789ABCDEFGHJKMNPQRSTVWXYZ".repeat(10)}`.slice(0, 300);
 export const LONG_NAME = `Very long name ${"with many words and no end in sight ".repeat(9)}`.slice(0, 300);
 
 export const ODD_ORGANIZATION: OrganizationFixture = {
