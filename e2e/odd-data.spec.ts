@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { describeDemo } from "../lib/demo-upstream/describe";
 import { ODD_KEY_STRING, ODD_STORE } from "../lib/demo-upstream/odd-fixtures";
@@ -55,6 +56,15 @@ test("every page of the odd store draws, says how it reads the store's zone and 
   for (const channel of ["fediverse-beta", "(empty)", "📺 TV (offline)", "linkedin"]) await expect(shares).toContainText(channel);
   await expect(page.getByTestId("product-row")).toHaveCount(6);
   await expect(page.getByText("Unnamed product")).toBeVisible();
+  // A breakdown names the ad with its unknown status as it is.
+  await page.getByRole("button", { name: /^Very long name/ }).click();
+  await expect(page.getByText("in_review", { exact: true })).toBeVisible();
+  // The CSV says what the page says about the zone and currency.
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export raw rows (CSV)" }).click();
+  const csv = await readFile((await (await download).path())!, "utf8");
+  expect(csv).toContain(`# Note: ${ZONE_NOTE}\r\n`);
+  expect(csv).toContain(`# Currency: USDT\r\n# Note: ${CURRENCY_NOTE}\r\n`);
   await expectWholePage(page);
 
   // Tracking connections: none, and the note about the times the page would show.
