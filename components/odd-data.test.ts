@@ -2,9 +2,16 @@ import fc from "fast-check";
 import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { activityQueryOptions } from "@/lib/queries/activity";
+import { makeQueryClient } from "@/lib/queries/query-client";
+import { storeKeys, storeProfileQueryOptions } from "@/lib/queries/store";
+import { trackingConnectionsQueryOptions } from "@/lib/queries/tracking-connections";
+import { activityResponseSchema, auditEntrySchema } from "@/lib/schemas/activity";
 import { cloneCampaignResponseSchema, type CloneCampaignRequest } from "@/lib/schemas/campaign-clone";
 import { organizationSchema, userSchema } from "@/lib/schemas/context";
 import { productMetricsViewSchema } from "@/lib/schemas/product-metrics-view";
+import { catalogConnectionsSchema, storeProfileSchema } from "@/lib/schemas/store";
 import { trackingConnectionSchema } from "@/lib/schemas/tracking-connection";
 import { productRows, tablePage } from "@/lib/metrics/presentation";
 import { interpretTimeZone } from "@/lib/store-locale";
@@ -17,7 +24,10 @@ import { AttributionComparison } from "./products/attribution-comparison";
 import ProductCharts from "./products/charts";
 import { KpiCards } from "./products/kpi-cards";
 import { ProductTable } from "./products/product-table";
+import { ActivityList } from "./activity/activity-list";
+import { StoreOverview } from "./store/store-overview";
 import { ConnectionDetails } from "./tracking/connection-details";
+import { TrackingConnections } from "./tracking/tracking-connections";
 import { PanelBoundary } from "./ui/panel-boundary";
 
 /**
@@ -25,8 +35,10 @@ import { PanelBoundary } from "./ui/panel-boundary";
  * none may throw, and what they draw names every value it was given.
  */
 
+/** Audit statuses are whole numbers, the one checked number of these schemas. */
+const overrides = new Map([[auditEntrySchema.shape.status, fc.integer({ min: 100, max: 599 })]]);
 const parsed = <T>(schema: { parse: (value: unknown) => T }, large?: number) =>
-  arbitraryOf(schema as never, new Map(), large).map((value) => schema.parse(value));
+  arbitraryOf(schema as never, overrides, large).map((value) => schema.parse(value));
 const draw = (element: ReactElement) => renderToStaticMarkup(element);
 const noop = () => {};
 /** How React writes text into HTML. */
@@ -116,6 +128,44 @@ describe("context and tracking panels", () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe("pages that read their data through queries", () => {
+  /** The page drawn with its answers already in the cache, as after they arrived. */
+  function drawWithData(element: ReactElement, answers: Array<[readonly unknown[], unknown]>) {
+    const client = makeQueryClient();
+    for (const [key, data] of answers) client.setQueryData(key, data);
+    return draw(createElement(QueryClientProvider, { client }, element));
+  }
+
+  it("draw any tracking connections, catalogs and activity in any zone, dates no calendar holds included", () => {
+    const connections = parsed(trackingConnectionSchema).map((connection) => [
+      connection,
+      { ...connection, id: `${connection.id}-far`, createdAt: 1e20 },
+    ]);
+    fc.assert(
+      fc.property(
+        parsed(storeProfileSchema),
+        connections,
+        parsed(catalogConnectionsSchema, 20),
+        parsed(activityResponseSchema, 20),
+        (profile, pixels, catalogs, activity) => {
+          const storeUrl = "odd.example";
+          const profileAnswer: [readonly unknown[], unknown] = [storeProfileQueryOptions(storeUrl).queryKey, profile];
+          const tracking = drawWithData(createElement(TrackingConnections, { storeUrl }), [
+            profileAnswer,
+            [trackingConnectionsQueryOptions(storeUrl).queryKey, { storeUrl, pixels }],
+          ]);
+          expect(tracking).toContain(String(1e20));
+          const note = interpretTimeZone(profile.timezone).fallbackNote;
+          if (note) expect(tracking).toContain(escaped(note));
+          drawWithData(createElement(StoreOverview, { storeUrl }), [profileAnswer, [storeKeys.catalogs(storeUrl), catalogs]]);
+          drawWithData(createElement(ActivityList), [[activityQueryOptions().queryKey, activity]]);
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });

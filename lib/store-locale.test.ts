@@ -163,3 +163,12 @@ describe("on any value the contract allows (property tests)", () => {
     );
   });
 });
+
+describe("quoted values", () => {
+  it("never cut an emoji in half", () => {
+    const quoted = quoteValue("🧪".repeat(100), 10);
+    expect(Array.from(quoted)).toHaveLength(12);
+    expect(quoted).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(interpretCurrency("💰".repeat(20)).suffix).toBe(`${"💰".repeat(11)}…`);
+  });
+});

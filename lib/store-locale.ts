@@ -35,11 +35,15 @@ export interface CurrencyReading {
   fallbackNote?: string;
 }
 
-const MAX_QUOTED = 80;
+/** At most `max` characters, on one line; whole characters, so that an emoji is never cut in half. */
+function shorten(value: string, max: number): string {
+  const characters = Array.from(value.replace(/\s+/g, " ").trim());
+  return characters.length > max ? `${characters.slice(0, max - 1).join("")}…` : characters.join("");
+}
+
 /** A value quoted in a note: shortened, on one line. */
-export function quoteValue(value: string, max = MAX_QUOTED): string {
-  const line = value.replace(/\s+/g, " ").trim();
-  return `'${line.length > max ? `${line.slice(0, max - 1)}…` : line}'`;
+export function quoteValue(value: string, max = 80): string {
+  return `'${shorten(value, max)}'`;
 }
 
 function memo<T>(compute: (raw: string) => T): (raw: string) => T {
@@ -130,12 +134,11 @@ const readCurrency = memo((raw: string): CurrencyReading => {
     const format = new Intl.NumberFormat("en", { style: "currency", currency: value });
     return { raw, code: value.toUpperCase(), decimals: format.resolvedOptions().maximumFractionDigits ?? 2, suffix: "" };
   } catch {
-    const short = value.replace(/\s+/g, " ");
     return {
       raw,
       code: null,
       decimals: 2,
-      suffix: short.length > 12 ? `${short.slice(0, 11)}…` : short,
+      suffix: shorten(value, 12),
       fallbackNote: `Amounts shown with two decimals: the currency ${quoteValue(raw)} is not recognised.`,
     };
   }
@@ -146,12 +149,8 @@ export function interpretCurrency(raw: string | null | undefined): CurrencyReadi
   return raw === null || raw === undefined ? { ...readCurrency(""), raw: null } : readCurrency(raw);
 }
 
-/** The channels the contract names by example, each with its own colour; any other is shown as it is. */
+/** The channels the contract names by example, always offered as filters; any other is shown as it is. */
 export const KNOWN_CHANNELS = ["facebook", "google", "tiktok", "linkedin", "pinterest", "snapchat", "email", "organic"] as const;
-
-export function isKnownChannel(channel: string): boolean {
-  return (KNOWN_CHANNELS as readonly string[]).includes(channel);
-}
 
 /** An enum-like value shown as it is; only an empty one needs words. */
 export function enumLabel(value: string): string {

@@ -44,6 +44,14 @@ describe("zonedLocalToEpochMs", () => {
     expect(zonedLocalToEpochMs("2026-01-15T09:30", "Mars/Olympus_Mons")).toBeNull();
     expect(isValidTimeZone("Mars/Olympus_Mons")).toBe(false);
   });
+
+  it("reads instants in a zone it does not know as UTC instead of throwing (the clone page used to fail)", () => {
+    const instant = Date.parse("2026-07-15T13:30:00Z");
+    expect(epochMsToZonedLocal(instant, "(GMT-05:00) Eastern Time (US & Canada)")).toBe("2026-07-15T13:30");
+    expect(timeZoneOffsetMs(instant, "Mars/Olympus_Mons")).toBe(0);
+    expect(epochMsToZonedLocal(instant, "-05:00")).toBe("2026-07-15T08:30");
+    expect(zonedLocalToEpochMs("2026-07-15T08:30", "+05:45")).toBe(Date.parse("2026-07-15T02:45:00Z"));
+  });
 });
 
 describe("epochMsToZonedLocal and timeZoneOffsetMs", () => {

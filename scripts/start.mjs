@@ -124,10 +124,8 @@ async function waitForHttp(url) {
 const exited = (child) => new Promise((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
 
 function printDemoKeys() {
-  const described = spawnSync(process.execPath, ["--import", "tsx", "lib/demo-upstream/cli.ts", "--describe"], {
-    cwd: root,
-    encoding: "utf8",
-  });
+  const describeArgs = ["lib/demo-upstream/cli.ts", "--describe", ...(process.env.DEMO_UPSTREAM_ODD === "1" ? ["--odd"] : [])];
+  const described = spawnSync(process.execPath, ["--import", "tsx", ...describeArgs], { cwd: root, encoding: "utf8" });
   if (described.status !== 0) return;
   const { keys } = JSON.parse(described.stdout);
   console.log("\nDemo keys (pick one on the sign-in page, or paste it):");
@@ -161,6 +159,7 @@ async function main() {
     if (process.env.DEMO_UPSTREAM_SEED) demoArgs.push("--seed", process.env.DEMO_UPSTREAM_SEED);
     if (process.env.DEMO_UPSTREAM_SCALE) demoArgs.push("--scale", process.env.DEMO_UPSTREAM_SCALE);
     if (process.env.DEMO_UPSTREAM_CONTROL === "1") demoArgs.push("--control");
+    if (process.env.DEMO_UPSTREAM_ODD === "1") demoArgs.push("--odd");
     const demo = run("demo upstream", demoArgs);
     await pipeOutput(demo, "demo upstream", /listening on/);
     if (stopping) return;

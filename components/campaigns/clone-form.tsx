@@ -162,7 +162,9 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
           field="start"
           label="Start"
           type="datetime-local"
-          hint={`Date and time in the store's time zone, ${zone.label}.`}
+          hint={
+            zone.fallbackNote ? `Date and time in ${zone.label} (see below).` : `Date and time in the store's time zone, ${zone.label}.`
+          }
           value={values.start}
           error={errors.start}
           onChange={(start) => onChange({ start })}

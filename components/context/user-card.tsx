@@ -33,7 +33,7 @@ function Avatar({ user }: { user: User }) {
         alt=""
         width={48}
         height={48}
-        className="h-12 w-12 rounded-full object-cover"
+        className="h-12 w-12 shrink-0 rounded-full object-cover"
         referrerPolicy="no-referrer"
         onError={() => setFailedSrc(user.image ?? undefined)}
       />
@@ -42,7 +42,7 @@ function Avatar({ user }: { user: User }) {
     <span
       aria-hidden="true"
       data-testid="avatar-initials"
-      className="flex h-12 w-12 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
+      className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-indigo-100 font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
     >
       {initials(user.name)}
     </span>

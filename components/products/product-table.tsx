@@ -134,7 +134,9 @@ export function ProductTable({
                               {open ? "▾" : "▸"}
                             </span>
                             <span>
-                              <bdi className="block font-medium">{row.name ?? "Unnamed product"}</bdi>
+                              <span className="block font-medium">
+                                <bdi>{row.name ?? "Unnamed product"}</bdi>
+                              </span>
                               <span className="block text-xs text-slate-500 dark:text-slate-400">
                                 SKU <bdi>{row.sku ?? "—"}</bdi> · ID <span className="font-mono break-all">{row.productId}</span>
                               </span>

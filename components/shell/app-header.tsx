@@ -40,14 +40,21 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
           </nav>
         </div>
         <div className="flex items-center gap-3 text-sm">
-          <span className="hidden text-right sm:block">
-            <span className="block font-medium">
-              {session.user.name}
+          {/* Names can be of any length: one line each, in full on hover. */}
+          <span className="hidden min-w-0 max-w-md text-right sm:block">
+            <span
+              className="block truncate font-medium"
+              title={`${session.user.name}${session.organization ? ` · ${session.organization.name}` : ""}`}
+            >
+              <bdi>{session.user.name}</bdi>
               {session.organization && (
-                <span className="font-normal text-slate-500 dark:text-slate-400"> · {session.organization.name}</span>
+                <span className="font-normal text-slate-500 dark:text-slate-400">
+                  {" "}
+                  · <bdi>{session.organization.name}</bdi>
+                </span>
               )}
             </span>
-            <span className="block text-xs text-slate-500 dark:text-slate-400">{session.user.email}</span>
+            <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{session.user.email}</span>
           </span>
           <Button
             variant="secondary"

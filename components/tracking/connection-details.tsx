@@ -27,7 +27,12 @@ export function ConnectionDetails({ connection, onClose }: { connection: Trackin
   const { settings } = connection;
   return (
     <Card
-      title={<span id="connection-details-title">Details of {connection.name}</span>}
+      boundary={{ name: "The connection details", resetKey: connection }}
+      title={
+        <span id="connection-details-title" className="wrap-anywhere">
+          Details of <bdi>{connection.name}</bdi>
+        </span>
+      }
       actions={
         <button type="button" onClick={onClose} className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300">
           Close details

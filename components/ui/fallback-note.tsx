@@ -6,7 +6,6 @@ export function FallbackNote({ text, className = "" }: { text?: string; classNam
   if (!text) return null;
   return (
     <p role="note" data-testid="fallback-note" className={`text-xs text-amber-900 wrap-anywhere dark:text-amber-200 ${className}`}>
-      <span aria-hidden="true">ⓘ </span>
       {text}
     </p>
   );

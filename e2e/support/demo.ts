@@ -37,4 +37,7 @@ export const demo = {
   setFaults: (rules: FaultRule[]) =>
     call("/faults", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
   state: () => call("/state") as Promise<DemoState>,
+  /** Serves the odd store (contract-valid, unusual values) until the next reset. */
+  setOdd: (enabled: boolean) =>
+    call("/odd", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ enabled }) }),
 };

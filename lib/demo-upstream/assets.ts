@@ -14,7 +14,8 @@ export type CampaignGroupStatus = "ACTIVE" | "PAUSED" | "ARCHIVED";
 export interface CampaignGroup {
   id: string;
   name: string;
-  status: CampaignGroupStatus;
+  /** The seeded groups use the three known statuses; the odd store's also one the contract does not name. */
+  status: CampaignGroupStatus | (string & {});
   dailyBudget: number;
   lifetimeBudget: number;
   currency: string;

@@ -25,7 +25,8 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function authenticate(headers: IncomingHttpHeaders, revokedKeys: ReadonlySet<string> = new Set()): ScopedKey {
+/** `odd`: the odd store's key is accepted too (odd mode). */
+export function authenticate(headers: IncomingHttpHeaders, revokedKeys: ReadonlySet<string> = new Set(), odd = false): ScopedKey {
   const apiKeyHeader = single(headers["x-api-key"]);
   const authorization = single(headers.authorization);
   if (apiKeyHeader !== undefined && authorization !== undefined) {
@@ -40,7 +41,7 @@ export function authenticate(headers: IncomingHttpHeaders, revokedKeys: Readonly
     secret = apiKeyHeader?.trim();
   }
   if (!secret) throw new HttpError(401, "API key is missing: send it in the x-api-key header");
-  const key = findKey(secret);
+  const key = findKey(secret, odd);
   if (!key) throw new HttpError(401, "API key is invalid");
   if (key.state === "expired") throw new HttpError(401, "API key has expired: create a new key in Settings › MCP");
   if (key.state === "revoked" || revokedKeys.has(secret))

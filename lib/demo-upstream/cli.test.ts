@@ -19,6 +19,12 @@ describe("cli.ts", () => {
     expect(JSON.parse(result.stdout)).toEqual(describeDemo(7));
   });
 
+  it("--describe --odd lists the odd store's key and ad account too", () => {
+    const result = runSync("--describe", "--odd");
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(describeDemo(42, true));
+  });
+
   it("--help prints the usage and exits 0", () => {
     const result = runSync("--help");
     expect(result.status).toBe(0);

@@ -15,7 +15,8 @@ const USAGE = `Usage: npm run demo-upstream -- [flags]
   --seed N         data seed, an integer (default 42)
   --scale N        data volume multiplier, > 0 (default 1; 35 gives over a million rows a year)
   --faults JSON    fault rules, e.g. '[{"route":"products","latencyMs":500}]'
-  --control        enable the /__control endpoints (state, faults, reset)
+  --control        enable the /__control endpoints (state, faults, odd, reset)
+  --odd            also serve the odd store (contract-valid, unusual values; key sk_demo_admin_odd_7f3a9c2e5b10)
   --describe       print the demo keys and ad accounts as JSON and exit
   --help           show this help
 `;
@@ -79,10 +80,12 @@ function parseArgs(argv: readonly string[]): CliOptions {
         options.faults = parseFaults(value());
         break;
       case "--control":
+      case "--odd":
       case "--describe":
       case "--help":
         if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
         if (flag === "--control") options.control = true;
+        else if (flag === "--odd") options.odd = true;
         else if (flag === "--describe") options.describe = true;
         else options.help = true;
         break;
@@ -107,7 +110,7 @@ async function main(): Promise<void> {
     return;
   }
   if (options.describe) {
-    process.stdout.write(`${JSON.stringify(describeDemo(options.seed), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(describeDemo(options.seed, options.odd), null, 2)}\n`);
     return;
   }
   const upstream = await startDemoUpstream(options).catch((error: unknown) => {

@@ -11,6 +11,10 @@ export interface Runtime {
   seed: number;
   scale: number;
   control: boolean;
+  /** Odd mode: the odd store (odd-fixtures.ts) is served; switched by PUT /__control/odd. */
+  odd: boolean;
+  /** Odd mode as started, restored by a reset. */
+  oddAtStart: boolean;
   state: DemoState;
   faults: FaultInjector;
   counts: Record<RouteId, number>;

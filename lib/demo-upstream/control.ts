@@ -1,7 +1,8 @@
 /**
  * /__control endpoints (outside /v1, only with `control: true`): let end-to-end tests that
- * run the demo upstream as a separate process read its state, set faults, revoke a key
- * (as its owner would, mid-session) and reset it.
+ * run the demo upstream as a separate process read its state, set faults, switch odd mode
+ * (PUT /__control/odd `{ "enabled": true }`), revoke a key (as its owner would,
+ * mid-session) and reset it (odd mode back to how the server started).
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -12,14 +13,16 @@ import { faultRulesSchema } from "./faults";
 import { readBody } from "./input";
 
 const revokeSchema = z.strictObject({ key: z.string().min(1) });
+const oddSchema = z.strictObject({ enabled: z.boolean() });
 
 export function resetRuntime(runtime: Runtime): void {
   runtime.state.reset();
+  runtime.odd = runtime.oddAtStart;
   runtime.faults.reset();
   for (const id of Object.keys(runtime.counts) as Array<keyof Runtime["counts"]>) runtime.counts[id] = 0;
 }
 
-const ENDPOINTS: Record<string, string> = { state: "GET", faults: "PUT", revoke: "POST", reset: "POST" };
+const ENDPOINTS: Record<string, string> = { state: "GET", faults: "PUT", odd: "PUT", revoke: "POST", reset: "POST" };
 
 async function readJson(req: IncomingMessage, what: string): Promise<unknown> {
   try {
@@ -41,8 +44,20 @@ export async function handleControl(
   if (req.method !== method) throw new HttpError(405, `use ${method} on /__control/${name}`, { headers: { allow: method } });
   switch (name) {
     case "state":
-      sendJson(res, 200, { ...runtime.state.snapshot(), requestCounts: { ...runtime.counts }, faults: runtime.faults.list() });
+      sendJson(res, 200, {
+        ...runtime.state.snapshot(runtime.odd),
+        requestCounts: { ...runtime.counts },
+        faults: runtime.faults.list(),
+        odd: runtime.odd,
+      });
       return;
+    case "odd": {
+      const parsed = oddSchema.safeParse(await readJson(req, '{ "enabled": true }'));
+      if (!parsed.success) throw validationError("body", parsed.error);
+      runtime.odd = parsed.data.enabled;
+      sendJson(res, 200, { ok: true, odd: runtime.odd });
+      return;
+    }
     case "revoke": {
       const parsed = revokeSchema.safeParse(await readJson(req, '{ "key": "<API key>" }'));
       if (!parsed.success) throw validationError("body", parsed.error);

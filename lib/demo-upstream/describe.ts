@@ -6,6 +6,8 @@
 
 import { initialAdAccounts } from "./assets";
 import { KEYS, type KeyState, type Permission } from "./fixtures";
+import { oddAdAccounts } from "./odd-data";
+import { ODD_KEY } from "./odd-fixtures";
 
 export interface DemoKeyDescription {
   key: string;
@@ -27,9 +29,10 @@ export interface DemoDescription {
   adAccounts: DemoAdAccountDescription[];
 }
 
-export function describeDemo(seed = 42): DemoDescription {
+/** `odd`: the odd store's key and ad account are listed too. */
+export function describeDemo(seed = 42, odd = false): DemoDescription {
   return {
-    keys: KEYS.map((key) => ({
+    keys: (odd ? [...KEYS, ODD_KEY] : KEYS).map((key) => ({
       key: key.key,
       label: key.label,
       state: key.state,
@@ -37,7 +40,7 @@ export function describeDemo(seed = 42): DemoDescription {
       storeUrl: key.storeUrl,
       permissions: [...key.permissions],
     })),
-    adAccounts: initialAdAccounts(seed).map((account) => ({
+    adAccounts: (odd ? [...initialAdAccounts(seed), ...oddAdAccounts()] : initialAdAccounts(seed)).map((account) => ({
       id: account.id,
       storeUrl: account.storeUrl,
       campaignGroups: account.campaignGroups.map((group) => ({ id: group.id, name: group.name, status: group.status })),

@@ -1,3 +1,5 @@
+import { ODD_KEY, ODD_ORGANIZATION, ODD_STORE, ODD_USER } from "./odd-fixtures";
+
 /**
  * The fixed cast of the demo: organizations, stores, users and API keys. Key strings are
  * referenced verbatim by docs, tests and the dashboard's login screen: do not change them.
@@ -5,7 +7,8 @@
 
 export type Permission = "analytics:read" | "tracking-connections:delete" | "campaigns:clone";
 export type KeyState = "active" | "expired" | "revoked" | "legacy";
-export type Role = "owner" | "admin" | "member";
+/** The contract does not list roles: the odd store's user has one of its own. */
+export type Role = "owner" | "admin" | "member" | (string & {});
 export type ProductTheme = "outdoor" | "home";
 
 export const ALL_PERMISSIONS: readonly Permission[] = ["analytics:read", "tracking-connections:delete", "campaigns:clone"];
@@ -328,20 +331,24 @@ export const KEYS: readonly KeyFixture[] = [
   },
 ];
 
+/*
+ * The odd store's organization, store and user are found too: only its key, which
+ * authenticates in odd mode alone (`findKey`), reaches them.
+ */
 export function findStore(url: string): StoreFixture | undefined {
-  return STORES.find((store) => store.url === url);
+  return STORES.find((store) => store.url === url) ?? (url === ODD_STORE.url ? ODD_STORE : undefined);
 }
 
 export function findOrganization(id: string): OrganizationFixture | undefined {
-  return ORGANIZATIONS.find((org) => org.id === id);
+  return ORGANIZATIONS.find((org) => org.id === id) ?? (id === ODD_ORGANIZATION.id ? ODD_ORGANIZATION : undefined);
 }
 
 export function findUser(id: string): UserFixture | undefined {
-  return USERS.find((user) => user.id === id);
+  return USERS.find((user) => user.id === id) ?? (id === ODD_USER.id ? ODD_USER : undefined);
 }
 
-export function findKey(key: string): KeyFixture | undefined {
-  return KEYS.find((fixture) => fixture.key === key);
+export function findKey(key: string, odd = false): KeyFixture | undefined {
+  return KEYS.find((fixture) => fixture.key === key) ?? (odd && key === ODD_KEY.key ? ODD_KEY : undefined);
 }
 
 /** Day number (days since 1970-01-01) of a YYYY-MM-DD string; dates are calendar days, not instants. */

@@ -30,6 +30,8 @@ export interface DemoUpstreamOptions {
   faults?: FaultRule[];
   /** Enables the /__control endpoints. Default false. */
   control?: boolean;
+  /** Serves the odd store and its key (odd-fixtures.ts). Default false. */
+  odd?: boolean;
 }
 
 export interface DemoUpstream {
@@ -106,7 +108,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, runtime: Runtim
 
     const body = route.method === "POST" ? await readBody(req) : null;
     // Fixed order of checks: key → organization header → store → permission → validation (in the handler).
-    const key = authenticate(req.headers, runtime.state.revokedKeys);
+    const key = authenticate(req.headers, runtime.state.revokedKeys, runtime.odd);
     const organization = checkOrganizationHeader(req.headers, key, route.requiresOrgHeader === true);
     const store = params.storeUrl !== undefined ? resolveStore(key, params.storeUrl) : null;
     requirePermission(key, route.permission);
@@ -143,6 +145,8 @@ export async function startDemoUpstream(options: DemoUpstreamOptions = {}): Prom
     seed,
     scale,
     control: options.control ?? false,
+    odd: options.odd ?? false,
+    oddAtStart: options.odd ?? false,
     state: new DemoState(seed),
     faults: new FaultInjector(seed, options.faults ?? []),
     counts: zeroCounts(),

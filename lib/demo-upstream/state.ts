@@ -6,6 +6,8 @@
 
 import type { TrackingConnection } from "../schemas/tracking-connection";
 import { initialAdAccounts, initialPixels, type AdAccount, type CampaignGroup } from "./assets";
+import { oddAdAccounts } from "./odd-data";
+import { ODD_STORE } from "./odd-fixtures";
 
 export interface CloneRecord {
   storeUrl: string;
@@ -31,7 +33,8 @@ export class DemoState {
 
   reset(): void {
     this.pixels = initialPixels(this.seed);
-    this.adAccounts = initialAdAccounts(this.seed);
+    // The odd store's account is only reachable with its key, which only odd mode accepts.
+    this.adAccounts = [...initialAdAccounts(this.seed), ...oddAdAccounts()];
     this.clones = [];
     this.cloneCounter = 0;
     this.revokedKeys = new Set();
@@ -65,10 +68,16 @@ export class DemoState {
     this.clones.push(record);
   }
 
-  snapshot(): { pixels: Record<string, TrackingConnection[]>; campaignGroups: Record<string, CampaignGroup[]>; clones: CloneRecord[] } {
+  /** `odd`: the odd store's account is shown too; otherwise the state reads as the demo's without it. */
+  snapshot(odd = false): {
+    pixels: Record<string, TrackingConnection[]>;
+    campaignGroups: Record<string, CampaignGroup[]>;
+    clones: CloneRecord[];
+  } {
+    const accounts = odd ? this.adAccounts : this.adAccounts.filter((account) => account.storeUrl !== ODD_STORE.url);
     return {
       pixels: Object.fromEntries(this.pixels),
-      campaignGroups: Object.fromEntries(this.adAccounts.map((account) => [account.id, account.campaignGroups])),
+      campaignGroups: Object.fromEntries(accounts.map((account) => [account.id, account.campaignGroups])),
       clones: this.clones,
     };
   }

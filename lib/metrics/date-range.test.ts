@@ -54,4 +54,16 @@ describe("dates in the store's time zone", () => {
     expect(bucketStart("2026-03-17", "month")).toBe("2026-03-01");
     expect(bucketStart("2026-03-17", "day")).toBe("2026-03-17");
   });
+
+  it("keeps text that is not a date as a bucket of its own (the chart used to throw on it)", () => {
+    expect(bucketStart("", "week")).toBe("");
+    expect(bucketStart("someday", "month")).toBe("someday");
+  });
+
+  it("takes today in a zone recovered from an odd value, or in UTC (the page used to fail on it)", () => {
+    expect(todayIn("(GMT-05:00) America/New_York", now)).toBe("2026-02-28");
+    expect(todayIn("(GMT-05:00) Eastern Time (US & Canada)", now)).toBe("2026-02-28");
+    expect(todayIn("Eastern Time (US & Canada)", now)).toBe("2026-03-01");
+    expect(resolvePreset("last7", "not a zone", now)).toEqual({ startDate: "2026-02-23", endDate: "2026-03-01" });
+  });
 });

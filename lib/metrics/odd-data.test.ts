@@ -142,6 +142,28 @@ describe("CSV files and date presets, on any store profile", () => {
     );
   });
 
+  it("name the odd store's zone and currency as the page does, with its notes", () => {
+    const preamble = csvPreamble({
+      storeUrl: "odd-data-lab.example",
+      timeZone: "Eastern Time (US & Canada)",
+      currency: "USDT",
+      kind: "rows",
+      filters: { startDate: "2026-01-01", endDate: "2026-01-31" },
+    });
+    expect(preamble).toContain("# Range: 2026-01-01 to 2026-01-31 (UTC)\r\n");
+    expect(preamble).toContain("# Note: Times shown in UTC: the store's time zone 'Eastern Time (US & Canada)' is not recognised.\r\n");
+    expect(preamble).toContain("# Currency: USDT\r\n# Note: Amounts shown with two decimals: the currency 'USDT' is not recognised.\r\n");
+    expect(
+      csvPreamble({
+        storeUrl: "s",
+        timeZone: "UTC",
+        currency: null,
+        kind: "rows",
+        filters: { startDate: "2026-01-01", endDate: "2026-01-02" },
+      }),
+    ).toContain("# Currency: none\r\n");
+  });
+
   it("defuses any text a spreadsheet would run", () => {
     fc.assert(
       fc.property(oddString, (text) => {

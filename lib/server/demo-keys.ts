@@ -9,13 +9,16 @@ function demoKeyId(key: string): string {
   return createHash("sha256").update(key).digest("hex").slice(0, 16);
 }
 
+/** The odd store's key is offered only when the demo upstream was started with it (DEMO_UPSTREAM_ODD=1). */
+const demoKeys = () => describeDemo(42, process.env.DEMO_UPSTREAM_ODD === "1").keys;
+
 /** The demo keys to offer on the sign-in page; none unless the demo upstream is in use. */
 export function demoKeyOptions(): DemoKeyOption[] {
   if (!isDemoMode()) return [];
-  return describeDemo().keys.map((entry) => ({ id: demoKeyId(entry.key), label: entry.label, state: entry.state }));
+  return demoKeys().map((entry) => ({ id: demoKeyId(entry.key), label: entry.label, state: entry.state }));
 }
 
 export function resolveDemoKey(id: string): string | undefined {
   if (!isDemoMode()) return undefined;
-  return describeDemo().keys.find((entry) => demoKeyId(entry.key) === id)?.key;
+  return demoKeys().find((entry) => demoKeyId(entry.key) === id)?.key;
 }

@@ -7,12 +7,16 @@ import { getStoreCatalog } from "../catalog";
 import { requireStore, type RequestContext } from "../context";
 import { HttpError } from "../errors";
 import { noQuerySchema, parseBody, parseQuery } from "../input";
+import { ODD_ADS } from "../odd-data";
+import { isOddStore } from "../odd-fixtures";
 
 export function enrich(ctx: RequestContext) {
   parseQuery(noQuerySchema, ctx.query);
   const body = parseBody(enrichRequestSchema, ctx.body);
   const store = requireStore(ctx);
-  const ads = getStoreCatalog(ctx.runtime.seed, ctx.runtime.scale, store.url).resolvableAds.get(body.channel);
+  const ads = isOddStore(store)
+    ? new Map((ODD_ADS[body.channel] ?? []).map((ad) => [ad.id, { ...ad, effectiveStatus: ad.status, campaignName: ad.name }]))
+    : getStoreCatalog(ctx.runtime.seed, ctx.runtime.scale, store.url).resolvableAds.get(body.channel);
   // LinkedIn campaign groups live in the (mutable) ad accounts, so clones resolve too.
   const groups = new Map<string, { group: CampaignGroup; adAccountId: string }>();
   if (body.channel === "linkedin") {

@@ -7,6 +7,8 @@ import { getStoreCatalog, type StoreCatalog } from "../catalog";
 import { requireStore, STREAMED, type HandlerResult, type RequestContext } from "../context";
 import { dayNumber, LAST_DATA_DAY, storeFirstDay } from "../fixtures";
 import { parseQuery } from "../input";
+import { ODD_DIMENSIONS, oddProductRows } from "../odd-data";
+import { isOddStore } from "../odd-fixtures";
 import { BROWSERS, DEVICE_TYPES, OPERATING_SYSTEMS, dataWindow, generateDay, lineMatches, touchOf, type RowFilter } from "../rows";
 import { streamRows } from "../stream";
 
@@ -17,6 +19,7 @@ function listFilter(value: string | undefined): Set<string> | undefined {
 export async function products(ctx: RequestContext): Promise<HandlerResult> {
   const query = parseQuery(productsQuerySchema, ctx.query);
   const store = requireStore(ctx);
+  if (isOddStore(store)) return { json: oddProductRows(query) };
   const filter: RowFilter = {
     source: query.dimension_source ?? "conversion",
     channel: query.channel,
@@ -97,6 +100,7 @@ async function scanDimensions(catalog: StoreCatalog, from: number, to: number, f
 export async function dimensions(ctx: RequestContext) {
   const query = parseQuery(dimensionsQuerySchema, ctx.query);
   const store = requireStore(ctx);
+  if (isOddStore(store)) return { json: ODD_DIMENSIONS };
   const source: DimensionSource = query.dimension_source ?? "conversion";
   // Without dates: the store's whole data window.
   const [from, to] = dataWindow(

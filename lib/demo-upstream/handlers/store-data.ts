@@ -5,6 +5,7 @@ import { catalogConnections } from "../assets";
 import { requireStore, type RequestContext } from "../context";
 import { HttpError } from "../errors";
 import { noQuerySchema, parseQuery } from "../input";
+import { isOddStore } from "../odd-fixtures";
 
 export function storeProfile(ctx: RequestContext) {
   parseQuery(noQuerySchema, ctx.query);
@@ -15,6 +16,7 @@ export function storeProfile(ctx: RequestContext) {
 export function catalogs(ctx: RequestContext) {
   parseQuery(noQuerySchema, ctx.query);
   const store = requireStore(ctx);
+  if (isOddStore(store)) return { json: [] };
   const { seed, scale } = ctx.runtime;
   return { json: catalogConnections(seed, store, getStoreCatalog(seed, scale, store.url).products.length) };
 }
