@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { identifierSchema } from "./common";
-import { dateRangeRefinement, productsQueryFields } from "./product-metrics";
+import { dashboardRangeRefinement, dateRangeRefinement, productsQueryFields } from "./product-metrics";
 
 /** What the dashboard's product-metrics routes accept: the upstream query plus a comparison. */
 export const comparisonModes = ["previous", "year"] as const;
@@ -13,12 +13,17 @@ export type MetricsFilters = z.infer<typeof metricsFiltersSchema>;
 
 export const productMetricsQuerySchema = metricsFiltersSchema
   .extend({ compare: comparisonModeSchema.optional() })
-  .superRefine(dateRangeRefinement);
-export const breakdownQuerySchema = metricsFiltersSchema.extend({ productId: identifierSchema }).superRefine(dateRangeRefinement);
+  .superRefine(dateRangeRefinement)
+  .superRefine(dashboardRangeRefinement);
+export const breakdownQuerySchema = metricsFiltersSchema
+  .extend({ productId: identifierSchema })
+  .superRefine(dateRangeRefinement)
+  .superRefine(dashboardRangeRefinement);
 /** A download link cannot send the organization header, so the export takes the organization in its query. */
 export const exportQuerySchema = metricsFiltersSchema
   .extend({ kind: z.enum(["products", "rows"]), organizationId: identifierSchema.optional() })
-  .superRefine(dateRangeRefinement);
+  .superRefine(dateRangeRefinement)
+  .superRefine(dashboardRangeRefinement);
 
 const totalsSchema = z.strictObject({
   revenue: z.number(),

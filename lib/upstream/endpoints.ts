@@ -4,7 +4,7 @@ import type { AuditAction } from "@/lib/schemas/activity";
 import { cloneCampaignRequestSchema } from "@/lib/schemas/campaign-clone";
 import { contextQuerySchema } from "@/lib/schemas/context";
 import { enrichRequestSchema } from "@/lib/schemas/enrich";
-import { dimensionsQuerySchema, productsQuerySchema } from "@/lib/schemas/product-metrics";
+import { dashboardRangeRefinement, dimensionsQuerySchema, productsQuerySchema } from "@/lib/schemas/product-metrics";
 
 /**
  * The allow-list: every (method, path) of the contract the dashboard forwards, with the
@@ -58,8 +58,10 @@ export const endpoints: readonly Endpoint[] = [
   endpoint("stores", "GET", ["stores"]),
   endpoint("store-profile", "GET", ["store-data", storeUrl]),
   endpoint("catalogs", "GET", ["store-data", storeUrl, "catalogs"]),
-  endpoint("products", "GET", ["ad-metrics", storeUrl, "products"], { query: productsQuerySchema }),
-  endpoint("dimensions", "GET", ["ad-metrics", storeUrl, "dimensions"], { query: dimensionsQuerySchema }),
+  endpoint("products", "GET", ["ad-metrics", storeUrl, "products"], { query: productsQuerySchema.superRefine(dashboardRangeRefinement) }),
+  endpoint("dimensions", "GET", ["ad-metrics", storeUrl, "dimensions"], {
+    query: dimensionsQuerySchema.superRefine(dashboardRangeRefinement),
+  }),
   endpoint("enrich", "POST", ["ad-metrics", storeUrl, "enrich"], { body: enrichRequestSchema }),
   endpoint("clone", "POST", ["platform", storeUrl, "actions", "clone-linkedin-campaign"], {
     body: cloneCampaignRequestSchema,
