@@ -56,7 +56,7 @@ export function roundMoney(amount: number, decimals: number): number {
   return Math.round(amount * factor) / factor;
 }
 
-export function totalsOf(sums: Sums, rows: number, decimals: number): MetricsTotals {
+function totalsOf(sums: Sums, rows: number, decimals: number): MetricsTotals {
   const revenue = roundMoney(sums.revenue, decimals);
   return {
     revenue,

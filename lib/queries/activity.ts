@@ -31,7 +31,7 @@ export interface ActionResult<T> {
   replayed: boolean;
 }
 
-export interface GuardedActionOptions {
+interface GuardedActionOptions {
   method: "POST" | "DELETE";
   body?: unknown;
   /** One UUID per intended action, the same across retries of it. */

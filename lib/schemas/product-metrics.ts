@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { commaListSchema, identifierSchema, isoDateSchema } from "./common";
 
-export const dimensionSources = ["conversion", "first_touch"] as const;
-export const dimensionSourceSchema = z.enum(dimensionSources);
+const dimensionSources = ["conversion", "first_touch"] as const;
+const dimensionSourceSchema = z.enum(dimensionSources);
 export type DimensionSource = z.infer<typeof dimensionSourceSchema>;
 
 /** One element of GET /ad-metrics/{storeUrl}/products (contract 2.4). */
@@ -24,7 +24,6 @@ export const productMetricRowSchema = z.looseObject({
   revenue_per_order: z.number().nullable().optional(),
   units_per_order: z.number().nullable().optional(),
 });
-export type ProductMetricRow = z.infer<typeof productMetricRowSchema>;
 
 /** startDate must not come after endDate. */
 export const dateRangeRefinement = <T extends { startDate?: string; endDate?: string }>(query: T, ctx: z.RefinementCtx) => {
@@ -34,7 +33,7 @@ export const dateRangeRefinement = <T extends { startDate?: string; endDate?: st
 };
 
 /** The longest range one dashboard read may cover: two years, leap day included. Longer reads take minutes upstream. */
-export const MAX_RANGE_DAYS = 731;
+const MAX_RANGE_DAYS = 731;
 const EARLIEST_DATE = "1970-01-01";
 const LATEST_DATE = "2100-12-31";
 

@@ -33,7 +33,7 @@ export interface AuditFilters {
   to?: Date;
 }
 
-export interface AuditPage {
+interface AuditPage {
   entries: AuditEntry[];
   /** Opaque; pass it as `before` for the next (older) page. Null on the last page. */
   nextCursor: string | null;

@@ -121,7 +121,7 @@ async function pgliteDb(dataDir: string): Promise<Db> {
 }
 
 /** The project folder's `.data/`, unless DATA_DIR says otherwise. */
-export function defaultDataDir(): string {
+function defaultDataDir(): string {
   return process.env.DATA_DIR || join(process.cwd(), ".data");
 }
 

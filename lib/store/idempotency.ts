@@ -46,7 +46,7 @@ export type Begin =
   /** An earlier attempt was sent without a readable answer (or its lock went stale). */
   | { kind: "unknown"; auditId: string | null; target: AuditTarget };
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 type RecordRow = {
   requestFingerprint: string;

@@ -10,7 +10,7 @@ import { dashboardRangeRefinement, dimensionsQuerySchema, productsQuerySchema } 
  * The allow-list: every (method, path) of the contract the dashboard forwards, with the
  * schemas of what may be sent. Nothing outside this table ever reaches the upstream.
  */
-export type HttpMethod = "GET" | "POST" | "DELETE";
+type HttpMethod = "GET" | "POST" | "DELETE";
 
 type Segment = string | { param: "storeUrl" | "pixelId" };
 
@@ -51,7 +51,7 @@ function endpoint(
   };
 }
 
-export const endpoints: readonly Endpoint[] = [
+const endpoints: readonly Endpoint[] = [
   endpoint("context", "GET", ["context"], { query: contextQuerySchema }),
   endpoint("me", "GET", ["me"]),
   endpoint("organizations", "GET", ["organizations"]),
@@ -71,7 +71,7 @@ export const endpoints: readonly Endpoint[] = [
   endpoint("pixel-delete", "DELETE", ["pixels", storeUrl, pixelId], { action: "tracking-connection.remove" }),
 ];
 
-export type EndpointMatch =
+type EndpointMatch =
   | { kind: "match"; endpoint: Endpoint; params: Partial<Record<"storeUrl" | "pixelId", string>> }
   | { kind: "method-not-allowed"; allow: HttpMethod[] }
   | { kind: "not-found" };
