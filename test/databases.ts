@@ -55,7 +55,17 @@ export async function newLocation(backend: Backend, options: { blank?: boolean }
 export async function openForSuite(backend: Backend): Promise<{ db: Db; location: Location; close(): Promise<void> }> {
   const location = await newLocation(backend);
   const db = await location.open();
-  return { db, location, close: async () => (await db.close(), await location.drop()) };
+  return {
+    db,
+    location,
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        await location.drop();
+      }
+    },
+  };
 }
 
 /** Unique per call: lets tests share one database without seeing each other's rows. */
