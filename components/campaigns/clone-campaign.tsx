@@ -56,6 +56,8 @@ function useSettledValue(value: string, delayMs: number): string {
   return settled;
 }
 
+const isDefinitiveFailure = (status: number) => status === 500 || (status >= 400 && status < 500 && status !== 409 && status !== 429);
+
 export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const profile = useStoreProfile(storeUrl, organizationId);
   return (
@@ -138,6 +140,12 @@ function CloneWorkflow({
           setAttempt({ idempotencyKey: newIdempotencyKey(), body: undefined });
         },
         onError: (error) => {
+          // A definitive answer (the upstream's 4xx or 500) ends this attempt: "Try again" is a new
+          // one, with a new key. Without an answer (the connection lost, 502, 503, 504) the same key
+          // is kept, so a retry replays whatever happened instead of running again.
+          if (error instanceof ApiRequestError && isDefinitiveFailure(error.status)) {
+            setAttempt({ idempotencyKey: newIdempotencyKey(), body: undefined });
+          }
           if (!(error instanceof ApiRequestError) || error.status !== 400) return;
           const fieldErrors: FieldErrors = {};
           for (const issue of issuesOf(error.details)) {
