@@ -54,7 +54,9 @@ export async function benchActions() {
         for (let round = 0; round < WARM_UP + ROUNDS; round++) {
           const a = await timed(() => direct(`Bench ${round}`));
           const b = await timed(() => guarded(`Bench ${round}`));
-          if (round >= WARM_UP) (directTimes.push(a), guardedTimes.push(b));
+          if (round < WARM_UP) continue;
+          directTimes.push(a);
+          guardedTimes.push(b);
         }
         const overhead = p50(guardedTimes) - p50(directTimes);
         console.log(`\nGuarded action (campaign clone), ${ROUNDS} sequential rounds, records on ${storage.name}:`);
