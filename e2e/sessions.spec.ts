@@ -66,7 +66,9 @@ test("Sign out all other sessions keeps only this one", async ({ browser }) => {
   await first.page.goto("/sessions");
   await expect(first.page.getByRole("listitem").filter({ hasText: "Safari on iOS" })).toHaveCount(2);
   await first.page.getByRole("button", { name: "Sign out all other sessions" }).click();
-  await expect(first.page.getByRole("status").filter({ hasText: /2 sessions signed out/ })).toBeVisible();
+  // Every other session of the key ends: these two, and any other tests left signed in.
+  await expect(first.page.getByRole("status").filter({ hasText: /\d+ sessions signed out/ })).toBeVisible();
+  await expect(first.page.getByRole("listitem")).toHaveCount(1);
   await expect(first.page.getByRole("listitem").filter({ hasText: "Safari on iOS" })).toHaveCount(0);
   for (const other of others) {
     expect((await other.context.request.get("/api/session")).status()).toBe(401);
