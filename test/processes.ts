@@ -76,12 +76,13 @@ export interface RunningScript {
   kill: () => Promise<void>;
 }
 
-/** Runs `node <args>` in the checkout, collecting its output. */
-export function runNode(args: string[], env: Record<string, string>): RunningScript {
+/** Runs `node <args>` in the checkout, collecting its output; `detached` gives it a process group of its own, as a terminal would. */
+export function runNode(args: string[], env: Record<string, string>, { detached = false } = {}): RunningScript {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached,
   });
   let output = "";
   const listeners = new Set<() => void>();
