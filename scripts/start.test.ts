@@ -1,6 +1,17 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { descendantsOf, ensureBuild, freePort, holdPort, isRunning, portIsFree, ROOT, runNode, type RunningScript } from "@/test/processes";
+import {
+  descendantsOf,
+  ensureBuild,
+  eventually,
+  freePort,
+  holdPort,
+  isRunning,
+  portIsFree,
+  ROOT,
+  runNode,
+  type RunningScript,
+} from "@/test/processes";
 
 const running: RunningScript[] = [];
 
@@ -79,8 +90,9 @@ describe("start.mjs stops what it started", () => {
 
   async function expectAllStopped({ children, port, demoPort }: Awaited<ReturnType<typeof startDashboard>>) {
     expect(children.filter(isRunning)).toEqual([]);
-    expect(await portIsFree(port)).toBe(true);
-    expect(await portIsFree(demoPort, "127.0.0.1")).toBe(true);
+    // A killed process shows as a zombie a moment before its last thread has closed its sockets.
+    expect(await eventually(() => portIsFree(port))).toBe(true);
+    expect(await eventually(() => portIsFree(demoPort, "127.0.0.1"))).toBe(true);
   }
 
   it("on SIGTERM to it: the dashboard drains, the demo upstream stops, both have exited when it exits 0", async () => {
@@ -105,8 +117,7 @@ describe("start.mjs stops what it started", () => {
     const started = await startDashboard();
     process.kill(-started.start.child.pid!, "SIGKILL");
     await started.start.exited;
-    const deadline = Date.now() + 5_000;
-    while (started.children.some(isRunning) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => !started.children.some(isRunning));
     await expectAllStopped(started);
   }, 120_000);
 });
