@@ -133,6 +133,8 @@ describe("server.mjs", () => {
       const inFlight = fetch(`${origin}/api/v1/me`, { headers: { cookie } });
       while (upstream.requestCounts().me < 1) await new Promise((resolve) => setTimeout(resolve, 20));
 
+      // Twice at once, as Ctrl-C under npm start delivers it: still one graceful stop.
+      server.child.kill("SIGTERM");
       server.child.kill("SIGTERM");
       await server.waitFor(/SIGTERM: finishing the requests in flight/);
       await expect(openSocket(port)).rejects.toMatchObject({ code: "ECONNREFUSED" });
@@ -147,7 +149,7 @@ describe("server.mjs", () => {
       );
     }, 30_000);
 
-    it("cuts requests still in flight after SHUTDOWN_GRACE_MS, and a second signal stops at once", async () => {
+    it("cuts requests still in flight after SHUTDOWN_GRACE_MS, and a second signal a second later stops at once", async () => {
       const first = await startServer({ SHUTDOWN_GRACE_MS: "500" });
       const cookie = await signIn(first.origin);
       upstream.setFaults([{ route: "me", latencyMs: 10_000 }]);
@@ -166,6 +168,7 @@ describe("server.mjs", () => {
       while (upstream.requestCounts().me === before) await new Promise((resolve) => setTimeout(resolve, 20));
       second.server.child.kill("SIGTERM");
       await second.server.waitFor(/SIGTERM: finishing/);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       second.server.child.kill("SIGTERM");
       expect(await second.server.exited).toBe(1);
       expect(second.server.output()).toMatch(/SIGTERM again: stopping now/);
