@@ -16,7 +16,7 @@ import { readBody } from "./input";
 import { matchRoute } from "./routes";
 import { DemoState } from "./state";
 
-export type { FaultRule,  } from "./faults";
+export type { FaultRule } from "./faults";
 
 export interface DemoUpstreamOptions {
   /** Default 4010; 0 picks a free port. */
