@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { ProductMetricsAggregator, type MetricRow } from "@/lib/metrics/aggregate";
-import { openProductRows } from "@/lib/metrics/product-rows";
+import { openProductRows } from "@/lib/metrics/server/product-rows";
 
 const [mode, baseUrl, apiKey, storeUrl, startDate, endDate] = process.argv.slice(2) as [string, string, string, string, string, string];
 

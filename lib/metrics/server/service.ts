@@ -2,9 +2,9 @@ import "server-only";
 import { processSingleton } from "@/lib/server/singleton";
 import { currencyDecimals } from "@/lib/format";
 import type { ComparisonMode, MetricsFilters, ProductBreakdown, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
-import { BreakdownAggregator, ProductMetricsAggregator } from "./aggregate";
-import { biggestChanges } from "./changes";
-import { comparisonRange } from "./date-range";
+import { BreakdownAggregator, ProductMetricsAggregator } from "../aggregate";
+import { biggestChanges } from "../changes";
+import { comparisonRange } from "../date-range";
 import { openProductRows, type ProductRows, type UpstreamContext } from "./product-rows";
 import { ViewCache } from "./view-cache";
 
