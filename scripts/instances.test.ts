@@ -60,7 +60,9 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
       TRUST_PROXY_HOPS: "1",
     };
     // Started together on a new database: both apply the migrations, taking turns.
-    [a, b] = await Promise.all([Dashboard.start(env), Dashboard.start(env)]);
+    a = await Dashboard.create(env);
+    b = await Dashboard.create(env);
+    await Promise.all([a.start(), b.start()]);
   }, 600_000);
 
   afterAll(async () => {
@@ -78,10 +80,7 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
   afterEach(async () => {
     relay.resume();
     await relay.restore();
-    for (const dashboard of instances()) {
-      const running = dashboard.script?.child.exitCode === null && dashboard.script.child.signalCode === null;
-      if (!running) await dashboard.start();
-    }
+    for (const dashboard of instances()) if (!dashboard.running) await dashboard.start();
   }, 60_000);
 
   it("both report themselves healthy", async () => {
@@ -171,7 +170,7 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
       await client.end();
     }
     // The journey left rows behind: sessions, idempotency records, audit entries, the saved view, the failed sign-in.
-    for (const table of ["sessions", "idempotency_records", "saved_views", "sign_in_failures"])
+    for (const table of ["sessions", "idempotency_records", "audit_entries", "saved_views", "sign_in_failures"])
       expect(dump).toMatch(new RegExp(`^${table}: \\[\\{`, "m"));
     for (const secret of [ADMIN_KEY, MANAGER_KEY, WRONG_KEY, "sk_demo"]) {
       expect(dump).not.toContain(secret);
@@ -284,5 +283,8 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
     expect(again.status).toBe(409);
     expect(((await again.json()) as ErrorBody).code).toBe("outcome_unknown");
     expect(clones()).toBe(1);
+    // The Activity list says so too.
+    const activity = activityResponseSchema.parse(await (await b!.request("/api/activity", { cookie })).json());
+    expect(activity.entries.find((entry) => entry.id === body.details?.auditId)).toMatchObject({ outcome: "unknown", status: null });
   }, 90_000);
 });

@@ -23,10 +23,13 @@ export class Dashboard {
     private readonly env: Record<string, string>,
   ) {}
 
-  static async start(env: Record<string, string>): Promise<Dashboard> {
-    const dashboard = new Dashboard(await freePort(), env);
-    await dashboard.start();
-    return dashboard;
+  /** Not started yet: `start` it. */
+  static async create(env: Record<string, string>): Promise<Dashboard> {
+    return new Dashboard(await freePort(), env);
+  }
+
+  get running(): boolean {
+    return this.script !== undefined && this.script.child.exitCode === null && this.script.child.signalCode === null;
   }
 
   get origin(): string {
@@ -78,4 +81,5 @@ export class Dashboard {
 export interface ErrorBody {
   code: string;
   requestId: string;
+  details?: { auditId?: string };
 }
