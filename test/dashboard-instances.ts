@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { describeDemo } from "@/lib/demo-upstream/describe";
 import { US_STORE } from "./harness";
-import { freePort, runNode, type RunningScript } from "./processes";
+import { freePort, portIsFree, runNode, type RunningScript } from "./processes";
 
 const [account] = describeDemo().adAccounts.filter((candidate) => candidate.storeUrl === US_STORE);
 const sourceGroup = account!.campaignGroups[1]!;
@@ -37,6 +37,9 @@ export class Dashboard {
   }
 
   async start(): Promise<void> {
+    // After a kill the kernel may take a moment to release the port.
+    for (const deadline = Date.now() + 5_000; !(await portIsFree(this.port)) && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     this.script = runNode(["scripts/server.mjs"], { ...this.env, PORT: String(this.port) });
     await this.script.waitFor(/Listening on/);
   }
