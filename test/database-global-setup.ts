@@ -18,7 +18,10 @@ declare module "vitest" {
  * suite ran against a real PostgreSQL.
  */
 export default async function setup(project: TestProject): Promise<void> {
-  if (!process.env.TEST_DATABASE_URL) console.info("PostgreSQL was not tested: set TEST_DATABASE_URL to run the storage suite against it.");
+  if (!process.env.TEST_DATABASE_URL)
+    console.info(
+      "PostgreSQL was not tested: set TEST_DATABASE_URL to run the storage suite and the two-instance tests (scripts/instances.test.ts) against it.",
+    );
   // Keyed by the PGlite release (its data format) and the migrations.
   const schema = createHash("sha256").update(readFileSync(join(process.cwd(), "node_modules/@electric-sql/pglite/package.json")));
   for (const name of readdirSync(migrationsDir()).sort()) schema.update(name).update(readFileSync(join(migrationsDir(), name)));

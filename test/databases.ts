@@ -19,6 +19,8 @@ export function storageBackends(): Backend[] {
 /** A new, empty place to keep a database; `open` may be called again (restart) and, on PostgreSQL, concurrently. */
 export interface Location {
   backend: Backend;
+  /** The database's address, on PostgreSQL: for processes that open it themselves. */
+  url?: string;
   open(): Promise<Db>;
   drop(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function newLocation(backend: Backend, options: { blank?: boolean }
   url.pathname = `/${name}`;
   return {
     backend,
+    url: url.toString(),
     open: () => openDatabase({ url: url.toString() }),
     drop: () => adminQuery(`drop database if exists "${name}" with (force)`),
   };
