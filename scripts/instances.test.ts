@@ -197,6 +197,10 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
         expect(body.requestId).toMatch(/\S/);
         expect(response.headers.get("x-request-id")).toBe(body.requestId);
       }
+      // A page cannot answer 503 itself: it sends the browser to a page that says what happened.
+      const page = await fetch(`${dashboard.origin}/activity`, { headers: { cookie }, redirect: "manual" });
+      expect(page.status).toBe(307);
+      expect(page.headers.get("location")).toMatch(/\/unavailable\?next=%2Factivity$/);
       const health = await dashboard.request("/api/health");
       expect(health.status).toBe(503);
       expect(await health.json()).toEqual({ status: "unavailable", database: "unavailable" });

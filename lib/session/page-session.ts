@@ -2,14 +2,24 @@ import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
+import { DatabaseUnavailable } from "@/lib/store/database";
 import { resolveSession } from "./active";
 import { parseEndedReason, SESSION_ENDED_COOKIE } from "./ended";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, summarize, type SessionSummary } from "./session";
 
-/** The session of the page being rendered, read and checked against its row once per render. */
+/**
+ * The session of the page being rendered, read and checked against its row once per render.
+ * Without its database the dashboard cannot tell whether a session still counts: the page
+ * says so instead of failing.
+ */
 const readPageSession = cache(async () => {
   const jar = await cookies();
-  return resolveSession((jar.get(SECURE_SESSION_COOKIE) ?? jar.get(SESSION_COOKIE))?.value);
+  try {
+    return await resolveSession((jar.get(SECURE_SESSION_COOKIE) ?? jar.get(SESSION_COOKIE))?.value);
+  } catch (error) {
+    if (error instanceof DatabaseUnavailable) return { unavailable: true as const };
+    throw error;
+  }
 });
 
 /**
@@ -17,7 +27,9 @@ const readPageSession = cache(async () => {
  * (told why, when it ended) and brought back afterwards.
  */
 export async function requirePageSession(returnTo: string): Promise<SessionSummary> {
-  const { session, ended } = await readPageSession();
+  const read = await readPageSession();
+  if ("unavailable" in read) redirect(`/unavailable?next=${encodeURIComponent(returnTo)}`);
+  const { session, ended } = read;
   if (!session) {
     const reason = ended ?? parseEndedReason((await cookies()).get(SESSION_ENDED_COOKIE)?.value);
     redirect(`/sign-in?${reason ? `reason=${reason}&` : ""}next=${encodeURIComponent(returnTo)}`);
@@ -26,11 +38,12 @@ export async function requirePageSession(returnTo: string): Promise<SessionSumma
 }
 
 export async function hasPageSession(): Promise<boolean> {
-  return (await readPageSession()).session !== undefined;
+  const read = await readPageSession();
+  return "session" in read && read.session !== undefined;
 }
 
 /** For layouts: the summary when signed in. Redirecting is left to each page, which knows its own path. */
 export async function pageSessionSummary(): Promise<SessionSummary | null> {
-  const { session } = await readPageSession();
-  return session ? summarize(session.data) : null;
+  const read = await readPageSession();
+  return "session" in read && read.session ? summarize(read.session.data) : null;
 }
