@@ -173,11 +173,24 @@ export function SavedViewsMenu({ storeUrl, organizationId, currentSearch, pathna
             error={actions.save.error}
             onSubmit={(name) => actions.save.mutate({ name, search: currentSearch })}
           />
-          {actions.save.isSuccess && (
-            <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
-              Saved “{actions.save.data.name}”.
-            </p>
-          )}
+          <div role="status" aria-live="polite" className="space-y-2">
+            {actions.save.isSuccess && !deleted && (
+              <p className="text-sm text-emerald-700 dark:text-emerald-400">Saved “{actions.save.data.name}”.</p>
+            )}
+            {deleted && (
+              <p className="flex flex-wrap items-center gap-2 text-sm">
+                Deleted “{deleted.name}”.
+                <Button
+                  variant="secondary"
+                  onClick={() => actions.restore.mutate(deleted.id, { onSuccess: () => setDeleted(undefined) })}
+                  disabled={actions.restore.isPending}
+                >
+                  Undo
+                </Button>
+              </p>
+            )}
+            {actions.restore.isError && <ErrorPanel error={actions.restore.error} />}
+          </div>
           {views.isPending && <Skeleton lines={2} label="Loading saved views" />}
           {views.isError && <ErrorPanel error={views.error} onRetry={() => views.refetch()} />}
           {views.data && views.data.views.length === 0 && (
@@ -202,21 +215,6 @@ export function SavedViewsMenu({ storeUrl, organizationId, currentSearch, pathna
           {actions.remove.isError && <ErrorPanel error={actions.remove.error} />}
         </section>
       )}
-      <div role="status" aria-live="polite">
-        {deleted && (
-          <p className="mt-2 flex items-center gap-2 text-sm">
-            Deleted “{deleted.name}”.
-            <Button
-              variant="secondary"
-              onClick={() => actions.restore.mutate(deleted.id, { onSuccess: () => setDeleted(undefined) })}
-              disabled={actions.restore.isPending}
-            >
-              Undo
-            </Button>
-          </p>
-        )}
-        {actions.restore.isError && <ErrorPanel error={actions.restore.error} />}
-      </div>
     </div>
   );
 }
