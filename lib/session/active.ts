@@ -1,7 +1,15 @@
 import "server-only";
 import { sessionIdleSeconds, sessionTtlSeconds } from "@/lib/server/config";
 import { database } from "@/lib/store/database";
-import { getSession, keyFingerprint, revokeAllOfKey, sessionState, touchSession, type SessionRow } from "@/lib/store/sessions";
+import {
+  getSession,
+  keyFingerprint,
+  revokeAllOfKey,
+  sessionState,
+  touchSession,
+  TOUCH_INTERVAL_SECONDS,
+  type SessionRow,
+} from "@/lib/store/sessions";
 import { parseEndedReason, type EndedReason } from "./ended";
 import { sessionSecrets } from "./secrets";
 import { unsealSession, type SessionData } from "./session";
@@ -41,7 +49,8 @@ export async function resolveSession(sealed: string | undefined): Promise<{ sess
   const now = new Date();
   const state = sessionState(row, now, { ttlSeconds: sessionTtlSeconds(), idleSeconds: sessionIdleSeconds() });
   if (state !== "active") return { ended: endedReason(row, state) };
-  await touchSession(db, row.id, now);
+  // One read per request: the write happens only when "last seen" is a minute old.
+  if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_INTERVAL_SECONDS * 1000) await touchSession(db, row.id, now);
   return { session: { id: row.id, data, row, keyFingerprint: row.keyFingerprint } };
 }
 

@@ -35,7 +35,7 @@ interface SessionLimits {
 }
 
 /** "last seen" moves at most once a minute per session: a write per request would cost more than it tells. */
-const TOUCH_INTERVAL_SECONDS = 60;
+export const TOUCH_INTERVAL_SECONDS = 60;
 
 const COLUMNS = `id, key_fingerprint as "keyFingerprint", user_email as "userEmail", user_name as "userName",
   organization_id as "organizationId", organization_name as "organizationName", created_at as "createdAt",
