@@ -26,6 +26,7 @@ function Actions({
   onDetails,
   onRemove,
   removeRefusedBy,
+  removeBlocked,
 }: ListProps & { connection: TrackingConnection; selected: boolean }) {
   return (
     <div className="flex">
