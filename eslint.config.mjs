@@ -9,6 +9,7 @@ const serverOnlyModules = [
   "@/lib/handlers/*",
   "@/lib/store/*",
   "@/lib/actions/*",
+  "@/lib/metrics/server/*",
   "@/lib/demo-upstream/*",
 ];
 

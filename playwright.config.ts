@@ -3,6 +3,7 @@ import { defineConfig, devices } from "@playwright/test";
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DEMO_UPSTREAM_PORT = Number(process.env.E2E_DEMO_UPSTREAM_PORT ?? 4110);
 const baseURL = `http://localhost:${E2E_PORT}`;
+const E2E_DATA_DIR = `.data/e2e-${E2E_PORT}`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -33,7 +34,8 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: "node scripts/start.mjs",
+    // A fresh database for each run: what one run left (sessions, Activity) never leaks into the next.
+    command: `rm -rf ${E2E_DATA_DIR} && exec node scripts/start.mjs`,
     url: `${baseURL}/sign-in`,
     reuseExistingServer: !process.env.CI,
     timeout: 240_000,
@@ -41,6 +43,7 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       PORT: String(E2E_PORT),
+      DATA_DIR: E2E_DATA_DIR,
       DEMO_UPSTREAM_PORT: String(E2E_DEMO_UPSTREAM_PORT),
       DEMO_UPSTREAM_CONTROL: "1",
       UPSTREAM_TIMEOUT_MS: "4000",

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { ProductMetricsAggregator, type MetricRow } from "@/lib/metrics/aggregate";
-import { openProductRows } from "@/lib/metrics/product-rows";
+import { openProductRows } from "@/lib/metrics/server/product-rows";
 
 const [mode, baseUrl, apiKey, storeUrl, startDate, endDate] = process.argv.slice(2) as [string, string, string, string, string, string];
 
@@ -18,7 +18,13 @@ function peakRssMb(): number {
 async function stream(aggregator: ProductMetricsAggregator) {
   process.env.UPSTREAM_BASE_URL = baseUrl;
   process.env.UPSTREAM_TIMEOUT_MS = "300000";
-  const session = { sessionId: "bench", apiKey, stores: [], user: { name: "bench", email: "bench@example.com" }, expiresAt: Date.now() + 3_600_000 };
+  const session = {
+    sessionId: "bench",
+    apiKey,
+    stores: [],
+    user: { name: "bench", email: "bench@example.com" },
+    expiresAt: Date.now() + 3_600_000,
+  };
   const rows = await openProductRows({ session, requestId: "bench" }, storeUrl, { startDate, endDate });
   for await (const batch of rows.batches) for (const row of batch) aggregator.add(row);
 }

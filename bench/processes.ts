@@ -49,7 +49,11 @@ export function startDemoUpstreamProcess(args: string[] = []): Promise<RunningPr
 }
 
 /** The production dashboard (built first when stale) in front of `upstreamBaseUrl`. */
-export async function startDashboardProcess(upstreamBaseUrl: string, port: number): Promise<RunningProcess & { origin: string }> {
+export async function startDashboardProcess(
+  upstreamBaseUrl: string,
+  port: number,
+  extraEnv: Record<string, string> = {},
+): Promise<RunningProcess & { origin: string }> {
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: ROOT,
     detached: true,
@@ -60,6 +64,7 @@ export async function startDashboardProcess(upstreamBaseUrl: string, port: numbe
       PORT: String(port),
       SESSION_SECRET: "bench-secret-".padEnd(48, "x"),
       NODE_ENV: "production",
+      ...extraEnv,
     },
   });
   const origin = `http://localhost:${port}`;
@@ -85,4 +90,46 @@ export async function signInCookie(origin: string, apiKey = ADMIN_KEY): Promise<
   });
   if (!response.ok) throw new Error(`sign-in failed: ${response.status}`);
   return response.headers.get("set-cookie")!.split(";")[0]!;
+}
+
+/**
+ * The storage a benchmark runs the dashboard on: an embedded PGlite in a fresh folder, or a
+ * fresh database on the PostgreSQL server of BENCH_DATABASE_URL (default: the local one), dropped afterwards.
+ */
+export interface BenchStorage {
+  name: "PGlite" | "PostgreSQL";
+  env: Record<string, string>;
+  drop: () => Promise<void>;
+}
+
+export async function benchStorages(): Promise<BenchStorage[]> {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dataDir = mkdtempSync(join(tmpdir(), "dashboard-bench-"));
+  const storages: BenchStorage[] = [
+    { name: "PGlite", env: { DATA_DIR: dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) },
+  ];
+  const server = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: server, connectionTimeoutMillis: 3_000 });
+  try {
+    await admin.connect();
+    const name = `dash_bench_${Date.now()}_${process.pid}`;
+    await admin.query(`create database ${name}`);
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    storages.push({
+      name: "PostgreSQL",
+      env: { DATABASE_URL: url.toString() },
+      drop: async () => {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
+    });
+  } catch (error) {
+    console.log(`PostgreSQL not measured (${error instanceof Error ? error.message : String(error)}): set BENCH_DATABASE_URL.`);
+    await admin.end().catch(() => undefined);
+  }
+  return storages;
 }

@@ -2,6 +2,7 @@
  * Runs the benchmarks: `npm run bench` for all, `npm run bench:proxy` (or `-- proxy`) for one.
  * Each prints its figures next to a baseline measured in the same run.
  */
+import { benchActions } from "./actions";
 import { benchAggregation } from "./aggregation";
 import { benchBundles } from "./bundles";
 import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
@@ -10,6 +11,7 @@ import { benchProxy } from "./proxy";
 
 const benches: Record<string, () => Promise<unknown>> = {
   proxy: () => benchProxy(),
+  actions: () => benchActions(),
   aggregation: () => benchAggregation(),
   page: () => benchPage(),
   bundles: async () => benchBundles(),

@@ -313,7 +313,7 @@ test.describe("campaign clone", () => {
     expect((await demo.state()).requestCounts.clone).toBe(1);
   });
 
-  test("an upstream 500 shows the error; the retry keeps the idempotency key and clones once", async ({ page }) => {
+  test("an upstream 500 is a definitive failure: Try again is a new attempt with a new key, and clones once", async ({ page }) => {
     const sent: { key: string; body: string }[] = [];
     page.on("request", (request) => {
       if (request.url().includes("/clone-linkedin-campaign"))
@@ -331,14 +331,15 @@ test.describe("campaign clone", () => {
     await panel.getByRole("button", { name: "Try again" }).click();
     await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
     expect(sent).toHaveLength(2);
-    expect(sent[1]).toEqual(sent[0]);
+    expect(sent[1]!.body).toEqual(sent[0]!.body);
     expect(sent[0]!.key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent[1]!.key).not.toEqual(sent[0]!.key);
 
-    // Sent once more with that key, the request is answered from the record: still one clone.
+    // Sent once more with the successful attempt's key, the request is answered from the record: still one clone.
     const origin = new URL(page.url()).origin;
     const replay = await page.request.post(`/api/v1/platform/${US_STORE}/actions/clone-linkedin-campaign`, {
-      headers: { origin, "idempotency-key": sent[0]!.key, "content-type": "application/json" },
-      data: sent[0]!.body,
+      headers: { origin, "idempotency-key": sent[1]!.key, "content-type": "application/json" },
+      data: sent[1]!.body,
     });
     expect(replay.status()).toBe(200);
     expect(replay.headers()["idempotent-replayed"]).toBe("true");

@@ -13,14 +13,21 @@ import { expect, nextClientAddress, test } from "./support/fixtures";
 const ORIGIN = `http://localhost:${E2E_PORT}`;
 
 /** Sends a request byte for byte, without any URL normalization. */
-function raw(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: "127.0.0.1", port: E2E_PORT, path, method, headers: { host: `localhost:${E2E_PORT}`, ...headers } }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    });
+    const request = httpRequest(
+      { host: "127.0.0.1", port: E2E_PORT, path, method, headers: { host: `localhost:${E2E_PORT}`, ...headers } },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      },
+    );
     request.on("error", reject);
     request.end();
   });
@@ -155,9 +162,12 @@ test.describe("bodies, paths and values", () => {
 
   test("a repeated query parameter is a 400", async ({ request }) => {
     const cookie = await signedInCookie(request);
-    const response = await request.get(`/api/v1/ad-metrics/${US_STORE}/products?startDate=2026-01-01&startDate=2026-01-02&endDate=2026-01-03`, {
-      headers: { cookie },
-    });
+    const response = await request.get(
+      `/api/v1/ad-metrics/${US_STORE}/products?startDate=2026-01-01&startDate=2026-01-02&endDate=2026-01-03`,
+      {
+        headers: { cookie },
+      },
+    );
     expect(response.status()).toBe(400);
   });
 

@@ -1,14 +1,7 @@
 import { activityFiltersSchema, type ActivityFilters } from "@/lib/schemas/activity";
 
 /** The filters in the order the URL, the API query and the CSV header list them. */
-export const ACTIVITY_FILTER_NAMES = [
-  "action",
-  "outcome",
-  "store",
-  "person",
-  "from",
-  "to",
-] as const satisfies readonly (keyof ActivityFilters)[];
+const ACTIVITY_FILTER_NAMES = ["action", "outcome", "store", "person", "from", "to"] as const satisfies readonly (keyof ActivityFilters)[];
 
 /**
  * The Activity page's filters read from its URL. Each one is checked on its own: a value the

@@ -23,7 +23,7 @@ export interface TimeZoneReading {
   fallbackNote?: string;
 }
 
-export interface CurrencyReading {
+interface CurrencyReading {
   raw: string | null;
   /** An ISO 4217 code Intl formats, or null. */
   code: string | null;
@@ -157,7 +157,7 @@ export function enumLabel(value: string): string {
   return value.trim() ? value : "(empty)";
 }
 
-export type Tone = "neutral" | "good" | "info";
+type Tone = "neutral" | "good" | "info";
 
 /** ACTIVE reads as good; every other status, named by the contract or not, in the neutral style. */
 export function statusTone(status: string): Tone {

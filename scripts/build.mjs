@@ -74,8 +74,11 @@ function withBuildLock(root, run) {
       break;
     } catch (error) {
       if (error.code !== "EEXIST") throw error;
-      const owner = Number(existsSync(join(lock, "pid")) ? readFileSync(join(lock, "pid"), "utf8") : Number.NaN);
-      if (Number.isInteger(owner) && !isRunning(owner)) rmSync(lock, { recursive: true, force: true });
+      const pidFile = join(lock, "pid");
+      const owner = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : Number.NaN;
+      // A lock without a pid for seconds was left by a process that died right after taking it.
+      const abandoned = Number.isInteger(owner) ? !isRunning(owner) : waitedMs >= 5_000;
+      if (abandoned) rmSync(lock, { recursive: true, force: true });
       else if (waitedMs > 15 * 60_000) throw new Error(`another build has held ${lock} for 15 minutes`);
       else sleep(500);
     }

@@ -4,12 +4,14 @@
 //   (sign-in attempts) cannot be dodged with a made-up header;
 // - cuts off clients too slow to send their request (headers and request timeouts);
 // - stops gracefully on SIGTERM or SIGINT: no new connections, requests in flight finish within
-//   SHUTDOWN_GRACE_MS, then the shutdown hooks run (lib/server/lifecycle.ts). A second signal stops at once.
+//   SHUTDOWN_GRACE_MS, then the shutdown hooks run (lib/server/lifecycle.ts). A second signal, a second or
+//   more later, stops at once.
 import { createServer } from "node:http";
 import { PROTO_HEADER, rawPathProblem, refuse, requestProtocol } from "./request-guard.mjs";
 import { vouchForClient } from "./client-address.mjs";
 
 const HOOK_TIMEOUT_MS = 5_000;
+const DUPLICATE_SIGNAL_MS = 1_000;
 
 function fail(message) {
   console.error(message);
@@ -98,11 +100,17 @@ async function runShutdownHooks() {
   }
 }
 
+let signalledAt = 0;
+
 async function shutDown(signal) {
   if (lifecycle.draining) {
+    // Within a second it is the same request delivered twice: Ctrl-C reaches the whole
+    // process group, and npm start and scripts/start.mjs pass signals on as well.
+    if (Date.now() - signalledAt < DUPLICATE_SIGNAL_MS) return;
     console.error(`${signal} again: stopping now.`);
     process.exit(1);
   }
+  signalledAt = Date.now();
   lifecycle.draining = true;
   console.log(`${signal}: finishing the requests in flight (up to ${graceMs} ms), then stopping.`);
   const closed = new Promise((resolve) => server.close(resolve));

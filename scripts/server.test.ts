@@ -32,15 +32,24 @@ async function startServer(env: Record<string, string> = {}, nodeArgs: string[] 
 }
 
 /** Opens a raw connection; resolves once it is connected. */
-function openSocket(port: number): Promise<{ socket: Socket; received: () => string; closedAfterMs: Promise<number> }> {
+function openSocket(
+  port: number,
+): Promise<{ socket: Socket; received: () => string; closedAfterMs: Promise<number>; idleBeforeCloseMs: Promise<number> }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "localhost");
     let received = "";
     const opened = performance.now();
-    socket.on("data", (chunk) => (received += chunk.toString()));
-    const closedAfterMs = new Promise<number>((done) => socket.once("close", () => done(performance.now() - opened)));
+    let lastData = opened;
+    socket.on("data", (chunk) => {
+      received += chunk.toString();
+      lastData = performance.now();
+    });
+    const closed = new Promise<number>((done) => socket.once("close", () => done(performance.now())));
+    const closedAfterMs = closed.then((at) => at - opened);
+    // How long the connection sat idle after the last byte of the last answer.
+    const idleBeforeCloseMs = closed.then((at) => at - lastData);
     socket.once("error", reject);
-    socket.once("connect", () => resolve({ socket, received: () => received, closedAfterMs }));
+    socket.once("connect", () => resolve({ socket, received: () => received, closedAfterMs, idleBeforeCloseMs }));
   });
 }
 
@@ -118,9 +127,10 @@ describe("server.mjs", () => {
 
     it("an idle keep-alive connection is closed after the keep-alive timeout", async () => {
       const { port } = await startServer(timeouts);
-      const { socket, received, closedAfterMs } = await openSocket(port);
+      const { socket, received, idleBeforeCloseMs } = await openSocket(port);
       socket.write(`GET /sign-in HTTP/1.1\r\nHost: localhost:${port}\r\n\r\n`);
-      expect(await closedAfterMs).toBeLessThan(6_000);
+      // The page may take a while to render on a busy machine; the timeout counts from the answer.
+      expect(await idleBeforeCloseMs).toBeLessThan(4_000);
       expect(received()).toMatch(/^HTTP\/1\.1 200 /);
     }, 20_000);
   });
@@ -133,6 +143,8 @@ describe("server.mjs", () => {
       const inFlight = fetch(`${origin}/api/v1/me`, { headers: { cookie } });
       while (upstream.requestCounts().me < 1) await new Promise((resolve) => setTimeout(resolve, 20));
 
+      // Twice at once, as Ctrl-C under npm start delivers it: still one graceful stop.
+      server.child.kill("SIGTERM");
       server.child.kill("SIGTERM");
       await server.waitFor(/SIGTERM: finishing the requests in flight/);
       await expect(openSocket(port)).rejects.toMatchObject({ code: "ECONNREFUSED" });
@@ -147,7 +159,7 @@ describe("server.mjs", () => {
       );
     }, 30_000);
 
-    it("cuts requests still in flight after SHUTDOWN_GRACE_MS, and a second signal stops at once", async () => {
+    it("cuts requests still in flight after SHUTDOWN_GRACE_MS, and a second signal a second later stops at once", async () => {
       const first = await startServer({ SHUTDOWN_GRACE_MS: "500" });
       const cookie = await signIn(first.origin);
       upstream.setFaults([{ route: "me", latencyMs: 10_000 }]);
@@ -166,6 +178,7 @@ describe("server.mjs", () => {
       while (upstream.requestCounts().me === before) await new Promise((resolve) => setTimeout(resolve, 20));
       second.server.child.kill("SIGTERM");
       await second.server.waitFor(/SIGTERM: finishing/);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       second.server.child.kill("SIGTERM");
       expect(await second.server.exited).toBe(1);
       expect(second.server.output()).toMatch(/SIGTERM again: stopping now/);

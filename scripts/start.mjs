@@ -2,7 +2,7 @@
 // Starts the dashboard: checks the settings and ports, builds when the sources changed since the
 // last build, starts the demo upstream unless UPSTREAM_BASE_URL is set, then serves the dashboard.
 // SIGTERM, SIGINT (Ctrl-C) or SIGHUP is passed on to both, which stop gracefully; this process
-// exits 0 once they have. A second signal makes the dashboard stop at once.
+// exits 0 once they have. A second signal, a second or more later, makes the dashboard stop at once.
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import { buildIsCurrent } from "./build.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dev = process.argv.includes("--dev");
-/** Running children by label; each is in a process group of its own, so Ctrl-C reaches them only through here. */
+/** Running children by label, oldest first. */
 const children = new Map();
 let stopping = false;
 let exitCode = 0;
@@ -76,13 +76,24 @@ function stop(code, signal = "SIGTERM") {
   }, graceMs + 30_000).unref();
 }
 
-/** Runs a node script as a child; a server child that exits on its own stops everything. */
+let signalledAt = 0;
+
+function onSignal(signal) {
+  // Within a second it is the same request delivered twice (Ctrl-C reaches the whole group, and npm passes it on).
+  if (stopping && Date.now() - signalledAt < 1_000) return;
+  signalledAt = Date.now();
+  stop(0, signal);
+}
+
+/**
+ * Runs a node script as a child, in this process's group: whatever stops the group (Ctrl-C, a
+ * test runner's kill) reaches the children too. A server child that exits on its own stops everything.
+ */
 function run(label, args, { env = {}, server = true } = {}) {
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: server ? ["ignore", "pipe", "inherit"] : "inherit",
-    detached: server,
   });
   children.set(label, child);
   child.on("exit", (code, signal) => {
@@ -92,7 +103,7 @@ function run(label, args, { env = {}, server = true } = {}) {
       [...children.values()].at(-1).kill(stopSignal);
     } else if (server) {
       console.error(`The ${label} stopped (${signal ?? `exit code ${code}`}); stopping.`);
-      stop(code || 1);
+      stop(code ?? 1);
     }
   });
   return child;
@@ -140,13 +151,12 @@ async function main() {
   await checkPortFree("PORT", port);
   if (!upstreamBaseUrl) await checkPortFree("DEMO_UPSTREAM_PORT", demoPort, "127.0.0.1");
 
-  process.on("SIGINT", () => stop(0, "SIGINT"));
-  process.on("SIGTERM", () => stop(0, "SIGTERM"));
-  process.on("SIGHUP", () => stop(0, "SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGHUP", () => onSignal("SIGTERM"));
 
   if (!dev && !buildIsCurrent(root)) {
     console.log("Building the dashboard (first start, or sources changed)…");
-    // Not in a group of its own: Ctrl-C stops a build directly, as it would `next build`.
     const status = await exited(run("build", [join(root, "scripts/build.mjs"), "--if-stale"], { server: false }));
     if (stopping) return;
     if (status !== 0) process.exit(status);

@@ -19,6 +19,8 @@ export function storageBackends(): Backend[] {
 /** A new, empty place to keep a database; `open` may be called again (restart) and, on PostgreSQL, concurrently. */
 export interface Location {
   backend: Backend;
+  /** The database's address, on PostgreSQL: for processes that open it themselves. */
+  url?: string;
   open(): Promise<Db>;
   drop(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function newLocation(backend: Backend, options: { blank?: boolean }
   url.pathname = `/${name}`;
   return {
     backend,
+    url: url.toString(),
     open: () => openDatabase({ url: url.toString() }),
     drop: () => adminQuery(`drop database if exists "${name}" with (force)`),
   };
@@ -55,7 +58,17 @@ export async function newLocation(backend: Backend, options: { blank?: boolean }
 export async function openForSuite(backend: Backend): Promise<{ db: Db; location: Location; close(): Promise<void> }> {
   const location = await newLocation(backend);
   const db = await location.open();
-  return { db, location, close: async () => (await db.close(), await location.drop()) };
+  return {
+    db,
+    location,
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        await location.drop();
+      }
+    },
+  };
 }
 
 /** Unique per call: lets tests share one database without seeing each other's rows. */

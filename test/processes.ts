@@ -42,7 +42,14 @@ export async function portIsFree(port: number, host?: string): Promise<boolean> 
   }
 }
 
-/** Whether a process runs; a zombie has exited. */
+/** Polls `check` until it holds or `timeoutMs` passes; returns its last answer. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if ((await check()) || Date.now() > deadline) return check();
+  }
+}
+
+/** Whether a process runs; a zombie has exited (though its other threads may still be releasing its sockets). */
 export function isRunning(pid: number): boolean {
   try {
     return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
@@ -76,12 +83,13 @@ export interface RunningScript {
   kill: () => Promise<void>;
 }
 
-/** Runs `node <args>` in the checkout, collecting its output. */
-export function runNode(args: string[], env: Record<string, string>): RunningScript {
+/** Runs `node <args>` in the checkout, collecting its output; `detached` gives it a process group of its own, as a terminal would. */
+export function runNode(args: string[], env: Record<string, string>, { detached = false } = {}): RunningScript {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached,
   });
   let output = "";
   const listeners = new Set<() => void>();

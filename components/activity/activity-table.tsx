@@ -94,7 +94,7 @@ function Target({ entry }: { entry: AuditEntry }) {
 }
 
 /** What an outcome means for the person reading it, and for `unknown` what to check. */
-export function outcomeExplanation(entry: AuditEntry): string {
+function outcomeExplanation(entry: AuditEntry): string {
   const { target } = entry;
   switch (entry.outcome) {
     case "succeeded":

@@ -59,6 +59,8 @@ function useSettledValue(value: string, delayMs: number): string {
   return settled;
 }
 
+const isDefinitiveFailure = (status: number) => status === 500 || (status >= 400 && status < 500 && status !== 409 && status !== 429);
+
 export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const profile = useStoreProfile(storeUrl, organizationId);
   const { refusal } = useKeyRefusal("campaign-group.clone");
@@ -152,6 +154,12 @@ function CloneWorkflow({
         onError: (error) => {
           // Remembered for this key from now on: the page says so before the next try.
           if (error instanceof ApiRequestError && error.status === 403) refreshRefusals();
+          // A definitive answer (the upstream's 4xx or 500) ends this attempt: "Try again" is a new
+          // one, with a new key. Without an answer (the connection lost, 502, 503, 504) the same key
+          // is kept, so a retry replays whatever happened instead of running again.
+          if (error instanceof ApiRequestError && isDefinitiveFailure(error.status)) {
+            setAttempt({ idempotencyKey: newIdempotencyKey(), body: undefined });
+          }
           if (!(error instanceof ApiRequestError) || error.status !== 400) return;
           const fieldErrors: FieldErrors = {};
           for (const issue of issuesOf(error.details)) {

@@ -93,7 +93,7 @@ function SourceStatus({ lookup }: { lookup: SourceLookup }) {
   );
 }
 
-export interface CloneFormProps {
+interface CloneFormProps {
   values: CloneFormValues;
   onChange: (change: Partial<CloneFormValues>) => void;
   /** Errors the route or the upstream gave for the last request, by field. */

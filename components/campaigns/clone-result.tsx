@@ -7,7 +7,7 @@ import { Badge, Card, DescriptionList } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { GenericValue } from "@/components/ui/generic-value";
 
-export interface CloneResultProps {
+interface CloneResultProps {
   response: CloneCampaignResponse;
   currency: string;
   requestId?: string;

@@ -8,7 +8,7 @@ import { Badge, Card, DescriptionList } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { FallbackNote } from "@/components/ui/fallback-note";
 
-export interface CloneReviewProps {
+interface CloneReviewProps {
   request: CloneCampaignRequest;
   sourceName?: string;
   /** The store's time zone as read by `interpretTimeZone`: the times are shown where they were placed. */

@@ -78,12 +78,14 @@ function NameForm({
 function ViewRow({
   view,
   href,
+  onOpen,
   onRename,
   onDelete,
   busy,
 }: {
   view: SavedViewItem;
   href: string;
+  onOpen: () => void;
   onRename: (name: string) => void;
   onDelete: () => void;
   busy: boolean;
@@ -93,7 +95,7 @@ function ViewRow({
     <li className="py-2">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <Link href={href} className="font-medium break-words text-indigo-700 hover:underline dark:text-indigo-300">
+          <Link href={href} onClick={onOpen} className="font-medium break-words text-indigo-700 hover:underline dark:text-indigo-300">
             {view.name}
           </Link>
           <p className="text-xs break-all text-slate-500 dark:text-slate-400">
@@ -188,6 +190,7 @@ export function SavedViewsMenu({ storeUrl, organizationId, currentSearch, pathna
                   key={view.id}
                   view={view}
                   href={hrefOf(view)}
+                  onOpen={() => setOpen(false)}
                   busy={actions.remove.isPending || actions.rename.isPending}
                   onRename={(name) => actions.rename.mutate({ id: view.id, name })}
                   onDelete={() => actions.remove.mutate(view.id, { onSuccess: ({ view: gone }) => setDeleted(gone) })}

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 
-export function storeSections(storeUrl: string) {
+function storeSections(storeUrl: string) {
   const base = `/stores/${encodeURIComponent(storeUrl)}`;
   return [
     { href: base, label: "Overview" },

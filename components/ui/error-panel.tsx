@@ -10,7 +10,7 @@ interface Explanation {
 }
 
 /** Plain words for each kind of failure: what happened, and what the user can do. */
-export function explainError(error: unknown): Explanation & { message: string; requestId?: string } {
+function explainError(error: unknown): Explanation & { message: string; requestId?: string } {
   if (!(error instanceof ApiRequestError)) {
     return { title: "Something went wrong", advice: "Try again.", message: error instanceof Error ? error.message : String(error) };
   }

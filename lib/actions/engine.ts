@@ -51,7 +51,7 @@ export interface ActionRequest {
   send: () => Promise<Response>;
 }
 
-export interface ActionResult {
+interface ActionResult {
   /** `replayed`: answered from the idempotency record, nothing was sent. */
   kind: "fresh" | "replayed";
   outcome: AuditOutcome;
@@ -72,7 +72,7 @@ export interface EngineOptions {
 }
 
 /** The Idempotency-Key as stored: lower-case UUID; anything else is a 400. */
-export function parseIdempotencyKey(raw: string | null | undefined): string {
+function parseIdempotencyKey(raw: string | null | undefined): string {
   const key = raw?.trim().toLowerCase() ?? "";
   if (UUID.test(key)) return key;
   const problem = key ? "is not a UUID" : "is missing";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { AuditAction, AuditTarget } from "@/lib/schemas/activity";
 
-export type ActionErrorCode = "bad_request" | "idempotency_conflict" | "idempotency_in_progress" | "outcome_unknown";
+type ActionErrorCode = "bad_request" | "idempotency_conflict" | "idempotency_in_progress" | "outcome_unknown";
 
 /** A guarded action refused or stopped by the engine; the caller turns it into an answer with this status and code. */
 export class ActionError extends Error {

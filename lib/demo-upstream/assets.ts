@@ -9,7 +9,7 @@ import { STORES, type StoreFixture } from "./fixtures";
 import { CAMPAIGN_GROUP_NAMES } from "./names";
 import { Rng } from "./random";
 
-export type CampaignGroupStatus = "ACTIVE" | "PAUSED" | "ARCHIVED";
+type CampaignGroupStatus = "ACTIVE" | "PAUSED" | "ARCHIVED";
 
 export interface CampaignGroup {
   id: string;

@@ -7,9 +7,9 @@ import { findStore, type StoreFixture } from "./fixtures";
 import { AD_FORMATS, AUDIENCES, CAMPAIGN_THEMES, PRODUCT_VOCABULARY } from "./names";
 import { Rng, WeightedPicker } from "./random";
 
-export const AD_CHANNELS = ["facebook", "google", "tiktok", "linkedin", "pinterest", "snapchat"] as const;
+const AD_CHANNELS = ["facebook", "google", "tiktok", "linkedin", "pinterest", "snapchat"] as const;
 export const ALL_CHANNELS = [...AD_CHANNELS, "email", "organic"] as const;
-export type AdStatus = "ACTIVE" | "PAUSED" | "ARCHIVED";
+type AdStatus = "ACTIVE" | "PAUSED" | "ARCHIVED";
 
 export interface Product {
   id: string;
@@ -46,11 +46,11 @@ export interface StoreCatalog {
   memo: Map<string, unknown>;
 }
 
-export function productCount(scale: number): number {
+function productCount(scale: number): number {
   return Math.max(5, Math.round(40 * scale));
 }
 
-export function adsPerChannel(scale: number): number {
+function adsPerChannel(scale: number): number {
   return Math.max(2, Math.round(8 * scale));
 }
 

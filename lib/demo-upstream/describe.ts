@@ -9,7 +9,7 @@ import { KEYS, type KeyState, type Permission } from "./fixtures";
 import { oddAdAccounts } from "./odd-data";
 import { ODD_KEY } from "./odd-fixtures";
 
-export interface DemoKeyDescription {
+interface DemoKeyDescription {
   key: string;
   label: string;
   state: KeyState;
@@ -18,13 +18,13 @@ export interface DemoKeyDescription {
   permissions: Permission[];
 }
 
-export interface DemoAdAccountDescription {
+interface DemoAdAccountDescription {
   id: string;
   storeUrl: string;
   campaignGroups: Array<{ id: string; name: string; status: string }>;
 }
 
-export interface DemoDescription {
+interface DemoDescription {
   keys: DemoKeyDescription[];
   adAccounts: DemoAdAccountDescription[];
 }

@@ -9,7 +9,7 @@ import type { z } from "zod";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-export interface ErrorExtras {
+interface ErrorExtras {
   details?: unknown;
   retryAfter?: string;
   headers?: Record<string, string>;
@@ -41,7 +41,7 @@ export function errorBody(status: number, message: string, requestId: string, ex
   };
 }
 
-export interface SendOptions {
+interface SendOptions {
   headers?: Record<string, string>;
   /** Fault injection: send only part of the body, then cut the connection. */
   truncate?: boolean;
@@ -74,13 +74,13 @@ export function sendError(res: ServerResponse, requestId: string, error: HttpErr
   sendJson(res, error.status, errorBody(error.status, error.message, requestId, error.extras), { ...options, headers });
 }
 
-export interface IssueDetail {
+interface IssueDetail {
   path: string;
   message: string;
 }
 
 /** zod issues as `{ path: "payload.budget", message }`; unknown keys get one issue each. */
-export function issueDetails(error: z.ZodError, unknownKeyMessage = "is not a known field"): IssueDetail[] {
+function issueDetails(error: z.ZodError, unknownKeyMessage = "is not a known field"): IssueDetail[] {
   const out: IssueDetail[] = [];
   for (const issue of error.issues) {
     const base = issue.path.map(String).join(".");

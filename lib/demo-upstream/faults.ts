@@ -54,7 +54,7 @@ export interface FaultRule {
 
 const rate = z.number().min(0).max(1);
 
-export const faultRuleSchema = z.strictObject({
+const faultRuleSchema = z.strictObject({
   route: z.enum(["*", ...ROUTE_IDS]),
   storeUrl: z.string().min(1).optional(),
   latencyMs: z.number().int().min(0).max(600_000).optional(),
@@ -73,10 +73,10 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const schemaMatchesInterface: Same<z.infer<typeof faultRuleSchema>, FaultRule> = true;
 void schemaMatchesInterface;
 
-export type FaultOutcome =
+type FaultOutcome =
   { kind: "error"; status: 500 | 503; retryAfter?: string } | { kind: "drop" } | { kind: "malformed" } | { kind: "truncate" };
 
-export interface FaultDecision {
+interface FaultDecision {
   latencyMs: number;
   outcome: FaultOutcome | null;
 }

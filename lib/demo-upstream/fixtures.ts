@@ -8,10 +8,10 @@ import { ODD_KEY, ODD_ORGANIZATION, ODD_STORE, ODD_USER } from "./odd-fixtures";
 export type Permission = "analytics:read" | "tracking-connections:delete" | "campaigns:clone";
 export type KeyState = "active" | "expired" | "revoked" | "legacy";
 /** The contract does not list roles: the odd store's user has one of its own. */
-export type Role = "owner" | "admin" | "member" | (string & {});
+type Role = "owner" | "admin" | "member" | (string & {});
 export type ProductTheme = "outdoor" | "home";
 
-export const ALL_PERMISSIONS: readonly Permission[] = ["analytics:read", "tracking-connections:delete", "campaigns:clone"];
+const ALL_PERMISSIONS: readonly Permission[] = ["analytics:read", "tracking-connections:delete", "campaigns:clone"];
 
 /** Stores have data from their creation date up to this day (inclusive), independent of today. */
 export const DATA_END_DATE = "2030-12-31";
@@ -69,7 +69,7 @@ export interface KeyFixture {
   userId: string;
 }
 
-export const ORGANIZATIONS: readonly OrganizationFixture[] = [
+const ORGANIZATIONS: readonly OrganizationFixture[] = [
   { id: "org_northwind", name: "Northwind Outfitters", slug: "northwind-outfitters", createdAt: "2023-02-06T14:22:31.000Z" },
   { id: "org_kumo", name: "Kumo Living", slug: "kumo-living", createdAt: "2023-08-21T03:40:12.000Z" },
 ];
@@ -210,7 +210,7 @@ export const STORES: readonly StoreFixture[] = [
   },
 ];
 
-export const USERS: readonly UserFixture[] = [
+const USERS: readonly UserFixture[] = [
   {
     id: "usr_2b6f0c1e9a",
     name: "Maya Chen",

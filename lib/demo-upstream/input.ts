@@ -9,7 +9,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** For endpoints that take no query parameters at all. */
 export const noQuerySchema = z.strictObject({});
 
-export function queryObject(query: URLSearchParams): Record<string, string> {
+function queryObject(query: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of query) {
     if (Object.hasOwn(out, name))

@@ -2,14 +2,14 @@
 
 import type { ProductTheme } from "./fixtures";
 
-export interface ProductKind {
+interface ProductKind {
   code: string;
   noun: string;
   minUsd: number;
   maxUsd: number;
 }
 
-export interface ProductVocabulary {
+interface ProductVocabulary {
   prefixes: readonly string[];
   kinds: readonly ProductKind[];
   colors: readonly string[];

@@ -4,7 +4,7 @@
  */
 
 /** cyrb53-style string hash folded to 32 bits: cheap, well mixed, stable across runs. */
-export function hashString(text: string): number {
+function hashString(text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {
@@ -17,7 +17,7 @@ export function hashString(text: string): number {
   return (h1 ^ h2) >>> 0;
 }
 
-export function seedFrom(...parts: Array<string | number>): number {
+function seedFrom(...parts: Array<string | number>): number {
   return hashString(parts.join("|"));
 }
 

@@ -12,9 +12,9 @@ import { context, me, organizations, stores } from "./handlers/identity";
 import { dimensions, products } from "./handlers/metrics";
 import { catalogs, deletePixel, listPixels, storeProfile } from "./handlers/store-data";
 
-export type Method = "GET" | "POST" | "DELETE";
+type Method = "GET" | "POST" | "DELETE";
 
-export interface RouteDef {
+interface RouteDef {
   id: RouteId;
   method: Method;
   /** Literal segments, or ":storeUrl" / ":pixelId" placeholders. */
@@ -26,7 +26,7 @@ export interface RouteDef {
 
 const READ: Permission = "analytics:read";
 
-export const ROUTES: readonly RouteDef[] = [
+const ROUTES: readonly RouteDef[] = [
   { id: "context", method: "GET", pattern: ["context"], permission: READ, handler: context },
   { id: "me", method: "GET", pattern: ["me"], permission: READ, handler: me },
   { id: "organizations", method: "GET", pattern: ["organizations"], permission: READ, handler: organizations },
@@ -53,7 +53,7 @@ export const ROUTES: readonly RouteDef[] = [
   },
 ];
 
-export type RouteMatch =
+type RouteMatch =
   | { kind: "found"; route: RouteDef; params: { storeUrl?: string; pixelId?: string } }
   | { kind: "wrong-method"; allow: string[] }
   | { kind: "not-found" };

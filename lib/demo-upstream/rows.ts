@@ -9,7 +9,7 @@ import { roundMoney, type Ad, type Product, type StoreCatalog } from "./catalog"
 import { LAST_DATA_DAY, storeFirstDay, type StoreFixture } from "./fixtures";
 import { Rng, WeightedPicker } from "./random";
 
-export interface Touch {
+interface Touch {
   channel: string;
   ad: Ad | null;
   country: string;
@@ -18,7 +18,7 @@ export interface Touch {
   browser: string;
 }
 
-export interface OrderLine {
+interface OrderLine {
   /** Store-local seconds since midnight. */
   seconds: number;
   product: Product;
@@ -130,7 +130,7 @@ export function dataWindow(store: StoreFixture, fromDay: number, toDay: number):
   return [Math.max(fromDay, storeFirstDay(store)), Math.min(toDay, LAST_DATA_DAY)];
 }
 
-export function lineCountForDay(catalog: StoreCatalog, day: number, rng: Rng): number {
+function lineCountForDay(catalog: StoreCatalog, day: number, rng: Rng): number {
   const years = (day - storeFirstDay(catalog.store)) / 365.25;
   const growth = Math.min(1.35, 1 + 0.05 * years);
   const date = new Date(day * 86_400_000);
@@ -226,7 +226,7 @@ export function lineMatches(line: OrderLine, filter: RowFilter): boolean {
 
 const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, "0"));
 
-export function formatTime(seconds: number): string {
+function formatTime(seconds: number): string {
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);
   return `${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds % 60]}`;

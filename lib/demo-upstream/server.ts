@@ -16,7 +16,7 @@ import { readBody } from "./input";
 import { matchRoute } from "./routes";
 import { DemoState } from "./state";
 
-export type { FaultRule, RouteId } from "./faults";
+export type { FaultRule } from "./faults";
 
 export interface DemoUpstreamOptions {
   /** Default 4010; 0 picks a free port. */
@@ -47,7 +47,7 @@ export interface DemoUpstream {
 }
 
 /** The same object, with a probe the tests use to see that streams stop on disconnect. */
-export interface DemoUpstreamInstance extends DemoUpstream {
+interface DemoUpstreamInstance extends DemoUpstream {
   openStreams(): number;
 }
 

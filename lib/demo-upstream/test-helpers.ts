@@ -21,7 +21,7 @@ export const STORE = {
   kumoAu: "kumo-living-au.myshopify.com",
 } as const;
 
-export interface ApiResponse {
+interface ApiResponse {
   status: number;
   headers: Headers;
   text: string;

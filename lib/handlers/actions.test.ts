@@ -130,12 +130,24 @@ describe("the guard of clone and remove", () => {
     expect(await demoClones()).toHaveLength(1);
   });
 
-  it("makes concurrent duplicates wait for the first: one upstream call, the same answer for all", async () => {
-    upstream.setFaults([{ route: "clone", latencyMs: 200 }]);
+  it("makes duplicates that arrive while the first is in flight wait for it, then answer its result", async () => {
+    upstream.setFaults([{ route: "clone", latencyMs: 600 }]);
     const key = randomUUID();
-    const answers = await Promise.all([clone(key), clone(key), clone(key)]);
+    const finished: Record<string, number> = {};
+    const first = clone(key).then((answer) => ((finished.first = performance.now()), answer));
+    // The duplicates leave only once the upstream holds the first request: they cannot be a sequential replay.
+    while ((upstream.requestCounts().clone ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const sentAt = performance.now();
+    const duplicates = [clone(key), clone(key)].map((answer) =>
+      answer.then((response) => ((finished.duplicate = performance.now()), response)),
+    );
+    const answers = [await first, ...(await Promise.all(duplicates))];
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
-    expect(answers.filter((answer) => answer.headers.get("idempotent-replayed") === "true")).toHaveLength(2);
+    expect(answers[0]!.headers.get("idempotent-replayed")).toBeNull();
+    expect(answers.slice(1).map((answer) => answer.headers.get("idempotent-replayed"))).toEqual(["true", "true"]);
+    // They waited: answered after the first, not at once.
+    expect(finished.duplicate!).toBeGreaterThanOrEqual(finished.first!);
+    expect(finished.duplicate! - sentAt).toBeGreaterThan(100);
     const bodies = await Promise.all(answers.map((answer) => answer.text()));
     expect(new Set(bodies).size).toBe(1);
     expect(upstream.requestCounts().clone).toBe(1);

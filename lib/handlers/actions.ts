@@ -8,8 +8,8 @@ import type { ActiveSession } from "@/lib/session/active";
 import { callUpstreamJson, type UpstreamCall } from "@/lib/upstream/client";
 import { endpointById, upstreamPath } from "@/lib/upstream/endpoints";
 
-export const REPLAYED_HEADER = "idempotent-replayed";
-export const AUDIT_ID_HEADER = "x-audit-id";
+const REPLAYED_HEADER = "idempotent-replayed";
+const AUDIT_ID_HEADER = "x-audit-id";
 
 /** Lookups for the audit log run briefly: a slow one costs the action nothing but a name. */
 const LOOKUP_TIMEOUT_MS = 3_000;

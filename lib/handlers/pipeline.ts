@@ -16,7 +16,7 @@ const isKeyRefusal = (code: string): code is "key_expired" | "key_revoked" | "ke
 export const SIGN_IN_BODY_LIMIT = 16 * 1024;
 export const ACTION_BODY_LIMIT = 64 * 1024;
 
-export interface BodySpec<B> {
+interface BodySpec<B> {
   schema: z.ZodType<B>;
   maxBytes: number;
   /** Also accept application/x-www-form-urlencoded (a form posted before any script runs). */
@@ -26,7 +26,7 @@ export interface BodySpec<B> {
 type Resolve<M, T> = T | ((match: M) => T);
 
 /** What a route declares; the pipeline does the rest in the same order for every route. */
-export interface RouteSpec<M, Q, B> {
+interface RouteSpec<M, Q, B> {
   /** Name in the log line (a template, never the raw path). */
   route: Resolve<M, string>;
   /** Runs first: resolves the path (404/405/400 as DashboardError). */

@@ -1,7 +1,7 @@
 import "server-only";
-import { exportProductsCsv, exportRowsCsv } from "@/lib/metrics/export";
-import type { UpstreamContext } from "@/lib/metrics/product-rows";
-import { productBreakdown, productMetricsView } from "@/lib/metrics/service";
+import { exportProductsCsv, exportRowsCsv } from "@/lib/metrics/server/export";
+import type { UpstreamContext } from "@/lib/metrics/server/product-rows";
+import { productBreakdown, productMetricsView } from "@/lib/metrics/server/service";
 import {
   breakdownQuerySchema,
   exportQuerySchema,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { productMetricRowSchema } from "@/lib/schemas/product-metrics";
-import { BreakdownAggregator, isMetricRow, ProductMetricsAggregator, type MetricRow } from "./aggregate";
+import { productMetricsViewSchema } from "@/lib/schemas/product-metrics-view";
+import { BreakdownAggregator, isMetricRow, ProductMetricsAggregator, totalsOf, type MetricRow } from "./aggregate";
 
 const row = (overrides: Partial<MetricRow>): MetricRow => ({
   date: "2026-03-01",
@@ -95,5 +96,14 @@ describe("isMetricRow", () => {
       const expected = productMetricRowSchema.safeParse(sample).success;
       expect(isMetricRow(sample), JSON.stringify(sample)).toBe(expected);
     }
+  });
+});
+
+describe("totalsOf", () => {
+  it("gives no ratio rather than Infinity for a vanishingly small order count (the page refused the whole view)", () => {
+    const totals = totalsOf({ orders: 5e-324, units: 1, revenue: 1 }, 1, 2);
+    expect(totals.averageOrderValue).toBeNull();
+    expect(totals.unitsPerOrder).toBeNull();
+    expect(productMetricsViewSchema.shape.totals.safeParse(totals).success).toBe(true);
   });
 });

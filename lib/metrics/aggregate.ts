@@ -56,14 +56,17 @@ export function roundMoney(amount: number, decimals: number): number {
   return Math.round(amount * factor) / factor;
 }
 
+/** A ratio that JSON can carry: a tiny order count must not turn into Infinity (sent as null, refused by the page). */
+const ratio = (value: number) => (Number.isFinite(value) ? value : null);
+
 export function totalsOf(sums: Sums, rows: number, decimals: number): MetricsTotals {
   const revenue = roundMoney(sums.revenue, decimals);
   return {
     revenue,
     orders: sums.orders,
     units: sums.units,
-    averageOrderValue: sums.orders > 0 ? roundMoney(sums.revenue / sums.orders, decimals) : null,
-    unitsPerOrder: sums.orders > 0 ? sums.units / sums.orders : null,
+    averageOrderValue: sums.orders > 0 ? ratio(roundMoney(sums.revenue / sums.orders, decimals)) : null,
+    unitsPerOrder: sums.orders > 0 ? ratio(sums.units / sums.orders) : null,
     rows,
   };
 }

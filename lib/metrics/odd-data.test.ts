@@ -9,7 +9,7 @@ import { arbitraryOf, isoDate, oddString } from "@/test/zod-arbitrary";
 import { BreakdownAggregator, isMetricRow, ProductMetricsAggregator, roundMoney, type MetricRow } from "./aggregate";
 import { csvField, csvPreamble } from "./csv";
 import { presets, resolvePreset } from "./date-range";
-import { productsCsv } from "./export";
+import { productsCsv } from "./server/export";
 import { bucketSeries, channelShares, productRows, relativeChange, tablePage, topProducts } from "./presentation";
 import { sortColumns } from "./view-state";
 

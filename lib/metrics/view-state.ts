@@ -11,7 +11,7 @@ import { presets, resolvePreset, type DateRange, type Preset } from "./date-rang
 
 export const sortColumns = ["name", "orders", "units", "revenue", "averagePrice", "revenuePerOrder", "share"] as const;
 export type SortColumn = (typeof sortColumns)[number];
-export type SourceView = DimensionSource | "both";
+type SourceView = DimensionSource | "both";
 
 export interface ViewState {
   range: Preset | "custom";

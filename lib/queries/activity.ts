@@ -59,7 +59,7 @@ export interface ActionResult<T> {
   auditId?: string;
 }
 
-export interface GuardedActionOptions {
+interface GuardedActionOptions {
   method: "POST" | "DELETE";
   body?: unknown;
   /** One UUID per intended action, the same across retries of it. */

@@ -21,7 +21,7 @@ export class ApiRequestError extends Error {
 }
 
 /** The ApiRequestError for a failed answer of a dashboard route. */
-export async function errorFromResponse(response: Response): Promise<ApiRequestError> {
+async function errorFromResponse(response: Response): Promise<ApiRequestError> {
   const requestId = response.headers.get("x-request-id") ?? undefined;
   const text = await response.text().catch(() => "");
   try {
@@ -54,7 +54,7 @@ export function requestIdOf(data: unknown): string | undefined {
   return typeof data === "object" && data !== null ? requestIds.get(data) : undefined;
 }
 
-export interface ApiOptions {
+interface ApiOptions {
   method?: "GET" | "POST" | "PATCH" | "DELETE";
   body?: unknown;
   organizationId?: string;

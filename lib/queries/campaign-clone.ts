@@ -3,7 +3,7 @@ import { cloneCampaignResponseSchema, type CloneCampaignRequest } from "@/lib/sc
 import { v1Path } from "./api-client";
 import { activityKeys, sendGuardedAction } from "./activity";
 
-export interface CloneCampaignInput {
+interface CloneCampaignInput {
   request: CloneCampaignRequest;
   idempotencyKey: string;
 }

@@ -2,12 +2,12 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { contextSchema } from "@/lib/schemas/context";
 import { apiFetch, v1Path } from "./api-client";
 
-export const contextKeys = {
+const contextKeys = {
   all: ["context"] as const,
   detail: (organizationId: string | undefined) => [...contextKeys.all, organizationId ?? null] as const,
 };
 
-export const contextQueryOptions = (organizationId?: string) =>
+const contextQueryOptions = (organizationId?: string) =>
   queryOptions({
     queryKey: contextKeys.detail(organizationId),
     queryFn: ({ signal }) => apiFetch(v1Path(["context"], { organizationId }), contextSchema, { signal }),

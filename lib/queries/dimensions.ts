@@ -2,13 +2,13 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { dimensionValuesSchema, type DimensionsQuery } from "@/lib/schemas/product-metrics";
 import { apiFetch, v1Path } from "./api-client";
 
-export const dimensionKeys = {
+const dimensionKeys = {
   all: ["dimensions"] as const,
   values: (storeUrl: string, query: DimensionsQuery, organizationId?: string) =>
     [...dimensionKeys.all, storeUrl, organizationId ?? null, query] as const,
 };
 
-export const dimensionsQueryOptions = (storeUrl: string, query: DimensionsQuery, organizationId?: string) =>
+const dimensionsQueryOptions = (storeUrl: string, query: DimensionsQuery, organizationId?: string) =>
   queryOptions({
     queryKey: dimensionKeys.values(storeUrl, query, organizationId),
     queryFn: ({ signal }) =>

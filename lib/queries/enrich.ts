@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { enrichResponseSchema } from "@/lib/schemas/enrich";
 import { apiFetch, v1Path } from "./api-client";
 
-export const enrichKeys = {
+const enrichKeys = {
   all: ["enrich"] as const,
   assets: (storeUrl: string, channel: string, assetIds: readonly string[], organizationId?: string) =>
     [...enrichKeys.all, storeUrl, organizationId ?? null, channel, [...assetIds].sort()] as const,

@@ -3,9 +3,9 @@ import type { AuditAction } from "@/lib/schemas/activity";
 import { sessionResponseSchema, type KeyRefusal } from "@/lib/schemas/session";
 import { apiFetch } from "./api-client";
 
-export const keyRefusalKeys = { all: ["session", "key-refusals"] as const };
+const keyRefusalKeys = { all: ["session", "key-refusals"] as const };
 
-export const keyRefusalsQueryOptions = () =>
+const keyRefusalsQueryOptions = () =>
   queryOptions({
     queryKey: keyRefusalKeys.all,
     queryFn: async ({ signal }) => (await apiFetch("/api/session", sessionResponseSchema, { signal })).refusals ?? [],

@@ -16,7 +16,7 @@ function metricsPath(storeUrl: string, suffix: "" | "/breakdown" | "/export", qu
   return buildPath(["api", "stores", storeUrl, "product-metrics", ...(suffix ? [suffix.slice(1)] : [])], query);
 }
 
-export const productMetricsKeys = {
+const productMetricsKeys = {
   all: ["product-metrics"] as const,
   view: (storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode, organizationId?: string) =>
     [...productMetricsKeys.all, storeUrl, organizationId ?? null, filters, compare ?? null] as const,
@@ -86,7 +86,7 @@ async function fetchView(
   throw new ApiRequestError(502, "The answer ended before the figures were complete.", "upstream_malformed", requestId);
 }
 
-export const productMetricsQueryOptions = (storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode, organizationId?: string) =>
+const productMetricsQueryOptions = (storeUrl: string, filters: MetricsFilters, compare?: ComparisonMode, organizationId?: string) =>
   queryOptions({
     queryKey: productMetricsKeys.view(storeUrl, filters, compare, organizationId),
     queryFn: ({ signal }) => fetchView(storeUrl, filters, compare, organizationId, signal),

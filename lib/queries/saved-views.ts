@@ -5,7 +5,7 @@ import { apiFetch } from "./api-client";
 
 const viewsPath = (storeUrl: string, ...rest: string[]) => buildPath(["api", "stores", storeUrl, "saved-views", ...rest]);
 
-export const savedViewKeys = {
+const savedViewKeys = {
   all: ["saved-views"] as const,
   store: (storeUrl: string, organizationId?: string) => [...savedViewKeys.all, storeUrl, organizationId ?? ""] as const,
 };

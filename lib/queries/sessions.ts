@@ -3,7 +3,7 @@ import { sessionListSchema, sessionsEndedSchema } from "@/lib/schemas/sessions";
 import { buildPath } from "@/lib/url";
 import { apiFetch } from "./api-client";
 
-export const sessionKeys = { all: ["sessions"] as const };
+const sessionKeys = { all: ["sessions"] as const };
 
 const sessionsQueryOptions = () =>
   queryOptions({

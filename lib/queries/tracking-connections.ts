@@ -3,7 +3,7 @@ import { trackingConnectionDeleteSchema, trackingConnectionListSchema } from "@/
 import { ApiRequestError, apiFetch, v1Path } from "./api-client";
 import { activityKeys, sendGuardedAction } from "./activity";
 
-export const trackingConnectionKeys = {
+const trackingConnectionKeys = {
   all: ["tracking-connections"] as const,
   list: (storeUrl: string, organizationId?: string) => [...trackingConnectionKeys.all, storeUrl, organizationId ?? null] as const,
 };
@@ -19,7 +19,7 @@ export function useTrackingConnections(storeUrl: string, organizationId?: string
   return useQuery(trackingConnectionsQueryOptions(storeUrl, organizationId));
 }
 
-export interface RemoveTrackingConnectionInput {
+interface RemoveTrackingConnectionInput {
   pixelId: string;
   idempotencyKey: string;
 }

@@ -4,7 +4,7 @@ import type { TimeZoneReading } from "../store-locale";
 import { zonedLocalToEpochMs } from "../time-zone";
 import { identifierSchema } from "./common";
 
-export const campaignStatuses = ["PAUSED", "ACTIVE"] as const;
+const campaignStatuses = ["PAUSED", "ACTIVE"] as const;
 
 /**
  * Body of POST /platform/{storeUrl}/actions/clone-linkedin-campaign (contract 4.7).
@@ -35,7 +35,7 @@ export const cloneCampaignRequestSchema = z.strictObject({
 export type CloneCampaignRequest = z.input<typeof cloneCampaignRequestSchema>;
 
 /** The `asset` of a clone response (contract 2.6). */
-export const advertisingAssetSchema = z.looseObject({
+const advertisingAssetSchema = z.looseObject({
   key: z.string(),
   platform: z.string(),
   adAccountId: z.string(),
@@ -50,7 +50,6 @@ export const advertisingAssetSchema = z.looseObject({
   lifetimeBudget: z.number(),
   updatedAt: z.string(),
 });
-export type AdvertisingAsset = z.infer<typeof advertisingAssetSchema>;
 
 export const cloneCampaignResponseSchema = z.looseObject({
   ok: z.boolean(),

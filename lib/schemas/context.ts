@@ -9,7 +9,7 @@ export const userSchema = z.looseObject({
 });
 export type User = z.infer<typeof userSchema>;
 
-export const storeSummarySchema = z.looseObject({
+const storeSummarySchema = z.looseObject({
   id: z.string(),
   url: z.string(),
   type: z.string(),
@@ -17,7 +17,6 @@ export const storeSummarySchema = z.looseObject({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export type StoreSummary = z.infer<typeof storeSummarySchema>;
 
 export const organizationSchema = z.looseObject({
   id: z.string(),

@@ -6,9 +6,8 @@ export const enrichRequestSchema = z.strictObject({
   channel: identifierSchema,
   assetIds: z.array(identifierSchema).min(1, "must list at least one ID").max(500, "must list at most 500 IDs"),
 });
-export type EnrichRequest = z.infer<typeof enrichRequestSchema>;
 
-export const enrichedAssetSchema = z.looseObject({
+const enrichedAssetSchema = z.looseObject({
   assetType: z.string(),
   assetId: z.string(),
   assetName: z.string(),
@@ -18,4 +17,3 @@ export const enrichedAssetSchema = z.looseObject({
 export type EnrichedAsset = z.infer<typeof enrichedAssetSchema>;
 
 export const enrichResponseSchema = z.looseObject({ assets: z.array(enrichedAssetSchema) });
-export type EnrichResponse = z.infer<typeof enrichResponseSchema>;

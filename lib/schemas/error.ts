@@ -13,7 +13,7 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
  * Why a dashboard route failed, for pages to choose their words. The same list serves the
  * server (which sets `code`), the sign-in page and the API client.
  */
-export const errorCodes = [
+const errorCodes = [
   "bad_request",
   "payload_too_large",
   "cross_site",
@@ -44,7 +44,7 @@ export const errorCodeSchema = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 
 /** After these the session is gone and the user must sign in again. */
-export const sessionEndingCodes = [
+const sessionEndingCodes = [
   "no_session",
   "session_revoked",
   "session_expired",
@@ -53,7 +53,7 @@ export const sessionEndingCodes = [
   "key_revoked",
   "key_invalid",
 ] as const satisfies readonly ErrorCode[];
-export type SessionEndingCode = (typeof sessionEndingCodes)[number];
+type SessionEndingCode = (typeof sessionEndingCodes)[number];
 
 export function isSessionEndingCode(code: unknown): code is SessionEndingCode {
   return sessionEndingCodes.includes(code as SessionEndingCode);

@@ -1,24 +1,29 @@
 import { z } from "zod";
 import { identifierSchema } from "./common";
-import { dateRangeRefinement, productsQueryFields } from "./product-metrics";
+import { dashboardRangeRefinement, dateRangeRefinement, productsQueryFields } from "./product-metrics";
 
 /** What the dashboard's product-metrics routes accept: the upstream query plus a comparison. */
-export const comparisonModes = ["previous", "year"] as const;
-export const comparisonModeSchema = z.enum(comparisonModes);
+const comparisonModes = ["previous", "year"] as const;
+const comparisonModeSchema = z.enum(comparisonModes);
 export type ComparisonMode = z.infer<typeof comparisonModeSchema>;
 
 /** The filters of a view are exactly the upstream's products query. */
-export const metricsFiltersSchema = productsQueryFields;
+const metricsFiltersSchema = productsQueryFields;
 export type MetricsFilters = z.infer<typeof metricsFiltersSchema>;
 
 export const productMetricsQuerySchema = metricsFiltersSchema
   .extend({ compare: comparisonModeSchema.optional() })
-  .superRefine(dateRangeRefinement);
-export const breakdownQuerySchema = metricsFiltersSchema.extend({ productId: identifierSchema }).superRefine(dateRangeRefinement);
+  .superRefine(dateRangeRefinement)
+  .superRefine(dashboardRangeRefinement);
+export const breakdownQuerySchema = metricsFiltersSchema
+  .extend({ productId: identifierSchema })
+  .superRefine(dateRangeRefinement)
+  .superRefine(dashboardRangeRefinement);
 /** A download link cannot send the organization header, so the export takes the organization in its query. */
 export const exportQuerySchema = metricsFiltersSchema
   .extend({ kind: z.enum(["products", "rows"]), organizationId: identifierSchema.optional() })
-  .superRefine(dateRangeRefinement);
+  .superRefine(dateRangeRefinement)
+  .superRefine(dashboardRangeRefinement);
 
 const totalsSchema = z.strictObject({
   revenue: z.number(),
@@ -30,7 +35,7 @@ const totalsSchema = z.strictObject({
 });
 export type MetricsTotals = z.infer<typeof totalsSchema>;
 
-export const productSummarySchema = z.strictObject({
+const productSummarySchema = z.strictObject({
   productId: z.string(),
   name: z.string().nullable(),
   sku: z.string().nullable(),
@@ -41,10 +46,10 @@ export const productSummarySchema = z.strictObject({
 export type ProductSummary = z.infer<typeof productSummarySchema>;
 
 /** One day and channel of the time series; weeks and months are summed from days in the page. */
-export const seriesPointSchema = z.strictObject({ date: z.string(), channel: z.string(), revenue: z.number(), orders: z.number() });
+const seriesPointSchema = z.strictObject({ date: z.string(), channel: z.string(), revenue: z.number(), orders: z.number() });
 export type SeriesPoint = z.infer<typeof seriesPointSchema>;
 
-export const channelSummarySchema = z.strictObject({ channel: z.string(), revenue: z.number(), orders: z.number(), units: z.number() });
+const channelSummarySchema = z.strictObject({ channel: z.string(), revenue: z.number(), orders: z.number(), units: z.number() });
 export type ChannelSummary = z.infer<typeof channelSummarySchema>;
 
 /** One product's or channel's revenue in both periods; `percent` is null when the earlier revenue is 0. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { commaListSchema, identifierSchema, isoDateSchema } from "./common";
 
-export const dimensionSources = ["conversion", "first_touch"] as const;
-export const dimensionSourceSchema = z.enum(dimensionSources);
+const dimensionSources = ["conversion", "first_touch"] as const;
+const dimensionSourceSchema = z.enum(dimensionSources);
 export type DimensionSource = z.infer<typeof dimensionSourceSchema>;
 
 /** One element of GET /ad-metrics/{storeUrl}/products (contract 2.4). */
@@ -24,15 +24,24 @@ export const productMetricRowSchema = z.looseObject({
   revenue_per_order: z.number().nullable().optional(),
   units_per_order: z.number().nullable().optional(),
 });
-export type ProductMetricRow = z.infer<typeof productMetricRowSchema>;
 
 /** startDate must not come after endDate. */
-/** The longest range one read may cover: two years, leap day included. Longer reads take minutes upstream. */
-export const MAX_RANGE_DAYS = 731;
+export const dateRangeRefinement = <T extends { startDate?: string; endDate?: string }>(query: T, ctx: z.RefinementCtx) => {
+  if (query.startDate && query.endDate && query.startDate > query.endDate) {
+    ctx.addIssue({ code: "custom", path: ["endDate"], message: "must not be before startDate" });
+  }
+};
+
+/** The longest range one dashboard read may cover: two years, leap day included. Longer reads take minutes upstream. */
+const MAX_RANGE_DAYS = 731;
 const EARLIEST_DATE = "1970-01-01";
 const LATEST_DATE = "2100-12-31";
 
-export const dateRangeRefinement = <T extends { startDate?: string; endDate?: string }>(query: T, ctx: z.RefinementCtx) => {
+/**
+ * The dashboard's own bound on what it asks the upstream for (the contract sets none): dates
+ * within a plausible span, and at most MAX_RANGE_DAYS in one read.
+ */
+export const dashboardRangeRefinement = <T extends { startDate?: string; endDate?: string }>(query: T, ctx: z.RefinementCtx) => {
   const { startDate, endDate } = query;
   for (const [name, value] of [
     ["startDate", startDate],
@@ -42,11 +51,7 @@ export const dateRangeRefinement = <T extends { startDate?: string; endDate?: st
       ctx.addIssue({ code: "custom", path: [name], message: `must be between ${EARLIEST_DATE} and ${LATEST_DATE}` });
     }
   }
-  if (!startDate || !endDate) return;
-  if (startDate > endDate) {
-    ctx.addIssue({ code: "custom", path: ["endDate"], message: "must not be before startDate" });
-    return;
-  }
+  if (!startDate || !endDate || startDate > endDate) return;
   const days = (Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000 + 1;
   if (days > MAX_RANGE_DAYS) {
     ctx.addIssue({ code: "custom", path: ["endDate"], message: `the range may cover at most ${MAX_RANGE_DAYS} days (two years)` });

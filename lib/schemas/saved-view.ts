@@ -13,7 +13,7 @@ export const savedViewNameSchema = z
   .max(80, "A view's name has at most 80 characters.")
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "A view's name cannot hold control characters.");
 
-export const viewSearchSchema = z
+const viewSearchSchema = z
   .string()
   .max(4000, "This view is too large to save.")
   .refine(

@@ -22,7 +22,7 @@ export type SessionSummaryView = z.infer<typeof sessionSummarySchema>;
  * An action the upstream refused this API key with 403, remembered so that pages can say so
  * before anything is typed. The contract lists no permissions: this is what the key was told.
  */
-export const keyRefusalSchema = z.strictObject({ action: z.enum(auditActions), message: z.string(), refusedAt: z.string() });
+const keyRefusalSchema = z.strictObject({ action: z.enum(auditActions), message: z.string(), refusedAt: z.string() });
 export type KeyRefusal = z.infer<typeof keyRefusalSchema>;
 
 export const sessionResponseSchema = z.strictObject({
@@ -64,9 +64,11 @@ export const demoSignInSchema = z.strictObject({
   next: nextField,
 });
 
-export const signInRequestSchema = z.union([keySignInSchema, demoSignInSchema]);
-export type SignInRequest = z.input<typeof signInRequestSchema>;
+export type SignInRequest = z.input<typeof keySignInSchema> | z.input<typeof demoSignInSchema>;
 
-/** A demo key as the sign-in page lists it: label and state, never the key. */
-export const demoKeyOptionSchema = z.strictObject({ id: z.string(), label: z.string(), state: z.string() });
-export type DemoKeyOption = z.infer<typeof demoKeyOptionSchema>;
+/** A demo key as the sign-in page lists it (handed from the server page to the form): label and state, never the key. */
+export interface DemoKeyOption {
+  id: string;
+  label: string;
+  state: string;
+}

@@ -4,7 +4,7 @@ import { z } from "zod";
  * One signed-in session of the current API key, as the Sessions page lists it. `id` is a
  * public handle derived from the session's own id, which never leaves the server.
  */
-export const sessionListItemSchema = z.strictObject({
+const sessionListItemSchema = z.strictObject({
   id: z.string(),
   userAgent: z.string(),
   clientAddress: z.string(),

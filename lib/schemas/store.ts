@@ -10,9 +10,7 @@ export const storeProfileSchema = z.looseObject({
   /** Not in the contract: shown beside the URL when the upstream sends it. */
   name: z.string().optional(),
 });
-export type StoreProfile = z.infer<typeof storeProfileSchema>;
 
 /** GET /store-data/{storeUrl}/catalogs: the fields of a catalog connection are not in the contract. */
-export const catalogConnectionSchema = z.record(z.string(), z.unknown());
+const catalogConnectionSchema = z.record(z.string(), z.unknown());
 export const catalogConnectionsSchema = z.array(catalogConnectionSchema);
-export type CatalogConnection = z.infer<typeof catalogConnectionSchema>;

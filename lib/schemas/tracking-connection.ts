@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const trackingConnectionSettingsSchema = z.looseObject({
+const trackingConnectionSettingsSchema = z.looseObject({
   enabled: z.boolean(),
   hideOriginalIP: z.boolean(),
   gaAnalytics: z.boolean(),

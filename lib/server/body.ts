@@ -5,7 +5,7 @@ import { DashboardError } from "./http";
  * Reads a request body as UTF-8 text, counting bytes as they arrive: past `maxBytes` the
  * read stops at once with a 413, so a large body is never held whole.
  */
-export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+async function readBodyText(request: Request, maxBytes: number): Promise<string> {
   const tooLarge = () => new DashboardError(413, "payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`);
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();

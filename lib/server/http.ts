@@ -60,7 +60,7 @@ export function jsonResponse(body: unknown, init: { status?: number; requestId: 
 }
 
 /** zod issues as the `details` of a 400: where and what, never the rejected values. */
-export function issueDetails(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {
+function issueDetails(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {
   return { issues: issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message })) };
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 
-export interface RequestLogLine {
+interface RequestLogLine {
   method: string;
   route: string;
   status: number;

@@ -11,7 +11,7 @@ import { readCookie, requestIsSecure } from "./session";
 export const SESSION_ENDED_COOKIE = "session_ended";
 const REMEMBER_SECONDS = 300;
 
-export const endedReasons = ["key_expired", "key_revoked", "key_invalid", "session_revoked", "session_expired", "session_idle"] as const;
+const endedReasons = ["key_expired", "key_revoked", "key_invalid", "session_revoked", "session_expired", "session_idle"] as const;
 export type EndedReason = (typeof endedReasons)[number];
 
 export function parseEndedReason(value: string | undefined): EndedReason | undefined {

@@ -3,12 +3,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { isProduction } from "@/lib/server/config";
 import { processSingleton } from "@/lib/server/singleton";
 
-export const MIN_SECRET_LENGTH = 32;
+const MIN_SECRET_LENGTH = 32;
 
 /** iron-session seals with the highest numeric id of the map and unseals with the id named in the seal. */
-export type PasswordMap = Record<string, string>;
+type PasswordMap = Record<string, string>;
 
-export interface SessionSecrets {
+interface SessionSecrets {
   /** The newest secret only: used to seal. */
   sealing: PasswordMap;
   /** Every accepted secret: used to unseal, so cookies sealed before a rotation stay valid. */

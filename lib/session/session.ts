@@ -12,7 +12,7 @@ export const SECURE_SESSION_COOKIE = "__Host-session";
 export const SESSION_COOKIE = "session";
 
 /** What the encrypted cookie holds. The key never leaves the server in clear. */
-export const sessionDataSchema = sessionSummarySchema.extend({
+const sessionDataSchema = sessionSummarySchema.extend({
   /** The session's row in the database, which says whether it still counts. */
   sessionId: z.string().min(1),
   apiKey: z.string().min(1),
@@ -104,8 +104,4 @@ export function readCookie(header: string | null, name: string): string | undefi
 /** The sealed session cookie of a request, under either name. */
 export function sealedSessionCookie(cookieHeader: string | null): string | undefined {
   return readCookie(cookieHeader, SECURE_SESSION_COOKIE) ?? readCookie(cookieHeader, SESSION_COOKIE);
-}
-
-export async function sessionFromRequest(request: Request): Promise<SessionData | null> {
-  return unsealSession(sealedSessionCookie(request.headers.get("cookie")));
 }

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditOutcome } from "@/lib/schemas/activity";
 import { openForSuite, storageBackends, unique } from "@/test/databases";
@@ -64,6 +65,32 @@ describe.each(storageBackends())("audit log and saved views on %s", (backend) =>
     expect(all.map((e) => e.id)).toEqual(seen);
     expect(all.map((e) => e.at)).toEqual([...all.map((e) => e.at)].sort().reverse());
     await expect(listAudit(db, { organizationId: org }, { limit: 3, before: "not-a-cursor" })).rejects.toBeInstanceOf(InvalidCursor);
+  });
+
+  it("pages any history, whatever its ties in time and the page size, into exactly its entries newest first", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 0, maxLength: 12 }),
+        fc.integer({ min: 1, max: 5 }),
+        async (seconds, limit) => {
+          const org = unique("org");
+          const ids = new Map<string, number>();
+          for (const second of seconds) ids.set(await appendAudit(db, entry(org, at(second))), second);
+          const seen: string[] = [];
+          let before: string | undefined;
+          do {
+            const page = await listAudit(db, { organizationId: org }, { limit, before });
+            expect(page.entries.length).toBeLessThanOrEqual(limit);
+            seen.push(...page.entries.map((e) => e.id));
+            before = page.nextCursor ?? undefined;
+          } while (before);
+          expect([...seen].sort()).toEqual([...ids.keys()].sort());
+          const times = seen.map((id) => ids.get(id)!);
+          expect(times).toEqual([...times].sort((a, b) => b - a));
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 
   it("keeps the names known at the time and derives the IDs the list shows", async () => {

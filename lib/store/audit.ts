@@ -33,7 +33,7 @@ export interface AuditFilters {
   to?: Date;
 }
 
-export interface AuditPage {
+interface AuditPage {
   entries: AuditEntry[];
   /** Opaque; pass it as `before` for the next (older) page. Null on the last page. */
   nextCursor: string | null;
@@ -76,14 +76,16 @@ function toEntry(row: AuditRow): AuditEntry {
   return { ...row, at: row.at.toISOString(), targetIds, resultIds: target.newGroupId ? [target.newGroupId] : [] };
 }
 
-/** Appends one entry; call it with the transaction that settles the action. Returns the entry's id. */
-export async function appendAudit(db: Db, entry: NewAuditEntry): Promise<string> {
+/** The insert of one entry, its parameters numbered from `$first`: alone, or as part of a larger statement. */
+export function auditInsert(entry: NewAuditEntry, first = 1): { id: string; sql: string; params: unknown[] } {
   const id = `act_${randomUUID()}`;
-  await db.query(
-    `insert into audit_entries (id, at, organization_id, store_url, user_email, session_id, action, outcome, status, target,
+  const n = (index: number) => `$${first + index}`;
+  return {
+    id,
+    sql: `insert into audit_entries (id, at, organization_id, store_url, user_email, session_id, action, outcome, status, target,
        request_id, upstream_request_id, idempotency_key)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, ($10::text)::jsonb, $11, $12, $13)`,
-    [
+     values (${n(0)}, ${n(1)}, ${n(2)}, ${n(3)}, ${n(4)}, ${n(5)}, ${n(6)}, ${n(7)}, ${n(8)}, (${n(9)}::text)::jsonb, ${n(10)}, ${n(11)}, ${n(12)})`,
+    params: [
       id,
       entry.at,
       entry.organizationId,
@@ -98,20 +100,35 @@ export async function appendAudit(db: Db, entry: NewAuditEntry): Promise<string>
       entry.upstreamRequestId,
       entry.idempotencyKey,
     ],
-  );
-  // One JSON line per entry too, so the history also reaches the server's log collector.
-  console.info(
-    JSON.stringify({
-      time: entry.at.toISOString(),
-      msg: "audit",
-      id,
-      ...entry,
-      at: undefined,
-      sessionId: undefined,
-      idempotencyKey: undefined,
-    }),
-  );
-  return id;
+  };
+}
+
+/** One JSON line per entry written, so the history also reaches the server's log collector (no session or key). */
+export function logAudit(id: string, entry: NewAuditEntry): void {
+  const { at, organizationId, storeUrl, userEmail, action, outcome, status, target, requestId, upstreamRequestId } = entry;
+  const line = {
+    time: at.toISOString(),
+    msg: "audit",
+    id,
+    organizationId,
+    storeUrl,
+    userEmail,
+    action,
+    outcome,
+    status,
+    target,
+    requestId,
+    upstreamRequestId,
+  };
+  console.info(JSON.stringify(line));
+}
+
+/** Appends one entry; call it with the transaction that settles the action. Returns the entry's id. */
+export async function appendAudit(db: Db, entry: NewAuditEntry): Promise<string> {
+  const insert = auditInsert(entry);
+  await db.query(insert.sql, insert.params);
+  logAudit(insert.id, entry);
+  return insert.id;
 }
 
 const encodeCursor = (row: AuditRow) => Buffer.from(JSON.stringify([row.at.toISOString(), row.id])).toString("base64url");

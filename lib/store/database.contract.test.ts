@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { dumpAllTables, newLocation, storageBackends, unique, type Location } from "@/test/databases";
 import { appendAudit } from "./audit";
-import { DatabaseUnavailable, openDatabase, type Db } from "./database";
+import { closeDatabase, database, DatabaseUnavailable, openDatabase, pingDatabase, type Db } from "./database";
 import { beginAttempt, finishAttempt, type Begin } from "./idempotency";
 import { rememberRefusal } from "./key-refusals";
 import { migrate } from "./migrate";
@@ -117,8 +117,22 @@ describe.each(storageBackends())("the database on %s", (backend) => {
 });
 
 describe("an unreachable database", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
   it("fails to open with DatabaseUnavailable", async () => {
     await expect(openDatabase({ url: "postgres://postgres@127.0.0.1:1/none" })).rejects.toBeInstanceOf(DatabaseUnavailable);
+  });
+
+  it("is tried again by the process's next call once it fails to open", async () => {
+    vi.stubEnv("DATABASE_URL", "postgres://postgres@127.0.0.1:1/none");
+    await expect(pingDatabase()).rejects.toBeInstanceOf(DatabaseUnavailable);
+    vi.unstubAllEnvs();
+    try {
+      await expect(pingDatabase()).resolves.toBeUndefined();
+      expect((await database()).kind).toBe("pglite");
+    } finally {
+      await closeDatabase();
+    }
   });
 });
 

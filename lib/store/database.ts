@@ -21,8 +21,17 @@ export interface Db {
   close(): Promise<void>;
 }
 
+// Process-wide: the server is bundled into several chunks, each with its own copy of this class, and the
+// database handle (on globalThis) throws the copy of whichever chunk opened it.
+const UNAVAILABLE = Symbol.for("dashboard.databaseUnavailable");
+
 /** The database cannot be reached (stopped, restarting, network gone, or closed): a 503, never a crash. */
 export class DatabaseUnavailable extends Error {
+  /** `instanceof` holds for an instance of any copy of the class. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && UNAVAILABLE in value;
+  }
+  readonly [UNAVAILABLE] = true;
   readonly status = 503;
   readonly code = "database_unavailable";
   constructor(options?: { cause?: unknown }) {
@@ -121,7 +130,7 @@ async function pgliteDb(dataDir: string): Promise<Db> {
 }
 
 /** The project folder's `.data/`, unless DATA_DIR says otherwise. */
-export function defaultDataDir(): string {
+function defaultDataDir(): string {
   return process.env.DATA_DIR || join(process.cwd(), ".data");
 }
 

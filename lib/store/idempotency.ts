@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { AuditAction, AuditTarget } from "@/lib/schemas/activity";
-import { appendAudit, type NewAuditEntry } from "./audit";
+import { appendAudit, auditInsert, logAudit, type NewAuditEntry } from "./audit";
 import type { Db } from "./database";
 import { rememberRefusal } from "./key-refusals";
 
@@ -46,7 +46,7 @@ export type Begin =
   /** An earlier attempt was sent without a readable answer (or its lock went stale). */
   | { kind: "unknown"; auditId: string | null; target: AuditTarget };
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 type RecordRow = {
   requestFingerprint: string;
@@ -72,7 +72,7 @@ type RecordRow = {
  * settled as unknown, with its audit entry. `retryUnknown`: whether the action may run again
  * after an unknown outcome (removal, naturally idempotent) or must not (clone, spends money).
  */
-export function beginAttempt(
+export async function beginAttempt(
   db: Db,
   key: AttemptKey,
   requestFingerprint: string,
@@ -82,33 +82,37 @@ export function beginAttempt(
 ): Promise<Begin> {
   const attemptId = randomUUID();
   const ids = [key.keyFingerprint, key.idempotencyKey];
-  return db.transaction(async (tx) => {
-    await tx.query("delete from idempotency_records where key_fingerprint = $1 and idempotency_key = $2 and expires_at <= $3", [
+  // The common case in one statement: a new key, or one whose record has expired, is claimed at once.
+  const inserted = await db.query<{ attemptId: string }>(
+    `insert into idempotency_records (key_fingerprint, idempotency_key, request_fingerprint, action, state, attempt_id, locked_at,
+       organization_id, store_url, user_email, session_id, request_id, target, created_at, expires_at)
+     values ($1, $2, $3, $4, 'started', $5, $6, $7, $8, $9, $10, $11, ($12::text)::jsonb, $6, $13)
+     on conflict (key_fingerprint, idempotency_key) do update set request_fingerprint = excluded.request_fingerprint,
+       action = excluded.action, state = 'started', outcome = null, attempt_id = excluded.attempt_id, locked_at = excluded.locked_at,
+       response_status = null, response_headers = null, response_body = null, audit_id = null,
+       organization_id = excluded.organization_id, store_url = excluded.store_url, user_email = excluded.user_email,
+       session_id = excluded.session_id, request_id = excluded.request_id, target = excluded.target,
+       created_at = excluded.created_at, expires_at = excluded.expires_at
+     where idempotency_records.expires_at <= excluded.locked_at
+     returning attempt_id as "attemptId"`,
+    [
       ...ids,
+      requestFingerprint,
+      context.action,
+      attemptId,
       now,
-    ]);
-    const inserted = await tx.query<{ attemptId: string }>(
-      `insert into idempotency_records (key_fingerprint, idempotency_key, request_fingerprint, action, state, attempt_id, locked_at,
-         organization_id, store_url, user_email, session_id, request_id, target, created_at, expires_at)
-       values ($1, $2, $3, $4, 'started', $5, $6, $7, $8, $9, $10, $11, ($12::text)::jsonb, $6, $13)
-       on conflict (key_fingerprint, idempotency_key) do nothing returning attempt_id as "attemptId"`,
-      [
-        ...ids,
-        requestFingerprint,
-        context.action,
-        attemptId,
-        now,
-        context.organizationId,
-        context.storeUrl,
-        context.userEmail,
-        context.sessionId,
-        context.requestId,
-        JSON.stringify(context.target),
-        new Date(now.getTime() + (options.ttlMs ?? IDEMPOTENCY_TTL_MS)),
-      ],
-    );
-    if (inserted.length > 0) return { kind: "acquired", attemptId, afterUnknown: false };
+      context.organizationId,
+      context.storeUrl,
+      context.userEmail,
+      context.sessionId,
+      context.requestId,
+      JSON.stringify(context.target),
+      new Date(now.getTime() + (options.ttlMs ?? IDEMPOTENCY_TTL_MS)),
+    ],
+  );
+  if (inserted.length > 0) return { kind: "acquired", attemptId, afterUnknown: false };
 
+  return db.transaction(async (tx) => {
     const [row] = await tx.query<RecordRow>(
       `select request_fingerprint as "requestFingerprint", state, outcome, locked_at as "lockedAt", response_status as status,
          response_headers as headers, response_body as body, audit_id as "auditId", organization_id as "organizationId",
@@ -179,7 +183,7 @@ export type Settlement =
  * for the key in the same one. Returns the audit entry's id. An attempt whose record was taken
  * over meanwhile (found stale) still gets its entry, and its truer outcome replaces "unknown".
  */
-export function finishAttempt(
+export async function finishAttempt(
   db: Db,
   key: AttemptKey & { attemptId: string },
   settlement: Settlement,
@@ -187,31 +191,36 @@ export function finishAttempt(
   options: { refusal?: string; ttlMs?: number } = {},
 ): Promise<string> {
   const where = "key_fingerprint = $1 and idempotency_key = $2 and attempt_id = $3";
-  const ids = [key.keyFingerprint, key.idempotencyKey, key.attemptId];
-  return db.transaction(async (tx) => {
-    const auditId = await appendAudit(tx, audit);
-    if (settlement.state === "not_done") {
-      await tx.query(`delete from idempotency_records where ${where}`, ids);
-    } else {
-      const answer = settlement.state === "definitive" ? settlement.answer : null;
-      await tx.query(
-        `update idempotency_records set state = $4, outcome = $5, response_status = $6, response_headers = ($7::text)::jsonb,
-           response_body = $8, audit_id = $9, expires_at = $10 where ${where}`,
-        [
-          ...ids,
-          settlement.state,
-          settlement.state === "definitive" ? settlement.outcome : null,
-          answer?.status ?? null,
-          answer ? JSON.stringify(answer.headers) : null,
-          answer?.body ?? null,
-          auditId,
-          new Date(audit.at.getTime() + (options.ttlMs ?? IDEMPOTENCY_TTL_MS)),
-        ],
-      );
-    }
+  const params: unknown[] = [key.keyFingerprint, key.idempotencyKey, key.attemptId];
+  const add = (...values: unknown[]) => values.map((value) => `$${params.push(value)}`);
+  let settle: string;
+  if (settlement.state === "not_done") {
+    settle = `delete from idempotency_records where ${where}`;
+  } else {
+    const answer = settlement.state === "definitive" ? settlement.answer : null;
+    const [state, outcome, status, headers, body, expires] = add(
+      settlement.state,
+      settlement.state === "definitive" ? settlement.outcome : null,
+      answer?.status ?? null,
+      answer ? JSON.stringify(answer.headers) : null,
+      answer?.body ?? null,
+      new Date(audit.at.getTime() + (options.ttlMs ?? IDEMPOTENCY_TTL_MS)),
+    );
+    settle = `update idempotency_records set state = ${state}, outcome = ${outcome}, response_status = ${status},
+      response_headers = (${headers}::text)::jsonb, response_body = ${body}, audit_id = (select id from audit), expires_at = ${expires}
+      where ${where}`;
+  }
+  const insert = auditInsert(audit, params.length + 1);
+  params.push(...insert.params);
+  const statement = `with audit as (${insert.sql} returning id), settled as (${settle}) select id from audit`;
+  // One statement is one transaction: the audit entry and the record's final state stand or fall together.
+  const write = async (tx: Db) => {
+    await tx.query(statement, params);
     if (options.refusal !== undefined) await rememberRefusal(tx, key.keyFingerprint, audit.action, options.refusal, audit.at);
-    return auditId;
-  });
+  };
+  await (options.refusal === undefined ? write(db) : db.transaction(write));
+  logAudit(insert.id, audit);
+  return insert.id;
 }
 
 /** Drops records past their 24 hours. */

@@ -3,7 +3,7 @@ import type { AuditAction } from "@/lib/schemas/activity";
 import type { Db } from "./database";
 
 /** The upstream refused an action with 403 for a key: remembered so the pages can say so before the next try. */
-export interface KeyRefusal {
+interface KeyRefusal {
   action: AuditAction;
   message: string;
   refusedAt: Date;

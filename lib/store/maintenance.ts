@@ -9,7 +9,7 @@ const PURGE_INTERVAL_MS = 60_000;
 const lastPurge = new WeakMap<Db, number>();
 
 /** AUDIT_RETENTION_DAYS, default 400. */
-export function auditRetentionDays(): number {
+function auditRetentionDays(): number {
   const raw = process.env.AUDIT_RETENTION_DAYS;
   const days = raw ? Number(raw) : DEFAULT_AUDIT_RETENTION_DAYS;
   if (!Number.isInteger(days) || days <= 0) throw new Error(`AUDIT_RETENTION_DAYS must be a positive whole number, got "${raw}".`);

@@ -2,12 +2,12 @@ import "server-only";
 import type { Db } from "./database";
 
 /** Sign-in failures per client, counted in the database so the limit holds across instances. */
-export interface FailureLimit {
+interface FailureLimit {
   limit: number;
   windowMs: number;
 }
 
-export const SIGN_IN_LIMIT: FailureLimit = { limit: 10, windowMs: 60_000 };
+const SIGN_IN_LIMIT: FailureLimit = { limit: 10, windowMs: 60_000 };
 
 export async function recordFailure(db: Db, client: string, now: Date): Promise<void> {
   await db.query("insert into sign_in_failures (client, at) values ($1, $2)", [client, now]);

@@ -26,16 +26,16 @@ export type NewSession = Pick<
   "keyFingerprint" | "userEmail" | "userName" | "organizationId" | "organizationName" | "userAgent" | "clientAddress"
 >;
 
-export type SessionState = "active" | "expired" | "idle" | "revoked";
+type SessionState = "active" | "expired" | "idle" | "revoked";
 
 /** Seconds a session may live, and may stay unused: the settings of now, not of its sign-in. */
-export interface SessionLimits {
+interface SessionLimits {
   ttlSeconds: number;
   idleSeconds: number;
 }
 
 /** "last seen" moves at most once a minute per session: a write per request would cost more than it tells. */
-export const TOUCH_INTERVAL_SECONDS = 60;
+const TOUCH_INTERVAL_SECONDS = 60;
 
 const COLUMNS = `id, key_fingerprint as "keyFingerprint", user_email as "userEmail", user_name as "userName",
   organization_id as "organizationId", organization_name as "organizationName", created_at as "createdAt",

@@ -156,7 +156,7 @@ export async function sendUpstream(call: UpstreamCall): Promise<Response> {
 }
 
 /** Reads an upstream error body as the contract's Error object, whatever it really holds. */
-export async function readUpstreamError(response: Response): Promise<ApiError> {
+async function readUpstreamError(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => "");
   try {
     const parsed = apiErrorSchema.safeParse(JSON.parse(text));

@@ -4,13 +4,13 @@ import type { AuditAction } from "@/lib/schemas/activity";
 import { cloneCampaignRequestSchema } from "@/lib/schemas/campaign-clone";
 import { contextQuerySchema } from "@/lib/schemas/context";
 import { enrichRequestSchema } from "@/lib/schemas/enrich";
-import { dimensionsQuerySchema, productsQuerySchema } from "@/lib/schemas/product-metrics";
+import { dashboardRangeRefinement, dimensionsQuerySchema, productsQuerySchema } from "@/lib/schemas/product-metrics";
 
 /**
  * The allow-list: every (method, path) of the contract the dashboard forwards, with the
  * schemas of what may be sent. Nothing outside this table ever reaches the upstream.
  */
-export type HttpMethod = "GET" | "POST" | "DELETE";
+type HttpMethod = "GET" | "POST" | "DELETE";
 
 type Segment = string | { param: "storeUrl" | "pixelId" };
 
@@ -51,15 +51,17 @@ function endpoint(
   };
 }
 
-export const endpoints: readonly Endpoint[] = [
+const endpoints: readonly Endpoint[] = [
   endpoint("context", "GET", ["context"], { query: contextQuerySchema }),
   endpoint("me", "GET", ["me"]),
   endpoint("organizations", "GET", ["organizations"]),
   endpoint("stores", "GET", ["stores"]),
   endpoint("store-profile", "GET", ["store-data", storeUrl]),
   endpoint("catalogs", "GET", ["store-data", storeUrl, "catalogs"]),
-  endpoint("products", "GET", ["ad-metrics", storeUrl, "products"], { query: productsQuerySchema }),
-  endpoint("dimensions", "GET", ["ad-metrics", storeUrl, "dimensions"], { query: dimensionsQuerySchema }),
+  endpoint("products", "GET", ["ad-metrics", storeUrl, "products"], { query: productsQuerySchema.superRefine(dashboardRangeRefinement) }),
+  endpoint("dimensions", "GET", ["ad-metrics", storeUrl, "dimensions"], {
+    query: dimensionsQuerySchema.superRefine(dashboardRangeRefinement),
+  }),
   endpoint("enrich", "POST", ["ad-metrics", storeUrl, "enrich"], { body: enrichRequestSchema }),
   endpoint("clone", "POST", ["platform", storeUrl, "actions", "clone-linkedin-campaign"], {
     body: cloneCampaignRequestSchema,
@@ -69,7 +71,7 @@ export const endpoints: readonly Endpoint[] = [
   endpoint("pixel-delete", "DELETE", ["pixels", storeUrl, pixelId], { action: "tracking-connection.remove" }),
 ];
 
-export type EndpointMatch =
+type EndpointMatch =
   | { kind: "match"; endpoint: Endpoint; params: Partial<Record<"storeUrl" | "pixelId", string>> }
   | { kind: "method-not-allowed"; allow: HttpMethod[] }
   | { kind: "not-found" };

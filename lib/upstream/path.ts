@@ -4,7 +4,7 @@
  * empty segments (`//`), `.` and `..` in any encoding, slashes or backslashes inside a
  * segment (`%2F`, `%5C`), control characters, and malformed percent-encoding.
  */
-export type CanonicalPath = { ok: true; segments: string[] } | { ok: false; reason: string };
+type CanonicalPath = { ok: true; segments: string[] } | { ok: false; reason: string };
 
 const MAX_PATH_LENGTH = 2048;
 

@@ -16,7 +16,7 @@ const agents = {
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
-export interface Exchange {
+interface Exchange {
   method: string;
   headers: Record<string, string>;
   body?: string;

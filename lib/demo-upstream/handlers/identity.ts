@@ -16,7 +16,7 @@ function role(ctx: RequestContext, organization: OrganizationFixture): string {
   return findUser(ctx.key.userId)?.roles[organization.id] ?? "member";
 }
 
-export function storeSummary(store: StoreFixture) {
+function storeSummary(store: StoreFixture) {
   return {
     id: store.id,
     url: store.url,

@@ -36,7 +36,7 @@ export async function products(ctx: RequestContext): Promise<HandlerResult> {
   return STREAMED;
 }
 
-export interface DimensionValues {
+interface DimensionValues {
   countries: string[];
   deviceTypes: string[];
   os: string[];

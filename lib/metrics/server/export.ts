@@ -3,8 +3,8 @@ import { storeProfileSchema } from "@/lib/schemas/store";
 import type { MetricsFilters, ProductSummary } from "@/lib/schemas/product-metrics-view";
 import { callUpstreamJson } from "@/lib/upstream/client";
 import { endpointById } from "@/lib/upstream/endpoints";
-import type { MetricRow } from "./aggregate";
-import { csvFileName, csvLine, csvPreamble, type ExportDescription } from "./csv";
+import type { MetricRow } from "../aggregate";
+import { csvFileName, csvLine, csvPreamble, type ExportDescription } from "../csv";
 import { openProductRows, type UpstreamContext } from "./product-rows";
 import { productMetricsView } from "./service";
 

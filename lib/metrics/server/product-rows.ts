@@ -4,8 +4,8 @@ import type { SessionData } from "@/lib/session/session";
 import { DashboardError } from "@/lib/server/http";
 import { sendUpstream, UpstreamFailure, UpstreamHttpError } from "@/lib/upstream/client";
 import { endpointById } from "@/lib/upstream/endpoints";
-import { isMetricRow, type MetricRow } from "./aggregate";
-import { MalformedJsonError, readJsonArray } from "./json-array-stream";
+import { isMetricRow, type MetricRow } from "../aggregate";
+import { MalformedJsonError, readJsonArray } from "../json-array-stream";
 
 export interface UpstreamContext {
   session: SessionData;

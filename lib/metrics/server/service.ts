@@ -2,9 +2,9 @@ import "server-only";
 import { processSingleton } from "@/lib/server/singleton";
 import { currencyDecimals } from "@/lib/format";
 import type { ComparisonMode, MetricsFilters, ProductBreakdown, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
-import { BreakdownAggregator, ProductMetricsAggregator } from "./aggregate";
-import { biggestChanges } from "./changes";
-import { comparisonRange } from "./date-range";
+import { BreakdownAggregator, ProductMetricsAggregator } from "../aggregate";
+import { biggestChanges } from "../changes";
+import { comparisonRange } from "../date-range";
 import { openProductRows, type ProductRows, type UpstreamContext } from "./product-rows";
 import { ViewCache } from "./view-cache";
 
@@ -13,7 +13,7 @@ const PROGRESS_EVERY_ROWS = 50_000;
 /** One minute is enough to move between views of one range; 50 views bound the memory. */
 const viewCache = processSingleton("productMetricsCache", () => new ViewCache<ProductMetricsView>(60_000, 50));
 
-export interface AggregationHooks {
+interface AggregationHooks {
   /** Called once every upstream read has answered 200: from here on, errors arrive mid-stream. */
   onOpened?: () => void;
   onProgress?: (rowsRead: number) => void;

@@ -1,0 +1,20 @@
+import { describe, expect, it, vi } from "vitest";
+import { DatabaseUnavailable } from "./database";
+
+describe("DatabaseUnavailable", () => {
+  // The production build bundles this module into several chunks; the process's database handle throws the copy of
+  // the chunk that opened it, and a route in another chunk must still answer 503 rather than 500.
+  it("is recognized across copies of the module", async () => {
+    vi.resetModules();
+    const { DatabaseUnavailable: OtherCopy } = await import("./database");
+    expect(OtherCopy).not.toBe(DatabaseUnavailable);
+    expect(new OtherCopy()).toBeInstanceOf(DatabaseUnavailable);
+    expect(new DatabaseUnavailable()).toBeInstanceOf(OtherCopy);
+  });
+
+  it("is not claimed by other errors", () => {
+    expect(new Error("The dashboard's database is unavailable.")).not.toBeInstanceOf(DatabaseUnavailable);
+    expect(Object.assign(new Error("closed"), { code: "database_unavailable", status: 503 })).not.toBeInstanceOf(DatabaseUnavailable);
+    expect(null).not.toBeInstanceOf(DatabaseUnavailable);
+  });
+});

@@ -1,0 +1,88 @@
+/** Dashboard processes (scripts/server.mjs, production build) sharing one PostgreSQL database, and requests to them as a browser sends them. */
+import { randomUUID } from "node:crypto";
+import { describeDemo } from "@/lib/demo-upstream/describe";
+import { US_STORE } from "./harness";
+import { freePort, portIsFree, runNode, type RunningScript } from "./processes";
+
+const [account] = describeDemo().adAccounts.filter((candidate) => candidate.storeUrl === US_STORE);
+const sourceGroup = account!.campaignGroups[1]!;
+const CLONE_PATH = `/api/v1/platform/${US_STORE}/actions/clone-linkedin-campaign`;
+
+function cloneBody(name = "Spring copy"): string {
+  return JSON.stringify({
+    adAccountId: account!.id,
+    payload: { sourceCampaignGroupId: sourceGroup.id, name, status: "PAUSED", budget: 50 },
+  });
+}
+
+/** One dashboard process on a fixed port, so that it can be stopped and started again at the same address. */
+export class Dashboard {
+  script?: RunningScript;
+  private constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  /** Not started yet: `start` it. */
+  static async create(env: Record<string, string>): Promise<Dashboard> {
+    return new Dashboard(await freePort(), env);
+  }
+
+  get running(): boolean {
+    return this.script !== undefined && this.script.child.exitCode === null && this.script.child.signalCode === null;
+  }
+
+  get origin(): string {
+    return `http://localhost:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    // After a kill the kernel may take a moment to release the port.
+    for (const deadline = Date.now() + 5_000; !(await portIsFree(this.port)) && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    this.script = runNode(["scripts/server.mjs"], { ...this.env, PORT: String(this.port) });
+    await this.script.waitFor(/Listening on/);
+  }
+
+  /** SIGTERM; resolves with the exit code once the process has exited. */
+  async stop(): Promise<number | null> {
+    this.script!.child.kill("SIGTERM");
+    return this.script!.exited;
+  }
+
+  /** kill -9, and what it started. */
+  kill(): Promise<void> {
+    return this.script?.kill() ?? Promise.resolve();
+  }
+
+  /** A request as the dashboard's pages send it: same-origin, with the session cookie and, for actions, an Idempotency-Key. */
+  request(path: string, init: { method?: string; cookie?: string; body?: string; idempotencyKey?: string; client?: string } = {}) {
+    const headers: Record<string, string> = { origin: this.origin };
+    if (init.cookie) headers.cookie = init.cookie;
+    if (init.body) headers["content-type"] = "application/json";
+    if (init.idempotencyKey) headers["idempotency-key"] = init.idempotencyKey;
+    if (init.client) headers["x-forwarded-for"] = init.client;
+    return fetch(`${this.origin}${path}`, { method: init.method ?? "GET", headers, body: init.body });
+  }
+
+  signIn(apiKey: string, client = "198.51.100.1"): Promise<Response> {
+    return this.request("/api/session", { method: "POST", body: JSON.stringify({ apiKey }), client });
+  }
+
+  /** Signs in and returns the session cookie (`name=value`). */
+  async cookieFor(apiKey: string, client?: string): Promise<string> {
+    const response = await this.signIn(apiKey, client);
+    if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+    return response.headers.get("set-cookie")!.split(";")[0]!;
+  }
+
+  clone(cookie: string, idempotencyKey: string = randomUUID(), body = cloneBody()): Promise<Response> {
+    return this.request(CLONE_PATH, { method: "POST", cookie, body, idempotencyKey });
+  }
+}
+
+export interface ErrorBody {
+  code: string;
+  requestId: string;
+  details?: { auditId?: string };
+}
