@@ -150,6 +150,26 @@ test.describe("tracking connections", () => {
     await expect(page.getByRole("rowheader", { name: target!.name, exact: true })).toHaveCount(0);
   });
 
+  test("a lost answer to a removal: the dialog says so, and trying again runs (a removal is safe to repeat)", async ({ page }) => {
+    const [target] = await usPixels();
+    const keys: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "DELETE") keys.push(request.headers()["idempotency-key"] ?? "");
+    });
+    await openTracking(page, KEYS.admin);
+    const dialog = await openRemoveDialog(page, target!.name);
+    await dialog.getByLabel(/to confirm/).fill(target!.name);
+    await demo.setFaults([{ route: "pixel-delete", truncateRate: 1, times: 1 }]);
+    await dialog.getByRole("button", { name: "Remove tracking connection" }).click();
+    await expect(dialog.getByRole("alert")).toContainText("may or may not be removed");
+    await dialog.getByRole("button", { name: "Remove tracking connection" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("rowheader", { name: target!.name, exact: true })).toHaveCount(0);
+    expect((await usPixels()).map((pixel) => pixel.id)).not.toContain(target!.id);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   test("a double click on remove runs the removal once", async ({ page }) => {
     const before = await usPixels();
     await openTracking(page, KEYS.admin);
