@@ -162,7 +162,10 @@ describe("pages that read their data through queries", () => {
           const note = interpretTimeZone(profile.timezone).fallbackNote;
           if (note) expect(tracking).toContain(escaped(note));
           drawWithData(createElement(StoreOverview, { storeUrl }), [profileAnswer, [storeKeys.catalogs(storeUrl), catalogs]]);
-          drawWithData(createElement(ActivityList), [[activityQueryOptions().queryKey, activity]]);
+          const history = drawWithData(createElement(ActivityList, { filters: {} }), [
+            [activityQueryOptions({}).queryKey, { pages: [activity], pageParams: [undefined] }],
+          ]);
+          for (const entry of activity.entries) expect(history).toContain(escaped(entry.userEmail));
         },
       ),
       { numRuns: 40 },

@@ -73,6 +73,40 @@ for (const colorScheme of ["light", "dark"] as const) {
   }
 }
 
+test("the Activity page with entries, filters and an entry link passes axe at 390 px", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 900 });
+  await signInWithKey(page, KEYS.admin);
+  await expect(page).toHaveURL(/\/context$/);
+  // An entry of each kind, so the table (its scroll box, names, outcomes) is what axe checks.
+  const origin = new URL(page.url()).origin;
+  const removal = await page.request.delete(`/api/v1/pixels/${US_STORE}/px_a11y_missing`, {
+    headers: { origin, "idempotency-key": crypto.randomUUID() },
+  });
+  expect(removal.status()).toBe(404);
+  const [pixel] = ((await (await page.request.get(`/api/v1/pixels/${US_STORE}`)).json()) as { pixels: { id: string }[] }).pixels;
+  const removed = await page.request.delete(`/api/v1/pixels/${US_STORE}/${pixel!.id}`, {
+    headers: { origin, "idempotency-key": crypto.randomUUID() },
+  });
+  const auditId = removed.headers()["x-audit-id"];
+  expect(auditId).toMatch(/^act_/);
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.goto("/activity?action=tracking-connection.remove");
+    await expect(
+      page
+        .getByRole("region", { name: /^Activity entries/ })
+        .locator("tbody tr")
+        .first(),
+    ).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+    expect(await violations(page), `activity, ${colorScheme}`).toEqual([]);
+    expect(await inputsWithoutVisibleLabel(page), "activity filters").toEqual([]);
+    await page.goto(`/activity?entry=${auditId}`);
+    await expect(page.getByRole("region", { name: /^Activity entries/ }).locator("tbody tr")).toHaveCount(1);
+    expect(await violations(page), `activity entry, ${colorScheme}`).toEqual([]);
+  }
+});
+
 test("one h1 per page, the store's name on store pages beside its URL; every input with a visible label", async ({ page }) => {
   await page.goto("/sign-in");
   await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);

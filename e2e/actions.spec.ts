@@ -37,6 +37,20 @@ async function fillCloneForm(page: Page, fields: { budget?: string; name?: strin
   await page.getByLabel(/^Budget/).fill(fields.budget ?? "75");
 }
 
+/**
+ * Answers GET /api/session as for a key never refused, until `reveal()`: each test sees the first
+ * refusal happen in the page, whatever earlier tests did with the same key.
+ */
+async function hideEarlierRefusals(page: Page) {
+  let hidden = true;
+  await page.route("**/api/session", async (route) => {
+    if (route.request().method() !== "GET" || !hidden) return route.continue();
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...((await response.json()) as object), refusals: [] } });
+  });
+  return { reveal: () => (hidden = false) };
+}
+
 async function review(page: Page) {
   await page.getByRole("button", { name: "Review the clone" }).click();
   await expect(page.getByRole("heading", { name: "Review before cloning" })).toBeVisible();
@@ -90,16 +104,34 @@ test.describe("tracking connections", () => {
     await expect(details.getByText("Base domain")).toBeVisible();
   });
 
-  test("the marketer key gets the permission message, and nothing is removed", async ({ page }) => {
+  test("the marketer key's first refusal is remembered: from then on removal is unavailable before anything is typed", async ({ page }) => {
     const [target] = await usPixels();
+    const refusals = await hideEarlierRefusals(page);
     await openTracking(page, KEYS.marketer);
     const dialog = await openRemoveDialog(page, target!.name);
     await dialog.getByLabel(/to confirm/).fill(target!.name);
+    refusals.reveal();
     await dialog.getByRole("button", { name: "Remove tracking connection" }).click();
     const alert = page.getByRole("alert").filter({ hasText: "This key is not allowed to remove tracking connections" });
     await expect(alert).toBeVisible();
     await expect(alert.getByTestId("request-id")).toHaveText(/\S+/);
     expect((await usPixels()).map((pixel) => pixel.id)).toContain(target!.id);
+    // At once, without a reload: the page now says so up front.
+    const note = page.getByRole("note", { name: "Removing tracking connections: unavailable" });
+    await expect(note).toContainText("this key was refused removing tracking connections on");
+    await expect(page.getByRole("button", { name: `Remove ${target!.name}` })).toBeDisabled();
+
+    // On the next visit, before anything is typed: no dialog, no request.
+    const deletes: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "DELETE") deletes.push(request.url());
+    });
+    await page.reload();
+    await expect(note).toContainText("The service does not list what a key may do");
+    for (const button of await page.getByRole("button", { name: /^Remove / }).all()) await expect(button).toBeDisabled();
+    await expect(page.getByRole("button", { name: `Remove ${target!.name}` })).toHaveAttribute("aria-describedby", "remove-refused");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    expect(deletes).toEqual([]);
   });
 
   test("a connection removed meanwhile is reported as already removed, and the list refreshes", async ({ page }) => {
@@ -116,6 +148,26 @@ test.describe("tracking connections", () => {
     await dialog.getByRole("button", { name: "Remove tracking connection" }).click();
     await expect(page.getByRole("status").filter({ hasText: "was already removed" })).toBeVisible();
     await expect(page.getByRole("rowheader", { name: target!.name, exact: true })).toHaveCount(0);
+  });
+
+  test("a lost answer to a removal: the dialog says so, and trying again runs (a removal is safe to repeat)", async ({ page }) => {
+    const [target] = await usPixels();
+    const keys: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "DELETE") keys.push(request.headers()["idempotency-key"] ?? "");
+    });
+    await openTracking(page, KEYS.admin);
+    const dialog = await openRemoveDialog(page, target!.name);
+    await dialog.getByLabel(/to confirm/).fill(target!.name);
+    await demo.setFaults([{ route: "pixel-delete", truncateRate: 1, times: 1 }]);
+    await dialog.getByRole("button", { name: "Remove tracking connection" }).click();
+    await expect(dialog.getByRole("alert")).toContainText("may or may not be removed");
+    await dialog.getByRole("button", { name: "Remove tracking connection" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("rowheader", { name: target!.name, exact: true })).toHaveCount(0);
+    expect((await usPixels()).map((pixel) => pixel.id)).not.toContain(target!.id);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
   });
 
   test("a double click on remove runs the removal once", async ({ page }) => {
@@ -204,14 +256,71 @@ test.describe("campaign clone", () => {
     expect(await clones()).toHaveLength(0);
   });
 
-  test("the marketer key gets the permission message", async ({ page }) => {
+  test("the marketer key's first refusal is remembered: from then on no clone form is offered", async ({ page }) => {
+    const refusals = await hideEarlierRefusals(page);
     await signInWithKey(page, KEYS.marketer, CLONE);
     await fillCloneForm(page);
     await review(page);
+    refusals.reveal();
     await page.getByRole("button", { name: "Clone campaign group" }).click();
     const alert = page.getByRole("alert").filter({ hasText: "This key is not allowed to clone campaigns" });
     await expect(alert.getByTestId("request-id")).toHaveText(/\S+/);
     expect(await clones()).toHaveLength(0);
+    const note = page.getByRole("note", { name: "Cloning campaign groups: unavailable" });
+    await expect(note).toContainText("this key was refused cloning campaign groups on");
+
+    await page.goto(CLONE);
+    await expect(note).toBeVisible();
+    await expect(page.getByLabel("Ad account ID")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Review the clone" })).toHaveCount(0);
+  });
+
+  test("a lost answer: the clone may or may not exist; cloning again needs the name typed and a new key", async ({ page }) => {
+    const sent: { key: string; body: string }[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/clone-linkedin-campaign"))
+        sent.push({ key: request.headers()["idempotency-key"] ?? "", body: request.postData() ?? "" });
+    });
+    await signInWithKey(page, MANAGER_KEY, CLONE);
+    const name = `Lost answer ${Date.now()}`;
+    await fillCloneForm(page, { name });
+    await review(page);
+    await demo.setFaults([{ route: "clone", truncateRate: 1, times: 1 }]);
+    await page.getByRole("button", { name: "Clone campaign group" }).click();
+
+    const alert = page.getByRole("alert").filter({ hasText: "may or may not exist" });
+    await expect(alert).toContainText(account!.id);
+    await expect(alert).toContainText("LinkedIn Campaign Manager");
+    await expect(alert).toContainText(name);
+    await expect(alert).toContainText(source.name);
+    await expect(alert.getByRole("link", { name: "See it in Activity" })).toHaveAttribute("href", /\/activity\?entry=act_/);
+    await expect(alert.getByRole("button", { name: "Try again" })).toHaveCount(0);
+
+    // The same key again is refused as unknown: nothing is sent upstream twice.
+    const origin = new URL(page.url()).origin;
+    const before = (await demo.state()).requestCounts.clone;
+    const retry = await page.request.post(`/api/v1/platform/${US_STORE}/actions/clone-linkedin-campaign`, {
+      headers: { origin, "idempotency-key": sent[0]!.key, "content-type": "application/json" },
+      data: sent[0]!.body,
+    });
+    expect(retry.status()).toBe(409);
+    expect(((await retry.json()) as { code: string }).code).toBe("outcome_unknown");
+    expect((await demo.state()).requestCounts.clone).toBe(before);
+
+    await alert.getByRole("button", { name: "Clone again anyway" }).click();
+    const dialog = page.getByRole("dialog", { name: "Clone again anyway" });
+    await expect(dialog).toContainText("second campaign group");
+    const confirm = dialog.getByRole("button", { name: "Clone again anyway" });
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel(/to confirm/).fill(name.slice(0, -1));
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel(/to confirm/).fill(name);
+    await confirm.click();
+    await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent[1]!.key).not.toBe(sent[0]!.key);
+    expect(sent[1]!.body).toBe(sent[0]!.body);
   });
 
   test("a double click on clone clones once", async ({ page }) => {
@@ -278,7 +387,7 @@ test("the Activity page shows both actions", async ({ page }) => {
   // Earlier tests act on the same seeded IDs: the newest row of each is this test's.
   const removal = page.getByRole("row").filter({ hasText: target!.id }).first();
   await expect(removal.getByRole("rowheader")).toHaveText("Removed a tracking connection");
-  await expect(removal).toContainText("succeeded");
+  await expect(removal).toContainText("Succeeded");
   const cloneRow = page.getByRole("row").filter({ hasText: clonedId }).first();
   await expect(cloneRow.getByRole("rowheader")).toHaveText("Cloned a campaign group");
   await expect(cloneRow).toContainText(source.id);

@@ -5,6 +5,7 @@ import { ApiRequestError } from "@/lib/queries/api-client";
 import { newIdempotencyKey, type ActionResult } from "@/lib/queries/activity";
 import { useCloneCampaign } from "@/lib/queries/campaign-clone";
 import { useEnrichedAssets } from "@/lib/queries/enrich";
+import { useKeyRefusal, useRefreshKeyRefusals } from "@/lib/queries/key-refusals";
 import { useStoreProfile } from "@/lib/queries/store";
 import {
   cloneFormFieldOf,
@@ -16,11 +17,13 @@ import { interpretCurrency, interpretTimeZone, type TimeZoneReading } from "@/li
 import { epochMsToZonedLocal } from "@/lib/time-zone";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
+import { KeyRefusalNote } from "@/components/ui/key-refusal-note";
 import { Skeleton } from "@/components/ui/states";
 import { CloneFailure, issuesOf } from "./clone-failure";
 import { CloneForm, type FieldErrors, type SourceLookup } from "./clone-form";
 import { CloneResult } from "./clone-result";
 import { CloneReview } from "./clone-review";
+import { CloneOutcomeUnknown, lostCloneOf } from "./clone-unknown";
 
 type Step =
   | { kind: "edit" }
@@ -60,6 +63,7 @@ const isDefinitiveFailure = (status: number) => status === 500 || (status >= 400
 
 export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const profile = useStoreProfile(storeUrl, organizationId);
+  const { refusal } = useKeyRefusal("campaign-group.clone");
   return (
     <div className="space-y-6">
       <div>
@@ -68,6 +72,7 @@ export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; 
           Copies a LinkedIn campaign group of a connected ad account. Nothing is sent before you review it.
         </p>
       </div>
+      {refusal && <KeyRefusalNote refusal={refusal} what="Cloning campaign groups" />}
       {profile.isPending ? (
         <Card>
           <Skeleton lines={6} label="Loading the store's currency and time zone" />
@@ -80,6 +85,7 @@ export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; 
           organizationId={organizationId}
           currency={profile.data.currency}
           timeZone={profile.data.timezone}
+          refused={refusal !== undefined}
         />
       )}
     </div>
@@ -91,13 +97,17 @@ function CloneWorkflow({
   organizationId,
   currency,
   timeZone,
+  refused,
 }: {
   storeUrl: string;
   organizationId?: string;
   currency: string;
   timeZone: string;
+  /** This key was refused clones: no form is offered for a clone that would be refused. */
+  refused: boolean;
 }) {
   const clone = useCloneCampaign(storeUrl, organizationId);
+  const refreshRefusals = useRefreshKeyRefusals();
   const zone = interpretTimeZone(timeZone);
   const [values, setValues] = useState(() => initialValues(currency, zone));
   const [nameEdited, setNameEdited] = useState(false);
@@ -127,10 +137,12 @@ function CloneWorkflow({
     setServerErrors((current) => Object.fromEntries(Object.entries(current).filter(([field]) => !(field in update))));
   }
 
-  function send(request: CloneCampaignRequest) {
+  /** `fresh`: a new intended clone (after a lost answer), never a retry of the last one. */
+  function send(request: CloneCampaignRequest, fresh = false) {
     if (clone.isPending) return;
     const body = JSON.stringify(request);
-    const idempotencyKey = attempt.body === undefined || attempt.body === body ? attempt.idempotencyKey : newIdempotencyKey();
+    const same = attempt.body === undefined || attempt.body === body;
+    const idempotencyKey = same && !fresh ? attempt.idempotencyKey : newIdempotencyKey();
     setAttempt({ idempotencyKey, body });
     clone.mutate(
       { request, idempotencyKey },
@@ -140,6 +152,8 @@ function CloneWorkflow({
           setAttempt({ idempotencyKey: newIdempotencyKey(), body: undefined });
         },
         onError: (error) => {
+          // Remembered for this key from now on: the page says so before the next try.
+          if (error instanceof ApiRequestError && error.status === 403) refreshRefusals();
           // A definitive answer (the upstream's 4xx or 500) ends this attempt: "Try again" is a new
           // one, with a new key. Without an answer (the connection lost, 502, 503, 504) the same key
           // is kept, so a retry replays whatever happened instead of running again.
@@ -178,23 +192,38 @@ function CloneWorkflow({
         currency={request.payload.currencyCode ?? currency}
         requestId={result.requestId}
         replayed={result.replayed}
+        auditId={result.auditId}
         onCloneAnother={startOver}
       />
     );
   }
   if (step.kind === "review") {
+    const lost = lostCloneOf(clone.error);
     return (
       <CloneReview
         request={step.request}
         sourceName={sourceAsset?.assetName}
         zone={zone}
         pending={clone.isPending}
-        failure={clone.isError && <CloneFailure error={clone.error} onRetry={() => send(step.request)} />}
+        failure={
+          lost ? (
+            <CloneOutcomeUnknown
+              error={lost.error}
+              newName={step.request.payload.name}
+              adAccountId={step.request.adAccountId}
+              pending={clone.isPending}
+              onCloneAgain={() => send(step.request, true)}
+            />
+          ) : (
+            clone.isError && <CloneFailure error={clone.error} onRetry={() => send(step.request)} />
+          )
+        }
         onBack={() => setStep({ kind: "edit" })}
         onConfirm={() => send(step.request)}
       />
     );
   }
+  if (refused) return null;
   return (
     <Card boundary={{ name: "The clone form", resetKey: enriched.data }}>
       <div className="space-y-5">

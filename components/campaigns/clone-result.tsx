@@ -1,4 +1,6 @@
+import Link from "next/link";
 import { formatCurrency, formatDateTime } from "@/lib/format";
+import { activityEntryHref } from "@/lib/queries/activity";
 import type { CloneCampaignResponse } from "@/lib/schemas/campaign-clone";
 import { enumLabel } from "@/lib/store-locale";
 import { Badge, Card, DescriptionList } from "@/components/ui/card";
@@ -10,11 +12,13 @@ interface CloneResultProps {
   currency: string;
   requestId?: string;
   replayed: boolean;
+  /** The clone's entry in the Activity list. */
+  auditId?: string;
   onCloneAnother: () => void;
 }
 
 /** The cloned asset as the upstream describes it, and its raw step results. */
-export function CloneResult({ response, currency, requestId, replayed, onCloneAnother }: CloneResultProps) {
+export function CloneResult({ response, currency, requestId, replayed, auditId, onCloneAnother }: CloneResultProps) {
   const { asset } = response;
   const code = (value: string) => <code className="font-mono text-xs break-all">{value}</code>;
   return (
@@ -33,6 +37,13 @@ export function CloneResult({ response, currency, requestId, replayed, onCloneAn
             <code className="select-all font-mono" data-testid="request-id">
               {requestId}
             </code>
+          </p>
+        )}
+        {auditId && (
+          <p className="mt-1 text-xs">
+            <Link href={activityEntryHref(auditId)} className="font-medium underline">
+              See it in Activity
+            </Link>
           </p>
         )}
       </div>

@@ -1,7 +1,12 @@
+import Link from "next/link";
+import { activityEntryHref } from "@/lib/queries/activity";
+
 export interface Notice {
   tone: "success" | "info" | "error";
   text: string;
   requestId?: string;
+  /** The action's entry in the Activity list. */
+  auditId?: string;
 }
 
 const tones: Record<Notice["tone"], string> = {
@@ -25,6 +30,13 @@ export function ActionNotice({ notice, onDismiss }: { notice: Notice; onDismiss:
             <code className="select-all font-mono" data-testid="request-id">
               {notice.requestId}
             </code>
+          </p>
+        )}
+        {notice.auditId && (
+          <p className="mt-1 text-xs">
+            <Link href={activityEntryHref(notice.auditId)} className="font-medium underline">
+              See it in Activity
+            </Link>
           </p>
         )}
       </div>

@@ -20,7 +20,14 @@ const tableMinWidth: Record<string, string> = { "Pixel ID": "min-w-32", Created:
 
 const rowAction = "rounded-lg px-2 py-1 text-sm font-medium transition-colors";
 
-function Actions({ connection, selected, onDetails, onRemove }: ListProps & { connection: TrackingConnection; selected: boolean }) {
+function Actions({
+  connection,
+  selected,
+  onDetails,
+  onRemove,
+  removeRefusedBy,
+  removeBlocked,
+}: ListProps & { connection: TrackingConnection; selected: boolean }) {
   return (
     <div className="flex">
       <button
@@ -37,7 +44,9 @@ function Actions({ connection, selected, onDetails, onRemove }: ListProps & { co
         type="button"
         aria-label={`Remove ${connection.name}`}
         onClick={() => onRemove(connection)}
-        className={`${rowAction} text-rose-700 hover:bg-rose-50 dark:text-rose-400 dark:hover:bg-rose-950/50`}
+        disabled={removeBlocked || removeRefusedBy !== undefined}
+        aria-describedby={removeRefusedBy}
+        className={`${rowAction} text-rose-700 hover:bg-rose-50 disabled:cursor-not-allowed disabled:text-slate-500 disabled:hover:bg-transparent dark:text-rose-400 dark:hover:bg-rose-950/50 dark:disabled:text-slate-400`}
       >
         Remove
       </button>
@@ -52,6 +61,10 @@ interface ListProps {
   when: When;
   onDetails: (connection: TrackingConnection) => void;
   onRemove: (connection: TrackingConnection) => void;
+  /** Set when this key was refused removals: the id of the note that says why, and the buttons are disabled. */
+  removeRefusedBy?: string;
+  /** Whether this key may remove is not known yet: nobody is asked to type a name for a removal that may be refused. */
+  removeBlocked?: boolean;
 }
 
 /** A table from 640 px up; below, one card per connection with every field and both actions. */

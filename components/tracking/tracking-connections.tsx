@@ -7,12 +7,14 @@ import { newIdempotencyKey } from "@/lib/queries/activity";
 import { requestIdOf } from "@/lib/queries/api-client";
 import { useStoreProfile } from "@/lib/queries/store";
 import { interpretTimeZone } from "@/lib/store-locale";
+import { useKeyRefusal, useRefreshKeyRefusals } from "@/lib/queries/key-refusals";
 import { useRemoveTrackingConnection, useTrackingConnections } from "@/lib/queries/tracking-connections";
 import { timestampToDate, type TrackingConnection } from "@/lib/schemas/tracking-connection";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { FallbackNote } from "@/components/ui/fallback-note";
+import { KeyRefusalNote } from "@/components/ui/key-refusal-note";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { ActionNotice, type Notice } from "./action-notice";
 import { ConnectionDetails } from "./connection-details";
@@ -29,6 +31,8 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
   const profile = useStoreProfile(storeUrl, organizationId);
   const zone = profile.data ? interpretTimeZone(profile.data.timezone) : undefined;
   const remove = useRemoveTrackingConnection(storeUrl, organizationId);
+  const { refusal, isPending: refusalsPending } = useKeyRefusal("tracking-connection.remove");
+  const refreshRefusals = useRefreshKeyRefusals();
   const [selectedId, setSelectedId] = useState<string>();
   const [removal, setRemoval] = useState<Removal>();
   const [notice, setNotice] = useState<Notice>();
@@ -57,15 +61,22 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
     remove.mutate(
       { pixelId: connection.id, idempotencyKey },
       {
-        onSuccess: ({ requestId }) => {
+        onSuccess: ({ requestId, auditId }) => {
           setRemoval(undefined);
           if (selectedId === connection.id) setSelectedId(undefined);
-          setNotice({ tone: "success", text: `Removed “${connection.name}”. It no longer tracks events for this store.`, requestId });
+          setNotice({
+            tone: "success",
+            text: `Removed “${connection.name}”. It no longer tracks events for this store.`,
+            requestId,
+            auditId,
+          });
         },
         onError: (error) => {
           if (!(error instanceof ApiRequestError)) return;
           if (error.status === 403) {
             setRemoval(undefined);
+            // Remembered for this key from now on: the page shows removal as unavailable before the next try.
+            refreshRefusals();
             setNotice({
               tone: "error",
               text: "This key is not allowed to remove tracking connections. Sign in with a key that has this permission.",
@@ -93,6 +104,7 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
       <h2 className="text-xl font-semibold">Tracking connections</h2>
       <FallbackNote text={zone?.fallbackNote} />
       {notice && <ActionNotice notice={notice} onDismiss={() => setNotice(undefined)} />}
+      {refusal && <KeyRefusalNote id="remove-refused" refusal={refusal} what="Removing tracking connections" />}
       <Card boundary={{ name: "The tracking connections", requestId: requestIdOf(connections.data), resetKey: connections.data }}>
         {connections.isPending ? (
           <Skeleton lines={5} label="Loading tracking connections" />
@@ -108,6 +120,8 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
             when={when}
             onDetails={(connection) => setSelectedId(connection.id === selectedId ? undefined : connection.id)}
             onRemove={openRemoval}
+            removeRefusedBy={refusal ? "remove-refused" : undefined}
+            removeBlocked={refusalsPending}
           />
         )}
       </Card>
@@ -117,7 +131,7 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
         </div>
       )}
       <ConfirmDialog
-        open={removal !== undefined}
+        open={removal !== undefined && !refusal}
         title="Remove tracking connection"
         confirmText={removal?.connection.name ?? ""}
         confirmLabel="Remove tracking connection"

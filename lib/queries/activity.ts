@@ -1,6 +1,7 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { activityResponseSchema } from "@/lib/schemas/activity";
+import { searchOfFilters } from "@/lib/activity-filters";
+import { activityResponseSchema, type ActivityFilters } from "@/lib/schemas/activity";
 import { apiFetch, apiFetchWithHeaders } from "./api-client";
 
 /**
@@ -8,20 +9,45 @@ import { apiFetch, apiFetchWithHeaders } from "./api-client";
  * reading back the request id for the notice), and the Activity list they feed.
  */
 
-export const activityKeys = { all: ["activity"] as const };
+export const activityKeys = {
+  all: ["activity"] as const,
+  list: (filters: ActivityFilters) => [...activityKeys.all, "list", filters] as const,
+  entry: (id: string) => [...activityKeys.all, "entry", id] as const,
+};
 
-export const activityQueryOptions = () =>
-  queryOptions({
-    queryKey: activityKeys.all,
-    queryFn: ({ signal }) => apiFetch("/api/activity", activityResponseSchema, { signal }),
+export const activityQueryOptions = (filters: ActivityFilters) =>
+  infiniteQueryOptions({
+    queryKey: activityKeys.list(filters),
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch(`/api/activity?${searchOfFilters(filters, { before: pageParam })}`, activityResponseSchema, { signal }),
+    initialPageParam: undefined as string | undefined,
+    // Keyset paging: each page names the cursor of the next, older one.
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
     // The history changes with every action anywhere in the organization: always read it fresh.
     staleTime: 0,
   });
 
-/** GET /api/activity: the organization's guarded actions, newest first. */
-export function useActivity() {
-  return useQuery(activityQueryOptions());
+/** GET /api/activity: the organization's guarded actions, newest first, filtered, 50 per page. */
+export function useActivity(filters: ActivityFilters) {
+  return useInfiniteQuery(activityQueryOptions(filters));
 }
+
+/** GET /api/activity?entry=: one entry, the target of an action notice's link; none when it is not the organization's. */
+export function useActivityEntry(id: string) {
+  return useQuery(
+    queryOptions({
+      queryKey: activityKeys.entry(id),
+      queryFn: ({ signal }) => apiFetch(`/api/activity?${new URLSearchParams({ entry: id })}`, activityResponseSchema, { signal }),
+      staleTime: 0,
+    }),
+  );
+}
+
+/** GET /api/activity/export: the filtered list as CSV, its filters written in its first lines. */
+export const activityExportHref = (filters: ActivityFilters) => `/api/activity/export?${searchOfFilters(filters)}`;
+
+/** Where an action's notice links to: its own entry in the Activity list. */
+export const activityEntryHref = (auditId: string) => `/activity?${new URLSearchParams({ entry: auditId })}`;
 
 export interface ActionResult<T> {
   data: T;
@@ -29,6 +55,8 @@ export interface ActionResult<T> {
   requestId?: string;
   /** The dashboard answered from its idempotency record: the action had already run. */
   replayed: boolean;
+  /** The action's entry in the Activity list. */
+  auditId?: string;
 }
 
 interface GuardedActionOptions {
@@ -54,7 +82,12 @@ export async function sendGuardedAction<T extends z.ZodType>(
     organizationId: options.organizationId,
     headers: { "idempotency-key": options.idempotencyKey },
   });
-  return { data, requestId, replayed: headers.get("idempotent-replayed") === "true" };
+  return {
+    data,
+    requestId,
+    replayed: headers.get("idempotent-replayed") === "true",
+    auditId: headers.get("x-audit-id") ?? undefined,
+  };
 }
 
 /** A fresh key for a new intended action. */

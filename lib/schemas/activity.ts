@@ -14,11 +14,11 @@ export type AuditAction = (typeof auditActions)[number];
  * never ran (not sent, or the upstream asked to retry later); `unknown` means it was sent and no
  * readable answer came back, so it may or may not have happened.
  */
-const auditOutcomes = ["succeeded", "failed", "not_done", "unknown"] as const;
+export const auditOutcomes = ["succeeded", "failed", "not_done", "unknown"] as const;
 export type AuditOutcome = (typeof auditOutcomes)[number];
 
 /** What an action was aimed at, with the names known at the time (they may change or vanish later). */
-const auditTargetSchema = z.strictObject({
+export const auditTargetSchema = z.strictObject({
   connectionId: z.string().optional(),
   connectionName: z.string().optional(),
   channel: z.string().optional(),
@@ -59,7 +59,7 @@ export const activityResponseSchema = z.strictObject({ entries: z.array(auditEnt
 export type ActivityResponse = z.infer<typeof activityResponseSchema>;
 
 /** The Activity page's filters, kept in its URL and sent as the query of GET /api/activity and its CSV export. */
-const activityFiltersSchema = z.strictObject({
+export const activityFiltersSchema = z.strictObject({
   action: z.enum(auditActions).optional(),
   outcome: z.enum(auditOutcomes).optional(),
   store: z.string().trim().min(1).max(300).optional(),

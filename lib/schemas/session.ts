@@ -23,6 +23,7 @@ export type SessionSummaryView = z.infer<typeof sessionSummarySchema>;
  * before anything is typed. The contract lists no permissions: this is what the key was told.
  */
 const keyRefusalSchema = z.strictObject({ action: z.enum(auditActions), message: z.string(), refusedAt: z.string() });
+export type KeyRefusal = z.infer<typeof keyRefusalSchema>;
 
 export const sessionResponseSchema = z.strictObject({
   session: sessionSummarySchema,

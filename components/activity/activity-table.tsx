@@ -1,0 +1,177 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { useQueries } from "@tanstack/react-query";
+import { formatDateTime } from "@/lib/format";
+import type { AuditAction, AuditEntry, AuditOutcome } from "@/lib/schemas/activity";
+import { storeProfileQueryOptions } from "@/lib/queries/store";
+import { interpretTimeZone } from "@/lib/store-locale";
+import { Badge } from "@/components/ui/card";
+import { FallbackNote } from "@/components/ui/fallback-note";
+
+export const actionLabels: Record<AuditAction, string> = {
+  "tracking-connection.remove": "Removed a tracking connection",
+  "campaign-group.clone": "Cloned a campaign group",
+};
+
+export const outcomeLabels: Record<AuditOutcome, string> = {
+  succeeded: "Succeeded",
+  failed: "Failed",
+  not_done: "Not done",
+  unknown: "Unknown",
+};
+
+const outcomeTones: Record<AuditOutcome, "good" | "bad" | "warn" | "neutral"> = {
+  succeeded: "good",
+  failed: "bad",
+  not_done: "neutral",
+  unknown: "warn",
+};
+
+interface StoreZone {
+  zone: string;
+  label: string;
+  note?: string;
+}
+
+/**
+ * Each entry's time in its store's zone, like every other time of that store. A store whose
+ * profile cannot be read (or is still loading) is shown in UTC, with a note once it failed.
+ */
+function useStoreZones(entries: readonly AuditEntry[]): { zoneOf: (storeUrl: string) => StoreZone; notes: string[] } {
+  const storeUrls = [...new Set(entries.map((entry) => entry.storeUrl))];
+  const profiles = useQueries({ queries: storeUrls.map((storeUrl) => ({ ...storeProfileQueryOptions(storeUrl), retry: false })) });
+  const zones = new Map<string, StoreZone>();
+  storeUrls.forEach((storeUrl, index) => {
+    const profile = profiles[index];
+    if (profile?.data) {
+      const reading = interpretTimeZone(profile.data.timezone);
+      zones.set(storeUrl, {
+        zone: reading.zone,
+        label: reading.label,
+        note: reading.fallbackNote && `${storeUrl}: ${reading.fallbackNote}`,
+      });
+    } else if (profile?.isError) {
+      zones.set(storeUrl, { zone: "UTC", label: "UTC", note: `${storeUrl}: times shown in UTC, the store's time zone could not be read.` });
+    }
+  });
+  const utc: StoreZone = { zone: "UTC", label: "UTC" };
+  return { zoneOf: (storeUrl) => zones.get(storeUrl) ?? utc, notes: [...zones.values()].flatMap((zone) => (zone.note ? [zone.note] : [])) };
+}
+
+const muted = "text-xs text-slate-600 dark:text-slate-400";
+const Id = ({ children }: { children: ReactNode }) => <code className="font-mono text-xs break-all">{children}</code>;
+
+/** One named thing, its name first and its ID beneath: the tracking page and Campaign Manager show both. */
+function Named({ label, name, id, extra }: { label: string; name?: string; id?: string; extra?: string }) {
+  if (!name && !id) return null;
+  return (
+    <div>
+      <span className={`block ${muted}`}>{label}</span>
+      {name ? <span className="font-medium wrap-anywhere">{name}</span> : <span className={muted}>name not known</span>}
+      {extra && <span className={muted}> ({extra})</span>}
+      {id && (
+        <span className="block">
+          <Id>{id}</Id>
+        </span>
+      )}
+    </div>
+  );
+}
+
+function Target({ entry }: { entry: AuditEntry }) {
+  const { target } = entry;
+  if (entry.action === "tracking-connection.remove") {
+    return <Named label="Tracking connection" name={target.connectionName} id={target.connectionId} extra={target.channel} />;
+  }
+  return (
+    <div className="space-y-1">
+      <Named label="Source campaign group" name={target.sourceCampaignGroupName} id={target.sourceCampaignGroupId} />
+      <Named label="New campaign group" name={target.newGroupName} id={target.newGroupId} />
+      <Named label="Ad account" name={target.adAccountName} id={target.adAccountId} />
+    </div>
+  );
+}
+
+/** What an outcome means for the person reading it, and for `unknown` what to check. */
+function outcomeExplanation(entry: AuditEntry): string {
+  const { target } = entry;
+  switch (entry.outcome) {
+    case "succeeded":
+      return "";
+    case "failed":
+      return "The analytics service refused it; nothing changed.";
+    case "not_done":
+      return "It never ran: it was not sent, or the service asked to try later.";
+    case "unknown": {
+      if (entry.action === "tracking-connection.remove") {
+        return `The answer was lost: check whether “${target.connectionName ?? target.connectionId}” is still listed on the store's tracking page. Removing it again is safe.`;
+      }
+      const account = target.adAccountName ? `${target.adAccountName} (${target.adAccountId})` : target.adAccountId;
+      return `The answer was lost: the clone may or may not exist. Check ad account ${account} in LinkedIn Campaign Manager for a campaign group named “${target.newGroupName}” before cloning again.`;
+    }
+  }
+}
+
+function EntryRow({ entry, zone, highlighted }: { entry: AuditEntry; zone: StoreZone; highlighted: boolean }) {
+  const explanation = outcomeExplanation(entry);
+  return (
+    <tr id={`entry-${entry.id}`} className={`align-top ${highlighted ? "bg-indigo-50 dark:bg-indigo-950/40" : ""}`}>
+      <td className="py-2 pr-4 whitespace-nowrap">
+        <time dateTime={entry.at}>{formatDateTime(entry.at, zone.zone)}</time>
+        <span className={`block ${muted}`}>{zone.label}</span>
+      </td>
+      <th scope="row" className="py-2 pr-4 text-left font-medium">
+        {actionLabels[entry.action]}
+      </th>
+      <td className="min-w-48 py-2 pr-4">
+        <Badge tone={outcomeTones[entry.outcome]}>{outcomeLabels[entry.outcome]}</Badge>{" "}
+        <span className={muted}>{entry.status === null ? "no answer" : `status ${entry.status}`}</span>
+        {explanation && <p className={`mt-1 max-w-xs ${muted}`}>{explanation}</p>}
+      </td>
+      <td className="max-w-xs py-2 pr-4 wrap-anywhere">{entry.storeUrl}</td>
+      <td className="min-w-56 py-2 pr-4">
+        <Target entry={entry} />
+      </td>
+      <td className="py-2 pr-4 wrap-anywhere">{entry.userEmail}</td>
+      <td className="py-2">
+        <span className={`block ${muted}`}>Dashboard</span>
+        <Id>{entry.requestId ?? "—"}</Id>
+        <span className={`block ${muted}`}>Analytics service</span>
+        <Id>{entry.upstreamRequestId ?? "—"}</Id>
+      </td>
+    </tr>
+  );
+}
+
+/** Guarded actions, newest first: names beside IDs, the outcome and what to check, who, when and both request ids. */
+export function ActivityTable({ entries, highlightId }: { entries: readonly AuditEntry[]; highlightId?: string }) {
+  const { zoneOf, notes } = useStoreZones(entries);
+  return (
+    <div className="space-y-3">
+      {notes.map((note) => (
+        <FallbackNote key={note} text={note} />
+      ))}
+      {/* A focusable, named scroll box: keyboard users can scroll the wide table sideways on small screens. */}
+      <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Activity entries, scrolls sideways">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Activity of your organization, newest first</caption>
+          <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">
+            <tr>
+              {["When", "Action", "Outcome", "Store", "Target", "By", "Request IDs"].map((heading) => (
+                <th key={heading} scope="col" className="py-2 pr-4 whitespace-nowrap">
+                  {heading}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {entries.map((entry) => (
+              <EntryRow key={entry.id} entry={entry} zone={zoneOf(entry.storeUrl)} highlighted={entry.id === highlightId} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { formatDateTime } from "@/lib/format";
+import type { KeyRefusal } from "@/lib/schemas/session";
+
+/**
+ * Says up front that an action is unavailable to this key, and why: the contract lists no
+ * permissions, so the page can only repeat what the analytics service answered, and when.
+ */
+export function KeyRefusalNote({ refusal, what, id }: { refusal: KeyRefusal; what: string; id?: string }) {
+  return (
+    <div
+      id={id}
+      role="note"
+      aria-label={`${what}: unavailable`}
+      className="rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
+    >
+      <p className="font-semibold">
+        {what} is unavailable with this API key: this key was refused {what.toLowerCase()} on{" "}
+        <time dateTime={refusal.refusedAt}>{formatDateTime(refusal.refusedAt)}</time>.
+      </p>
+      <p className="mt-1">The analytics service answered: “{refusal.message}”</p>
+      <p className="mt-1 text-xs">
+        The service does not list what a key may do, so this is what it answered last time. Sign in with a key that has this permission.
+      </p>
+    </div>
+  );
+}
