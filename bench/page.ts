@@ -5,22 +5,13 @@
  */
 import { chromium } from "@playwright/test";
 import { gzipSync } from "node:zlib";
+import { chromiumLaunchOptions } from "../e2e/support/chromium";
 import { ADMIN_KEY, signInCookie, startDashboardProcess, startDemoUpstreamProcess, US_STORE } from "./processes";
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 export async function benchPage({ runs = 3 }: { runs?: number } = {}) {
   const upstream = await startDemoUpstreamProcess(["--scale", "35"]);
   const dashboard = await startDashboardProcess(upstream.baseUrl, 3901);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const cookie = await signInCookie(dashboard.origin, ADMIN_KEY);
     const [name, value] = cookie.split("=") as [string, string];

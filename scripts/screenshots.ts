@@ -10,6 +10,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { chromiumLaunchOptions } from "../e2e/support/chromium";
 import { chromium, type Browser } from "@playwright/test";
 import { freePort, ROOT, runNode, type RunningScript } from "../test/processes";
 
@@ -84,18 +85,7 @@ async function main() {
   mkdirSync(outDir, { recursive: true });
   const started = process.env.DASHBOARD_URL ? undefined : await startDashboard();
   const url = (process.env.DASHBOARD_URL ?? started!.url).replace(/\/$/, "");
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   const notReady: string[] = [];
   try {
     console.log(`Screenshots of ${url} into screenshots/`);
