@@ -27,6 +27,7 @@ const pages = [
   { name: "tracking", path: `/stores/${store}/tracking`, ready: "Base domain", signedIn: true },
   { name: "clone", path: `/stores/${store}/campaigns/clone`, ready: "Ad account", signedIn: true },
   { name: "activity", path: "/activity", ready: "Activity", signedIn: true },
+  { name: "sessions", path: "/sessions", ready: "This session", signedIn: true },
 ];
 
 const viewports = [

@@ -22,6 +22,7 @@ export const SIGNED_IN_PAGES: { name: string; path: string; ready: (page: Page) 
   { name: "tracking", path: `/stores/${US_STORE}/tracking`, ready: (page) => page.getByRole("button", { name: /^Remove / }).first() },
   { name: "clone", path: `/stores/${US_STORE}/campaigns/clone`, ready: (page) => page.getByLabel("Ad account ID") },
   { name: "activity", path: "/activity", ready: (page) => page.getByRole("heading", { name: "Activity", level: 1 }) },
+  { name: "sessions", path: "/sessions", ready: (page) => page.getByRole("button", { name: "Sign out all other sessions" }) },
 ];
 
 export async function openPage(page: Page, target: (typeof SIGNED_IN_PAGES)[number]) {
