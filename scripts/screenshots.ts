@@ -65,6 +65,8 @@ async function shoot(browser: Browser, url: string, colorScheme: "light" | "dark
       await page.waitForLoadState("networkidle");
       const shown = await page
         .getByText(shot.ready)
+        // The first one shown at this width (a phone shows cards where a desktop shows a table).
+        .locator("visible=true")
         .first()
         .waitFor({ timeout: 15_000 })
         .then(() => true)
