@@ -1,7 +1,7 @@
 "use client";
 
 import type { FormEvent, HTMLAttributes, ReactNode } from "react";
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { formatCurrency } from "@/lib/format";
 import { enumLabel, interpretCurrency, quoteValue, statusTone, type TimeZoneReading } from "@/lib/store-locale";
 import { cloneFormSchema, type CloneCampaignRequest, type CloneFormField, type CloneFormValues } from "@/lib/schemas/campaign-clone";
@@ -9,6 +9,15 @@ import type { EnrichedAsset } from "@/lib/schemas/enrich";
 import { Badge } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { FallbackNote } from "@/components/ui/fallback-note";
+
+const noSubscription = () => () => {};
+/** False while the page is server-rendered HTML only, true once its script runs. */
+const useInteractive = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
 export type FieldErrors = Partial<Record<CloneFormField, string>>;
 
@@ -112,6 +121,7 @@ interface CloneFormProps {
  */
 export function CloneForm({ values, onChange, serverErrors, source, zone, storeCurrency, onSubmit }: CloneFormProps) {
   // Errors show from the first attempt to submit on, and follow every change after it.
+  const interactive = useInteractive();
   const [attempted, setAttempted] = useState(false);
   const parsed = cloneFormSchema(zone).safeParse(values);
   const localErrors: FieldErrors = {};
@@ -131,7 +141,7 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
   }
 
   return (
-    <form method="post" onSubmit={submit} noValidate aria-label="Clone a campaign group" className="space-y-5">
+    <form onSubmit={submit} noValidate aria-label="Clone a campaign group" className="space-y-5">
       <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
         <TextField
           field="adAccountId"
@@ -266,7 +276,10 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
       </fieldset>
 
       <div className="flex justify-end">
-        <Button type="submit">Review the clone</Button>
+        {/* Disabled until the page's script runs: a form sent before it would only reload the page. */}
+        <Button type="submit" disabled={!interactive}>
+          Review the clone
+        </Button>
       </div>
     </form>
   );
