@@ -1,7 +1,10 @@
-/** Checks the settings and opens the database once at start-up, so a misconfigured server stops with a clear message. */
-export async function register() {
-  if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { startOrExit } = await import("@/lib/server/startup");
-    await startOrExit();
-  }
-}
+import type { Instrumentation } from "next";
+
+/**
+ * Errors Next.js meets while rendering a page or running a route: one JSON line each, with the
+ * request's id, instead of Next's own multi-line text.
+ */
+export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
+  const { logRenderError } = await import("@/server/observability/render-errors");
+  logRenderError(error, { method: request.method, path: request.path }, context);
+};

@@ -1,4 +1,6 @@
+import { existsSync, readFileSync } from "node:fs";
 import type { NextConfig } from "next";
+import serverExternalPackages from "./scripts/server-packages.json";
 
 /** Headers for every response; the page CSP (with its per-request nonce) is set in proxy.ts. */
 const securityHeaders = [
@@ -9,9 +11,18 @@ const securityHeaders = [
   { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
 ];
 
+/** Written by scripts/build.mjs: a hash of the sources, so that a build id names what it was built from. */
+const BUILD_ID_FILE = ".releases/next-build-id";
+
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
+  // A self-contained server; scripts/build.mjs assembles it into a release with the server program.
+  output: "standalone",
+  // Loaded from node_modules at run time, not bundled: one copy each, shared by the app and the server
+  // program (the database drivers, the logger, the metrics registry, tracing).
+  serverExternalPackages,
+  generateBuildId: () => (existsSync(BUILD_ID_FILE) ? readFileSync(BUILD_ID_FILE, "utf8").trim() : null),
   // The build type-checks the app only: tests, benchmarks and scripts need devDependencies,
   // which `npm ci --omit=dev` leaves out (`npm run typecheck` checks everything).
   typescript: { tsconfigPath: "tsconfig.build.json" },

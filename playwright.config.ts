@@ -25,8 +25,8 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
     // A fresh database for each run: what one run left (sessions, Activity) never leaks into the next.
-    command: `rm -rf ${E2E_DATA_DIR} && exec node scripts/start.mjs`,
-    url: `${baseURL}/sign-in`,
+    command: `rm -rf ${E2E_DATA_DIR} && exec node --conditions=react-server --import tsx scripts/start.ts`,
+    url: `${baseURL}/api/health/live`,
     reuseExistingServer: !process.env.CI,
     timeout: 240_000,
     stdout: "ignore",
@@ -41,6 +41,8 @@ export default defineConfig({
       // sign-in failure limit counts each test as its own client.
       TRUST_PROXY_HOPS: "1",
       NEXT_TELEMETRY_DISABLED: "1",
+      // The alert journeys send webhooks to a receiver on this machine.
+      WEBHOOK_ALLOW_PRIVATE: "1",
     },
   },
 });

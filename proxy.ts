@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { contentSecurityPolicy } from "@/lib/csp";
+import { contentSecurityPolicy } from "@/server/http/csp";
 
 /**
  * Runs before every page: gives it a fresh CSP nonce, and sends visitors without a

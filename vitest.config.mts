@@ -10,7 +10,15 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: [
+      "server/**/*.test.ts",
+      "shared/**/*.test.ts",
+      "client/**/*.test.ts",
+      "demo-upstream/**/*.test.ts",
+      "app/**/*.test.ts",
+      "components/**/*.test.ts",
+      "scripts/**/*.test.ts",
+    ],
     environment: "node",
     // The process's database is an in-memory PGlite per test file; the storage suite also runs on TEST_DATABASE_URL.
     setupFiles: ["test/database-setup.ts"],

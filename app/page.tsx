@@ -1,6 +1,10 @@
 import { redirect } from "next/navigation";
-import { hasPageSession } from "@/lib/session/page-session";
+import { pageSessionSummary } from "@/server/auth/page-session";
 
+/** The home: a user with one store opens on that store's numbers; with several, on the list of stores. */
 export default async function HomePage() {
-  redirect((await hasPageSession()) ? "/context" : "/sign-in");
+  const summary = await pageSessionSummary();
+  if (!summary) redirect("/sign-in");
+  const [only, ...others] = summary.stores;
+  redirect(only && others.length === 0 ? `/stores/${encodeURIComponent(only.url)}` : "/context");
 }

@@ -4,7 +4,7 @@
  * a time, in one run, on each storage. Overhead = p50 through the dashboard minus p50 direct.
  */
 import { randomUUID } from "node:crypto";
-import { describeDemo } from "../lib/demo-upstream/describe";
+import { describeDemo } from "@/demo-upstream/describe";
 import { ADMIN_KEY, benchStorages, signInCookie, startDashboardProcess, startDemoUpstreamProcess, US_STORE } from "./processes";
 
 const ROUNDS = 60;

@@ -5,7 +5,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readJsonArray } from "@/lib/metrics/json-array-stream";
+import { readJsonArray } from "@/server/metrics/json-array-stream";
 
 const ELEMENT_CHARS = 4 * 1024 * 1024;
 const ELEMENTS = 8;

@@ -5,8 +5,9 @@
  *   baseline: `await res.json()` and then a reduce into the same aggregation
  */
 import { readFileSync } from "node:fs";
-import { ProductMetricsAggregator, type MetricRow } from "@/lib/metrics/aggregate";
-import { openProductRows } from "@/lib/metrics/server/product-rows";
+import { ProductMetricsAggregator, type MetricRow } from "@/server/metrics/aggregate";
+import { openProductRows } from "@/server/metrics/product-rows";
+import { upstreamClient } from "@/server/upstream/client";
 
 const [mode, baseUrl, apiKey, storeUrl, startDate, endDate] = process.argv.slice(2) as [string, string, string, string, string, string];
 
@@ -18,14 +19,7 @@ function peakRssMb(): number {
 async function stream(aggregator: ProductMetricsAggregator) {
   process.env.UPSTREAM_BASE_URL = baseUrl;
   process.env.UPSTREAM_TIMEOUT_MS = "300000";
-  const session = {
-    sessionId: "bench",
-    apiKey,
-    stores: [],
-    user: { name: "bench", email: "bench@example.com" },
-    expiresAt: Date.now() + 3_600_000,
-  };
-  const rows = await openProductRows({ session, requestId: "bench" }, storeUrl, { startDate, endDate });
+  const rows = await openProductRows(upstreamClient({ apiKey, requestId: "bench" }), storeUrl, { startDate, endDate });
   for await (const batch of rows.batches) for (const row of batch) aggregator.add(row);
 }
 

@@ -32,7 +32,7 @@ function stopper(child: ChildProcess) {
 /** The demo upstream CLI; resolves with its base URL once it listens. */
 export function startDemoUpstreamProcess(args: string[] = []): Promise<RunningProcess & { baseUrl: string }> {
   // `node --import tsx` rather than the tsx CLI, so that child.pid is the server itself.
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/demo-upstream/cli.ts", "--port", "0", ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", "demo-upstream/cli.ts", "--port", "0", ...args], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "inherit"],
@@ -54,7 +54,7 @@ export async function startDashboardProcess(
   port: number,
   extraEnv: Record<string, string> = {},
 ): Promise<RunningProcess & { origin: string }> {
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
     cwd: ROOT,
     detached: true,
     stdio: "ignore",
@@ -63,7 +63,8 @@ export async function startDashboardProcess(
       UPSTREAM_BASE_URL: upstreamBaseUrl,
       PORT: String(port),
       SESSION_SECRET: "bench-secret-".padEnd(48, "x"),
-      NODE_ENV: "production",
+      // One instance on its own embedded database, unless `extraEnv` names PostgreSQL.
+      EMBEDDED_DATABASE: "1",
       ...extraEnv,
     },
   });

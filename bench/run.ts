@@ -3,18 +3,24 @@
  * Each prints its figures next to a baseline measured in the same run.
  */
 import { benchActions } from "./actions";
+import { benchAlerts } from "./alerts";
 import { benchAggregation } from "./aggregation";
 import { benchBundles } from "./bundles";
+import { benchDigests } from "./digests";
 import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
+import { benchMemory } from "./memory";
 import { benchPage } from "./page";
 import { benchProxy } from "./proxy";
 
 const benches: Record<string, () => Promise<unknown>> = {
   proxy: () => benchProxy(),
   actions: () => benchActions(),
+  alerts: () => benchAlerts(),
   aggregation: () => benchAggregation(),
   page: () => benchPage(),
+  memory: () => benchMemory(),
   bundles: async () => benchBundles(),
+  digests: () => benchDigests(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
     console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);

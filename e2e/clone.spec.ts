@@ -9,6 +9,7 @@ import {
   openTracking,
   review,
   source,
+  uniqueName,
   usPixels,
 } from "./support/actions";
 import { demo, KEYS, US_STORE } from "./support/demo";
@@ -56,14 +57,14 @@ test.describe("campaign clone", () => {
     await signInWithKey(page, MANAGER_KEY, CLONE);
     await page.getByLabel("Start", { exact: true }).fill("2026-06-10T09:00");
     await page.getByLabel("End (optional)").fill("2026-06-09T09:00");
-    await page.getByLabel(/^Budget/).fill("0");
+    await page.getByLabel(/^Daily budget/).fill("0");
     await page.getByRole("button", { name: "Review the clone" }).click();
 
     for (const [label, message] of [
       ["Ad account ID", "must not be empty"],
       ["Source campaign group ID", "must not be empty"],
       ["End (optional)", "must be after the start"],
-      [/^Budget/, "must be a number greater than 0"],
+      [/^Daily budget/, "must be a number greater than 0"],
     ] as const) {
       const field = page.getByLabel(label);
       await expect(field).toHaveAttribute("aria-invalid", "true");
@@ -77,7 +78,7 @@ test.describe("campaign clone", () => {
 
   test("the upstream's 400 details come back next to their field", async ({ page }) => {
     await signInWithKey(page, MANAGER_KEY, CLONE);
-    await fillCloneForm(page);
+    await fillCloneForm(page, { name: uniqueName("Refused currency") });
     await page.getByLabel("Currency").fill("EUR");
     await review(page);
     await page.getByRole("button", { name: "Clone campaign group" }).click();
@@ -90,7 +91,7 @@ test.describe("campaign clone", () => {
   test("the marketer key's first refusal is remembered: from then on no clone form is offered", async ({ page }) => {
     const refusals = await hideEarlierRefusals(page);
     await signInWithKey(page, KEYS.marketer, CLONE);
-    await fillCloneForm(page);
+    await fillCloneForm(page, { name: uniqueName("Marketer clone") });
     await review(page);
     refusals.reveal();
     await page.getByRole("button", { name: "Clone campaign group" }).click();
@@ -113,7 +114,7 @@ test.describe("campaign clone", () => {
         sent.push({ key: request.headers()["idempotency-key"] ?? "", body: request.postData() ?? "" });
     });
     await signInWithKey(page, MANAGER_KEY, CLONE);
-    const name = `Lost answer ${Date.now()}`;
+    const name = uniqueName("Lost answer");
     await fillCloneForm(page, { name });
     await review(page);
     await demo.setFaults([{ route: "clone", truncateRate: 1, times: 1 }]);
@@ -156,7 +157,7 @@ test.describe("campaign clone", () => {
 
   test("a double click on clone clones once", async ({ page }) => {
     await signInWithKey(page, MANAGER_KEY, CLONE);
-    await fillCloneForm(page);
+    await fillCloneForm(page, { name: uniqueName("Double click") });
     await review(page);
     await page.getByRole("button", { name: "Clone campaign group" }).dblclick();
     await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
@@ -171,7 +172,7 @@ test.describe("campaign clone", () => {
         sent.push({ key: request.headers()["idempotency-key"] ?? "", body: request.postData() ?? "" });
     });
     await signInWithKey(page, MANAGER_KEY, CLONE);
-    await fillCloneForm(page);
+    await fillCloneForm(page, { name: uniqueName("After a 500") });
     await review(page);
     await demo.setFaults([{ route: "clone", errorStatus: 500, errorRate: 1, times: 1 }]);
     await page.getByRole("button", { name: "Clone campaign group" }).click();
@@ -207,7 +208,7 @@ test("the Activity page shows both actions", async ({ page }) => {
   await expect(page.getByRole("status").filter({ hasText: "Removed" })).toBeVisible();
 
   await page.goto(CLONE);
-  await fillCloneForm(page, { name: `Activity check ${Date.now()}` });
+  await fillCloneForm(page, { name: uniqueName("Activity check") });
   await review(page);
   await page.getByRole("button", { name: "Clone campaign group" }).click();
   await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();

@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
+import { exportWithManifest } from "./support/exports";
 import type { Page } from "@playwright/test";
-import { describeDemo } from "../lib/demo-upstream/describe";
-import { ODD_KEY_STRING, ODD_STORE } from "../lib/demo-upstream/odd-fixtures";
+import { describeDemo } from "@/demo-upstream/describe";
+import { ODD_KEY_STRING, ODD_STORE } from "@/demo-upstream/odd-fixtures";
 import { demo } from "./support/demo";
 import { expect, signInWithKey, test } from "./support/fixtures";
 
@@ -58,13 +58,11 @@ test("every page of the odd store draws, says how it reads the store's zone and 
   await expect(page.getByText("Unnamed product")).toBeVisible();
   // A breakdown names the ad with its unknown status as it is.
   await page.getByRole("button", { name: /^Very long name/ }).click();
-  await expect(page.getByText("in_review", { exact: true })).toBeVisible();
+  await expect(page.getByText("In review", { exact: true })).toBeVisible();
   // The CSV says what the page says about the zone and currency.
-  const download = page.waitForEvent("download");
-  await page.getByRole("link", { name: "Export raw rows (CSV)" }).click();
-  const csv = await readFile((await (await download).path())!, "utf8");
-  expect(csv).toContain(`# Note: ${ZONE_NOTE}\r\n`);
-  expect(csv).toContain(`# Currency: USDT\r\n# Note: ${CURRENCY_NOTE}\r\n`);
+  const { manifest } = await exportWithManifest(page, "Export raw rows (CSV)");
+  expect(manifest.time_zone.note).toBe(ZONE_NOTE);
+  expect(manifest.currency).toEqual({ store_value: "USDT", used: "USDT", note: CURRENCY_NOTE });
   await expectWholePage(page);
 
   // Tracking connections: none, and the note about the times the page would show.
@@ -79,7 +77,7 @@ test("every page of the odd store draws, says how it reads the store's zone and 
   await page.getByLabel("Ad account ID").fill(account.id);
   await page.getByLabel("Source campaign group ID").fill(source.id);
   await expect(page.getByLabel("New name", { exact: true })).toHaveValue(`Copy of ${source.name}`);
-  await page.getByLabel(/^Budget/).fill("75");
+  await page.getByLabel(/^Daily budget/).fill("75");
   await expect(page.getByLabel("Currency", { exact: true })).toHaveValue("");
   await page.getByLabel("Currency", { exact: true }).fill("USD");
   await page.getByRole("button", { name: "Review the clone" }).click();

@@ -1,11 +1,11 @@
-import { readFile } from "node:fs/promises";
+import { exportWithManifest } from "./support/exports";
 import { demo, KEYS, US_STORE } from "./support/demo";
 import { expect, signInWithKey, test } from "./support/fixtures";
 
 const PAGE = `/stores/${US_STORE}/products?range=custom&from=2026-01-01&to=2026-01-31`;
 
 /** "$1,234.50" → 1234.5 */
-const amount = (text: string) => Number(text.replace(/[^0-9.-]/g, ""));
+const amount = (text: string) => Number(text.replace(/\u2212/g, "-").replace(/[^0-9.-]/g, ""));
 
 test("filters live in the URL: chosen, shown as chips, and kept on reload", async ({ signedInPage: page }) => {
   await page.goto(PAGE);
@@ -43,7 +43,10 @@ test("a comparison period shows the change on every figure", async ({ signedInPa
   await page.goto(PAGE);
   await page.getByLabel("Compare with").selectOption("previous");
   await expect(page).toHaveURL(/compare=previous/);
-  await expect(page.getByText(/(more|less) than the comparison period/)).toHaveCount(5);
+  // A compact signed change on each tile; the sentence is kept for screen readers and the tooltip.
+  for (const label of ["Revenue", "Orders", "Units", "Average order value", "Units per order"])
+    await expect(page.getByTestId(`kpi-change-${label}`)).toContainText(/^([↑↓][\d.]+%|0%|new)/);
+  await expect(page.getByText(/(more|less) than the previous period\.|About the same as the previous period\./)).toHaveCount(5);
 });
 
 test("the exported CSV holds the same products and figures as the table", async ({ signedInPage: page }) => {
@@ -54,19 +57,15 @@ test("the exported CSV holds the same products and figures as the table", async 
   const firstRevenue = amount((await firstRow.locator("td").nth(3).textContent())!);
   const count = Number((await page.getByText(/\d+ products · page/).textContent())!.split(" ")[0]!.replace(/,/g, ""));
 
-  const download = page.waitForEvent("download");
-  await page.getByRole("link", { name: "Export table (CSV)" }).click();
-  const file = await download;
-  expect(file.suggestedFilename()).toBe(`products_${US_STORE}_2026-01-01_2026-01-31_conversion_filtered.csv`);
-  const text = await readFile((await file.path())!, "utf8");
-  expect(text).toContain("# Filters: channel=facebook");
-  expect(text).toContain("(America/New_York)");
-  const lines = text
-    .trim()
-    .split("\r\n")
-    .filter((line) => !line.startsWith("#"));
+  const exported = await exportWithManifest(page, "Export table (CSV)");
+  expect(exported.name).toBe(`products_${US_STORE}_2026-01-01_2026-01-31_conversion_filtered.csv`);
+  expect(exported.manifestName).toBe(`products_${US_STORE}_2026-01-01_2026-01-31_conversion_filtered.manifest.json`);
+  expect(exported.manifest.parameters.channel).toBe("facebook");
+  expect(exported.manifest.time_zone.used).toBe("America/New_York");
+  const lines = exported.csv.trim().split("\r\n");
+  expect(lines[0]).toMatch(/^Product,SKU,Product ID,/);
   expect(lines).toHaveLength(count + 1);
-  const [, name, , , , revenue] = lines[1]!.split(",");
+  const [name, , , , , revenue] = lines[1]!.split(",");
   expect(name).toBe(firstName);
   expect(Number(revenue)).toBeCloseTo(firstRevenue, 2);
 });
@@ -77,7 +76,7 @@ test("a product's breakdown shows ad names and statuses from enrich, and unknown
   const breakdown = page.getByRole("table", { name: "Breakdown of this product by channel and ad" });
   await expect(breakdown).toBeVisible();
   // A resolved ad shows its name next to a status badge and its ID.
-  await expect(breakdown.locator("td span.rounded-full").first()).toHaveText(/active|paused|archived/);
+  await expect(breakdown.locator("td span.rounded-full").first()).toHaveText(/^(Active|Paused|Archived)$/);
   await expect(breakdown.getByText("no ad").first()).toBeVisible();
 });
 

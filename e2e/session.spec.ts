@@ -29,7 +29,7 @@ test("a store without catalog connections shows the empty state", async ({ page 
 for (const [label, key, reason] of [
   ["an expired key", KEYS.expired, /has expired/],
   ["a revoked key", KEYS.revoked, /has been revoked/],
-  ["a legacy key without store scope", KEYS.legacy, /older key without store scope/],
+  ["a legacy key without store scope", KEYS.legacy, /older key that is not tied to a store/],
   ["a wrong key", "sk_this_is_not_a_key", /not valid/],
 ] as const) {
   test(`${label} is refused with its reason`, async ({ page }) => {

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildIsCurrent, sourceHash } from "./build.mjs";
+import { buildIdOf, buildIsCurrent, pruneReleases, releasesDir, sourceHash, switchCurrent } from "./releases.mjs";
 
 let root: string;
 
@@ -14,7 +14,7 @@ function write(path: string, text: string) {
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "source-hash-"));
   write("app/page.tsx", "export default function Page() { return null; }\n");
-  write("lib/format.ts", "export const x = 1;\n");
+  write("shared/format.ts", "export const x = 1;\n");
   write("package-lock.json", '{"lockfileVersion":3}\n');
 });
 
@@ -25,13 +25,13 @@ describe("sourceHash", () => {
     const before = sourceHash(root);
     expect(before).toMatch(/^[0-9a-f]{64}$/);
     const later = new Date(Date.now() + 3_600_000);
-    for (const file of ["package-lock.json", "app/page.tsx", "lib/format.ts"]) utimesSync(join(root, file), later, later);
+    for (const file of ["package-lock.json", "app/page.tsx", "shared/format.ts"]) utimesSync(join(root, file), later, later);
     expect(sourceHash(root)).toBe(before);
   });
 
   it("changes when a source is edited, added or renamed", () => {
     const hashes = [sourceHash(root)];
-    write("lib/format.ts", "export const x = 2;\n");
+    write("shared/format.ts", "export const x = 2;\n");
     hashes.push(sourceHash(root));
     write("components/chart.tsx", "export {};\n");
     hashes.push(sourceHash(root));
@@ -44,21 +44,46 @@ describe("sourceHash", () => {
 
   it("leaves out unit tests and files outside the build inputs", () => {
     const before = sourceHash(root);
-    write("lib/format.test.ts", "it('x', () => {});\n");
+    write("shared/format.test.ts", "it('x', () => {});\n");
     write("e2e/page.spec.ts", "export {};\n");
     write("README.md", "# readme\n");
     expect(sourceHash(root)).toBe(before);
   });
 });
 
-describe("buildIsCurrent", () => {
-  it("holds only while the recorded hash matches the sources", () => {
+/** A complete release of `hash` under .releases/, as scripts/build.mjs assembles it. */
+function release(hash: string): string {
+  const id = buildIdOf(hash);
+  for (const file of ["server.mjs", ".next/BUILD_ID", ".next/required-server-files.json", ".next/static/chunk.js"])
+    write(`.releases/${id}/${file}`, "x");
+  write(`.releases/${id}/release.json`, JSON.stringify({ buildId: id, sourceHash: hash, version: "1", migration: "", builtAt: "" }));
+  return id;
+}
+
+describe("releases", () => {
+  it("are current only while `current` points at a complete release of these very sources", () => {
     expect(buildIsCurrent(root)).toBe(false);
-    write(".next/BUILD_ID", "build\n");
+    const id = release(sourceHash(root));
     expect(buildIsCurrent(root)).toBe(false);
-    write(".next/source-hash", sourceHash(root));
+    switchCurrent(root, id);
     expect(buildIsCurrent(root)).toBe(true);
+    rmSync(join(releasesDir(root), id, "server.mjs"));
+    expect(buildIsCurrent(root)).toBe(false);
+    write(`.releases/${id}/server.mjs`, "x");
     write("app/page.tsx", "export default function Page() { return 1; }\n");
     expect(buildIsCurrent(root)).toBe(false);
+  });
+
+  it("are pruned to the newest, never the current one nor one a server runs from", () => {
+    const ids = ["a", "b", "c", "d", "e"].map((tag) => release(tag.repeat(16)));
+    // A live process (this one) runs from the second oldest.
+    write(`.releases/${ids[1]}/.pids/${process.pid}`, "");
+    ids.forEach((id, index) => {
+      const at = new Date(Date.now() - (10 - index) * 60_000);
+      utimesSync(join(releasesDir(root), id), at, at);
+    });
+    switchCurrent(root, ids[0]!);
+    pruneReleases(root, 2);
+    expect(ids.map((id) => existsSync(join(releasesDir(root), id)))).toEqual([true, true, false, true, true]);
   });
 });

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/lib/demo-upstream/server";
-import { activityResponseSchema } from "@/lib/schemas/activity";
+import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { activityResponseSchema } from "@/shared/schemas/activity";
 import { Dashboard, type ErrorBody } from "@/test/dashboard-instances";
 import { newLocation } from "@/test/databases";
 import { ADMIN_KEY, US_STORE } from "@/test/harness";
@@ -10,7 +10,7 @@ import { ensureBuild } from "@/test/processes";
 import { startTcpProxy, type TcpProxy } from "@/test/tcp-proxy";
 
 /**
- * Durable state across real dashboard processes: two instances of scripts/server.mjs on one
+ * Durable state across real dashboard processes: two instances of the production server on one
  * PostgreSQL database (reached through a TCP relay the tests can hold or cut), and restarts.
  */
 const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
@@ -58,6 +58,8 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
       // Short, so that a lost attempt's lock (UPSTREAM_TIMEOUT_MS + 15 s) goes stale within the test; longer than the 1.5 s latency below.
       UPSTREAM_TIMEOUT_MS: "2500",
       TRUST_PROXY_HOPS: "1",
+      DATABASE_STATEMENT_TIMEOUT_MS: "2000",
+      DATABASE_CONNECT_TIMEOUT_MS: "2000",
     };
     // Started together on a new database: both apply the migrations, taking turns.
     a = await Dashboard.create(env);
@@ -87,7 +89,7 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
     for (const dashboard of instances()) {
       const response = await dashboard.request("/api/health");
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ status: "ok", database: "ok" });
+      expect(await response.json()).toMatchObject({ status: "ok", database: "ok", databaseKind: "postgresql" });
     }
   });
 
@@ -203,7 +205,7 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
       expect(page.headers.get("location")).toMatch(/\/unavailable\?next=%2Factivity$/);
       const health = await dashboard.request("/api/health");
       expect(health.status).toBe(503);
-      expect(await health.json()).toEqual({ status: "unavailable", database: "unavailable" });
+      expect(await health.json()).toMatchObject({ status: "unavailable", database: "unavailable", databaseKind: "postgresql" });
     }
     expect(upstream.requestCounts()).toEqual(before);
 
@@ -215,6 +217,31 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
     }
     expect(clones()).toBe(2);
   }, 60_000);
+
+  it("a silent partition (the database reachable, passing no bytes) answers 503 within seconds, health within its own timeout", async () => {
+    const cookie = await a!.cookieFor(ADMIN_KEY);
+    relay.hold();
+    try {
+      for (const dashboard of instances()) {
+        const started = performance.now();
+        const health = await dashboard.request("/api/health");
+        expect(health.status).toBe(503);
+        expect(performance.now() - started).toBeLessThan(4_000);
+        const asked = performance.now();
+        const activity = await dashboard.request("/api/activity", { cookie });
+        expect(activity.status).toBe(503);
+        expect(((await activity.json()) as ErrorBody).code).toBe("database_unavailable");
+        // The statement and connect timeouts are 2 s here (DATABASE_*_TIMEOUT_MS): an answer within a few seconds, not a hang.
+        expect(performance.now() - asked).toBeLessThan(8_000);
+      }
+    } finally {
+      relay.resume();
+    }
+    for (const dashboard of instances()) {
+      await until(async () => ((await dashboard.request("/api/health")).status === 200 ? true : undefined), 20_000, "healthy again");
+      expect((await dashboard.request("/api/activity", { cookie })).status).toBe(200);
+    }
+  }, 90_000);
 
   it("after a graceful restart, the Activity list is kept and a completed clone retried with its key is replayed", async () => {
     const cookie = await a!.cookieFor(ADMIN_KEY);
@@ -250,7 +277,7 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
 
     const drained = await health;
     expect(drained.status).toBe(503);
-    expect(await drained.json()).toEqual({ status: "draining", database: "ok" });
+    expect(await drained.json()).toMatchObject({ status: "draining", database: "ok" });
     const response = await inFlight;
     expect(response.status).toBe(200);
     expect(response.headers.get("idempotent-replayed")).toBeNull();

@@ -12,7 +12,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromiumLaunchOptions } from "../e2e/support/chromium";
 import { chromium, type Browser } from "@playwright/test";
-import { freePort, ROOT, runNode, type RunningScript } from "../test/processes";
+import { freePort, ROOT, runNode, START, type RunningScript } from "../test/processes";
 
 const apiKey = process.env.SCREENSHOTS_API_KEY ?? "sk_demo_admin_nw_us_5d8e2f41c7a9";
 const store = process.env.SCREENSHOTS_STORE ?? "northwind-outfitters.myshopify.com";
@@ -28,6 +28,7 @@ const pages = [
   { name: "clone", path: `/stores/${store}/campaigns/clone`, ready: "Ad account", signedIn: true },
   { name: "activity", path: "/activity", ready: "Activity", signedIn: true },
   { name: "sessions", path: "/sessions", ready: "This session", signedIn: true },
+  { name: "verify", path: `/stores/${store}/verify`, ready: "Its manifest", signedIn: true },
 ];
 
 const viewports = [
@@ -37,7 +38,7 @@ const viewports = [
 
 async function startDashboard(): Promise<{ url: string; dashboard: RunningScript }> {
   const port = await freePort();
-  const dashboard = runNode(["scripts/start.mjs"], { PORT: String(port), DEMO_UPSTREAM_PORT: String(await freePort()) });
+  const dashboard = runNode(START, { PORT: String(port), DEMO_UPSTREAM_PORT: String(await freePort()) });
   console.log(`Starting a dashboard on port ${port} (builds first if the sources changed)…`);
   await dashboard.waitFor(/Dashboard ready/, 600_000);
   return { url: `http://localhost:${port}`, dashboard };

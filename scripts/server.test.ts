@@ -1,8 +1,10 @@
+import { rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/lib/demo-upstream/server";
+import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { ADMIN_KEY } from "@/test/harness";
-import { ensureBuild, freePort, holdPort, runNode, type RunningScript } from "@/test/processes";
+import { copyOfTemplate } from "@/test/pglite-template";
+import { ensureBuild, freePort, holdPort, runNode, SERVE, type RunningScript } from "@/test/processes";
 
 let upstream: DemoUpstream;
 const running: RunningScript[] = [];
@@ -11,7 +13,12 @@ beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
 });
 
-afterAll(() => upstream.close());
+const dataDirs: string[] = [];
+
+afterAll(async () => {
+  await upstream.close();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 afterEach(async () => {
   upstream.reset();
@@ -20,10 +27,12 @@ afterEach(async () => {
 
 async function startServer(env: Record<string, string> = {}, nodeArgs: string[] = []) {
   const port = await freePort();
-  const server = runNode([...nodeArgs, "scripts/server.mjs"], {
+  const server = runNode([...nodeArgs, ...SERVE], {
     PORT: String(port),
     UPSTREAM_BASE_URL: upstream.baseUrl,
     SESSION_SECRET: "server-test-secret-".padEnd(48, "x"),
+    EMBEDDED_DATABASE: "1",
+    DATA_DIR: dataDirs[dataDirs.push(copyOfTemplate()) - 1]!,
     ...env,
   });
   running.push(server);
@@ -76,7 +85,12 @@ describe("server.mjs", () => {
   it("reports PORT in use in one line and exits 1", async () => {
     const held = await holdPort();
     try {
-      const server = runNode(["scripts/server.mjs"], { PORT: String(held.port), UPSTREAM_BASE_URL: upstream.baseUrl });
+      const server = runNode(SERVE, {
+        PORT: String(held.port),
+        UPSTREAM_BASE_URL: upstream.baseUrl,
+        SESSION_SECRET: "server-test-secret-".padEnd(48, "x"),
+        EMBEDDED_DATABASE: "1",
+      });
       running.push(server);
       expect(await server.exited).toBe(1);
       expect(server.output().trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^PORT ${held.port} is already in use`))]);
@@ -86,10 +100,10 @@ describe("server.mjs", () => {
   });
 
   it("refuses a malformed timeout setting, naming it", async () => {
-    const server = runNode(["scripts/server.mjs"], { PORT: String(await freePort()), SERVER_REQUEST_TIMEOUT_MS: "soon" });
+    const server = runNode(SERVE, { PORT: String(await freePort()), SERVER_REQUEST_TIMEOUT_MS: "soon" });
     running.push(server);
     expect(await server.exited).toBe(1);
-    expect(server.output()).toMatch(/^SERVER_REQUEST_TIMEOUT_MS must be a whole number/);
+    expect(server.output()).toMatch(/^Configuration error: SERVER_REQUEST_TIMEOUT_MS must be a whole number/);
   });
 
   it("serves the icon pages link to", async () => {
@@ -160,19 +174,26 @@ describe("server.mjs", () => {
     }, 30_000);
 
     it("cuts requests still in flight after SHUTDOWN_GRACE_MS, and a second signal a second later stops at once", async () => {
-      const first = await startServer({ SHUTDOWN_GRACE_MS: "500" });
-      const cookie = await signIn(first.origin);
-      upstream.setFaults([{ route: "me", latencyMs: 10_000 }]);
-      const cut = fetch(`${first.origin}/api/v1/me`, { headers: { cookie } }).then((response) => response.text());
-      while (upstream.requestCounts().me < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      // The shortest grace the settings allow is the upstream deadline plus 5 s: an upstream call always fits in it.
+      // What outlives it is a client still sending its body.
+      const first = await startServer({ UPSTREAM_TIMEOUT_MS: "500", SHUTDOWN_GRACE_MS: "5500" });
+      const { socket, closedAfterMs } = await openSocket(first.port);
+      socket.write(
+        `POST /api/session HTTP/1.1\r\nHost: localhost:${first.port}\r\norigin: ${first.origin}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
       const signalled = performance.now();
       first.server.child.kill("SIGTERM");
-      await expect(cut).rejects.toThrow();
       expect(await first.server.exited).toBe(0);
-      expect(performance.now() - signalled).toBeLessThan(4_000);
+      const stoppedAfterMs = performance.now() - signalled;
+      expect(stoppedAfterMs).toBeGreaterThan(5_000);
+      expect(stoppedAfterMs).toBeLessThan(9_000);
+      expect(await closedAfterMs).toBeLessThan(10_000);
+      expect(first.server.output()).toMatch(/Requests still in flight after 5500 ms: closing their connections/);
 
       const second = await startServer();
       const secondCookie = await signIn(second.origin);
+      upstream.setFaults([{ route: "me", latencyMs: 10_000 }]);
       const before = upstream.requestCounts().me;
       const pending = fetch(`${second.origin}/api/v1/me`, { headers: { cookie: secondCookie } }).catch(() => "cut");
       while (upstream.requestCounts().me === before) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -1,8 +1,8 @@
-/** Dashboard processes (scripts/server.mjs, production build) sharing one PostgreSQL database, and requests to them as a browser sends them. */
+/** Dashboard processes (the current release, as `npm run start:prod` runs it) sharing one PostgreSQL database, and requests to them as a browser sends them. */
 import { randomUUID } from "node:crypto";
-import { describeDemo } from "@/lib/demo-upstream/describe";
+import { describeDemo } from "@/demo-upstream/describe";
 import { US_STORE } from "./harness";
-import { freePort, portIsFree, runNode, type RunningScript } from "./processes";
+import { freePort, portIsFree, runNode, SERVE, type RunningScript } from "./processes";
 
 const [account] = describeDemo().adAccounts.filter((candidate) => candidate.storeUrl === US_STORE);
 const sourceGroup = account!.campaignGroups[1]!;
@@ -40,7 +40,7 @@ export class Dashboard {
     // After a kill the kernel may take a moment to release the port.
     for (const deadline = Date.now() + 5_000; !(await portIsFree(this.port)) && Date.now() < deadline;)
       await new Promise((resolve) => setTimeout(resolve, 50));
-    this.script = runNode(["scripts/server.mjs"], { ...this.env, PORT: String(this.port) });
+    this.script = runNode(SERVE, { ...this.env, PORT: String(this.port) });
     await this.script.waitFor(/Listening on/);
   }
 
@@ -56,8 +56,18 @@ export class Dashboard {
   }
 
   /** A request as the dashboard's pages send it: same-origin, with the session cookie and, for actions, an Idempotency-Key. */
-  request(path: string, init: { method?: string; cookie?: string; body?: string; idempotencyKey?: string; client?: string } = {}) {
-    const headers: Record<string, string> = { origin: this.origin };
+  request(
+    path: string,
+    init: {
+      method?: string;
+      cookie?: string;
+      body?: string;
+      idempotencyKey?: string;
+      client?: string;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    const headers: Record<string, string> = { origin: this.origin, ...init.headers };
     if (init.cookie) headers.cookie = init.cookie;
     if (init.body) headers["content-type"] = "application/json";
     if (init.idempotencyKey) headers["idempotency-key"] = init.idempotencyKey;

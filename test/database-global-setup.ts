@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { openDatabase } from "@/lib/store/database";
-import { migrationsDir } from "@/lib/store/migrate";
+import { openDatabase } from "@/server/db/database";
+import { migrationsDir } from "@/server/db/migrate";
 
 declare module "vitest" {
   export interface ProvidedContext {

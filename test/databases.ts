@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { openDatabase, type Db } from "@/lib/store/database";
+import { openDatabase, type Db } from "@/server/db/database";
 import { copyOfTemplate } from "./pglite-template";
 
 /**

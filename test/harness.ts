@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { vi } from "vitest";
+import type { RouteHandler } from "@/server/http/pipeline";
 
 export const DASHBOARD = "http://localhost:3000";
 export const ADMIN_KEY = "sk_demo_admin_nw_us_5d8e2f41c7a9";
@@ -58,4 +59,23 @@ export async function startRecordingUpstream(
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Calls a route handler as Next.js does: with the path parameters of its folder (decoded), read
+ * from the request's path.
+ */
+export function callRoute(handler: RouteHandler, request: Request): Promise<Response> {
+  const names: string[] = [];
+  const pattern = handler.spec.path.replace(/\[(\.\.\.)?([^\]]+)\]/g, (_match, rest: string | undefined, name: string) => {
+    names.push(name);
+    return rest ? "(.+)" : "([^/]+)";
+  });
+  const found = new RegExp(`^${pattern}/?$`).exec(new URL(request.url).pathname);
+  const params: Record<string, string | string[]> = {};
+  names.forEach((name, index) => {
+    const raw = found?.[index + 1] ?? "";
+    params[name] = handler.spec.path.includes(`[...${name}]`) ? raw.split("/").map(decodeURIComponent) : decodeURIComponent(raw);
+  });
+  return handler(request, { params: Promise.resolve(params) });
 }

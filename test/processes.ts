@@ -6,6 +6,9 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
+/** Set by test/database-setup.ts for the test process itself; never passed on to the processes it starts. */
+export const TEST_PROCESS_ONLY = ["DATA_DIR", "UPSTREAM_BASE_URL"] as const;
+
 function listen(server: Server, port: number, host?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -83,11 +86,21 @@ export interface RunningScript {
   kill: () => Promise<void>;
 }
 
+/**
+ * The environment of a process a test starts: the test process's own, without what the test
+ * setup gave this process alone (its database folder, a placeholder upstream), plus `env`.
+ */
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  for (const name of TEST_PROCESS_ONLY) delete inherited[name];
+  return { ...inherited, ...env };
+}
+
 /** Runs `node <args>` in the checkout, collecting its output; `detached` gives it a process group of its own, as a terminal would. */
 export function runNode(args: string[], env: Record<string, string>, { detached = false } = {}): RunningScript {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    env: childEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
     detached,
   });
@@ -137,12 +150,17 @@ export function runNode(args: string[], env: Record<string, string>, { detached 
   return { child, output: () => output, waitFor, exited, kill };
 }
 
-/** Builds the dashboard unless the last build matches the sources (as `npm start` decides). */
+/** The production server, as `npm run start:prod` runs it (the current release). */
+export const SERVE = ["scripts/serve.mjs"];
+/** `npm start`: builds when needed, then the demo upstream and the dashboard. */
+export const START = ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"];
+
+/** Builds the dashboard unless the current release matches the sources (as `npm start` decides). */
 export function ensureBuild(): void {
   const build = spawnSync(process.execPath, ["scripts/build.mjs", "--if-stale"], {
     cwd: ROOT,
     encoding: "utf8",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    env: childEnv({}),
   });
   if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}\n${build.stderr}`);
 }

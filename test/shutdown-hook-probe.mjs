@@ -1,5 +1,5 @@
 // Preloaded into scripts/server.mjs by its tests (`node --import`): registers shutdown hooks as
-// soon as the server publishes its state, as app code does through lib/server/lifecycle.ts.
+// soon as the server publishes its state, as app code does through server/runtime/lifecycle.ts.
 const key = Symbol.for("dashboard.server");
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

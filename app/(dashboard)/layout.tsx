@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/shell/app-header";
-import { pageSessionSummary } from "@/lib/session/page-session";
+import { pageSessionSummary } from "@/server/auth/page-session";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await pageSessionSummary();

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/sign-in/sign-in-form";
-import { signInNotice } from "@/lib/error-words";
-import { safeNextPath } from "@/lib/safe-redirect";
-import { demoKeyOptions } from "@/lib/server/demo-keys";
-import { hasPageSession } from "@/lib/session/page-session";
+import { signInNotice } from "@/shared/error-words";
+import { safeNextPath } from "@/shared/safe-redirect";
+import { demoKeyOptions } from "@/server/auth/demo-keys";
+import { hasPageSession } from "@/server/auth/page-session";
 
 export const metadata: Metadata = { title: "Sign in" };
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { safeNextPath } from "@/lib/safe-redirect";
+import { safeNextPath } from "@/shared/safe-redirect";
 
 export const metadata: Metadata = { title: "Temporarily unavailable" };
 

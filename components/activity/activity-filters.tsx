@@ -2,7 +2,7 @@
 
 import Form from "next/form";
 import Link from "next/link";
-import { auditActions, auditOutcomes, type ActivityFilters } from "@/lib/schemas/activity";
+import { auditActions, auditOutcomes, type ActivityFilters } from "@/shared/schemas/activity";
 import { Button } from "@/components/ui/button";
 import { actionLabels, outcomeLabels } from "./activity-table";
 

@@ -1,10 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { hasFilters, searchOfFilters } from "@/lib/activity-filters";
-import { activityExportHref, useActivity, useActivityEntry } from "@/lib/queries/activity";
-import { requestIdOf } from "@/lib/queries/api-client";
-import type { ActivityFilters } from "@/lib/schemas/activity";
+import { hasFilters, searchOfFilters } from "@/shared/activity-filters";
+import { activityExportHref, useActivity, useActivityEntry } from "@/client/queries/activity";
+import { requestIdOf } from "@/client/queries/api-client";
+import type { ActivityFilters } from "@/shared/schemas/activity";
 import { Card } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";

@@ -1,12 +1,12 @@
 "use client";
 
-import type { ReactNode } from "react";
 import { useQueries } from "@tanstack/react-query";
-import { formatDateTime } from "@/lib/format";
-import type { AuditAction, AuditEntry, AuditOutcome } from "@/lib/schemas/activity";
-import { storeProfileQueryOptions } from "@/lib/queries/store";
-import { interpretTimeZone } from "@/lib/store-locale";
+import { formatDateTime } from "@/shared/format";
+import type { AuditAction, AuditEntry, AuditOutcome } from "@/shared/schemas/activity";
+import { storeProfileQueryOptions } from "@/client/queries/store";
+import { interpretTimeZone } from "@/shared/store-locale";
 import { Badge } from "@/components/ui/card";
+import { Breakable } from "@/components/ui/breakable";
 import { FallbackNote } from "@/components/ui/fallback-note";
 
 export const actionLabels: Record<AuditAction, string> = {
@@ -60,7 +60,11 @@ function useStoreZones(entries: readonly AuditEntry[]): { zoneOf: (storeUrl: str
 }
 
 const muted = "text-xs text-slate-600 dark:text-slate-400";
-const Id = ({ children }: { children: ReactNode }) => <code className="font-mono text-xs break-all">{children}</code>;
+const Id = ({ children }: { children: string }) => (
+  <code className="font-mono text-xs">
+    <Breakable text={children} />
+  </code>
+);
 
 /** One named thing, its name first and its ID beneath: the tracking page and Campaign Manager show both. */
 function Named({ label, name, id, extra }: { label: string; name?: string; id?: string; extra?: string }) {
@@ -68,7 +72,7 @@ function Named({ label, name, id, extra }: { label: string; name?: string; id?: 
   return (
     <div>
       <span className={`block ${muted}`}>{label}</span>
-      {name ? <span className="font-medium wrap-anywhere">{name}</span> : <span className={muted}>name not known</span>}
+      {name ? <span className="font-medium">{name}</span> : <span className={muted}>name not known</span>}
       {extra && <span className={muted}> ({extra})</span>}
       {id && (
         <span className="block">
@@ -117,24 +121,28 @@ function EntryRow({ entry, zone, highlighted }: { entry: AuditEntry; zone: Store
   const explanation = outcomeExplanation(entry);
   return (
     <tr id={`entry-${entry.id}`} className={`align-top ${highlighted ? "bg-indigo-50 dark:bg-indigo-950/40" : ""}`}>
-      <td className="py-2 pr-4 whitespace-nowrap">
+      <td data-label="When" className="py-2 pr-4 whitespace-nowrap">
         <time dateTime={entry.at}>{formatDateTime(entry.at, zone.zone)}</time>
         <span className={`block ${muted}`}>{zone.label}</span>
       </td>
-      <th scope="row" className="py-2 pr-4 text-left font-medium">
+      <th scope="row" className="py-2 pr-4 text-left font-medium max-sm:text-base">
         {actionLabels[entry.action]}
       </th>
-      <td className="min-w-48 py-2 pr-4">
+      <td data-label="Outcome" className="min-w-48 py-2 pr-4">
         <Badge tone={outcomeTones[entry.outcome]}>{outcomeLabels[entry.outcome]}</Badge>{" "}
         <span className={muted}>{entry.status === null ? "no answer" : `status ${entry.status}`}</span>
         {explanation && <p className={`mt-1 max-w-xs ${muted}`}>{explanation}</p>}
       </td>
-      <td className="max-w-xs py-2 pr-4 wrap-anywhere">{entry.storeUrl}</td>
-      <td className="min-w-56 py-2 pr-4">
+      <td data-label="Store" className="max-w-xs py-2 pr-4">
+        <Breakable text={entry.storeUrl} />
+      </td>
+      <td data-label="Target" className="min-w-56 py-2 pr-4">
         <Target entry={entry} />
       </td>
-      <td className="py-2 pr-4 wrap-anywhere">{entry.userEmail}</td>
-      <td className="py-2">
+      <td data-label="By" className="py-2 pr-4">
+        <Breakable text={entry.userEmail} />
+      </td>
+      <td data-label="Request IDs" className="py-2">
         <span className={`block ${muted}`}>Dashboard</span>
         <Id>{entry.requestId ?? "—"}</Id>
         <span className={`block ${muted}`}>Analytics service</span>
@@ -154,7 +162,7 @@ export function ActivityTable({ entries, highlightId }: { entries: readonly Audi
       ))}
       {/* A focusable, named scroll box: keyboard users can scroll the wide table sideways on small screens. */}
       <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Activity entries, scrolls sideways">
-        <table className="w-full text-left text-sm">
+        <table className="cards-on-phone w-full text-left text-sm">
           <caption className="sr-only">Activity of your organization, newest first</caption>
           <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">
             <tr>

@@ -1,34 +1,25 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { ApiRequestError } from "@/lib/queries/api-client";
-import { newIdempotencyKey, type ActionResult } from "@/lib/queries/activity";
-import { useCloneCampaign } from "@/lib/queries/campaign-clone";
-import { useEnrichedAssets } from "@/lib/queries/enrich";
-import { useKeyRefusal, useRefreshKeyRefusals } from "@/lib/queries/key-refusals";
-import { useStoreProfile } from "@/lib/queries/store";
-import {
-  cloneFormFieldOf,
-  type CloneCampaignRequest,
-  type CloneCampaignResponse,
-  type CloneFormValues,
-} from "@/lib/schemas/campaign-clone";
-import { interpretCurrency, interpretTimeZone, type TimeZoneReading } from "@/lib/store-locale";
-import { epochMsToZonedLocal } from "@/lib/time-zone";
+import { ApiRequestError } from "@/client/queries/api-client";
+import { useCloneAttempt, useCloneCampaign, useDismissCloneAttempt } from "@/client/queries/campaign-clone";
+import { useEnrichedAssets } from "@/client/queries/enrich";
+import { useKeyRefusal, useRefreshKeyRefusals } from "@/client/queries/key-refusals";
+import { useStoreProfile } from "@/client/queries/store";
+import { cloneFormFieldOf, type CloneCampaignRequest, type CloneFormValues } from "@/shared/schemas/campaign-clone";
+import { interpretCurrency, interpretTimeZone, type TimeZoneReading } from "@/shared/store-locale";
+import { epochMsToZonedLocal } from "@/shared/time-zone";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { KeyRefusalNote } from "@/components/ui/key-refusal-note";
 import { Skeleton } from "@/components/ui/states";
+import { CloneAttemptView } from "./clone-attempt-view";
+import { useCloneDraft } from "./clone-draft";
+import { DuplicateWarning, useDuplicateGuard } from "./clone-duplicates";
 import { CloneFailure, issuesOf } from "./clone-failure";
 import { CloneForm, type FieldErrors, type SourceLookup } from "./clone-form";
-import { CloneResult } from "./clone-result";
 import { CloneReview } from "./clone-review";
-import { CloneOutcomeUnknown, lostCloneOf } from "./clone-unknown";
-
-type Step =
-  | { kind: "edit" }
-  | { kind: "review"; request: CloneCampaignRequest }
-  | { kind: "done"; request: CloneCampaignRequest; result: ActionResult<CloneCampaignResponse> };
+import type { SourceBudgets } from "@/shared/campaign-budget";
 
 const DAY_MS = 86_400_000;
 
@@ -59,10 +50,9 @@ function useSettledValue(value: string, delayMs: number): string {
   return settled;
 }
 
-const isDefinitiveFailure = (status: number) => status === 500 || (status >= 400 && status < 500 && status !== 409 && status !== 429);
-
 export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const profile = useStoreProfile(storeUrl, organizationId);
+  const attempt = useCloneAttempt(storeUrl, organizationId);
   const { refusal } = useKeyRefusal("campaign-group.clone");
   return (
     <div className="space-y-6">
@@ -73,18 +63,18 @@ export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; 
         </p>
       </div>
       {refusal && <KeyRefusalNote refusal={refusal} what="Cloning campaign groups" />}
-      {profile.isPending ? (
+      {profile.isPending || attempt.isPending ? (
         <Card>
           <Skeleton lines={6} label="Loading the store's currency and time zone" />
         </Card>
-      ) : profile.isError ? (
-        <ErrorPanel error={profile.error} onRetry={() => profile.refetch()} />
+      ) : profile.isError || attempt.isError ? (
+        <ErrorPanel error={profile.error ?? attempt.error} onRetry={() => void (profile.isError ? profile.refetch() : attempt.refetch())} />
       ) : (
         <CloneWorkflow
           storeUrl={storeUrl}
           organizationId={organizationId}
           currency={profile.data.currency}
-          timeZone={profile.data.timezone}
+          zone={interpretTimeZone(profile.data.timezone)}
           refused={refusal !== undefined}
         />
       )}
@@ -96,27 +86,30 @@ function CloneWorkflow({
   storeUrl,
   organizationId,
   currency,
-  timeZone,
+  zone,
   refused,
 }: {
   storeUrl: string;
   organizationId?: string;
   currency: string;
-  timeZone: string;
+  zone: TimeZoneReading;
   /** This key was refused clones: no form is offered for a clone that would be refused. */
   refused: boolean;
 }) {
   const clone = useCloneCampaign(storeUrl, organizationId);
+  const kept = useCloneAttempt(storeUrl, organizationId).data;
+  const dismiss = useDismissCloneAttempt(storeUrl, organizationId);
   const refreshRefusals = useRefreshKeyRefusals();
-  const zone = interpretTimeZone(timeZone);
-  const [values, setValues] = useState(() => initialValues(currency, zone));
-  const [nameEdited, setNameEdited] = useState(false);
+  const { draft, setDraft, clear } = useCloneDraft(storeUrl, () => ({ values: initialValues(currency, zone), nameEdited: false }));
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
-  const [step, setStep] = useState<Step>({ kind: "edit" });
-  // Minted when the form opens; kept while the same request is retried, renewed when it changes or succeeds.
-  const [attempt, setAttempt] = useState(() => ({ idempotencyKey: newIdempotencyKey(), body: undefined as string | undefined }));
 
-  const sourceId = useSettledValue(values.sourceCampaignGroupId.trim(), 400);
+  // The attempt kept on the server is taken up: its next try keeps its key, unless it has ended.
+  const { resume } = clone;
+  useEffect(() => {
+    if (kept && !clone.attempt) resume(kept.request, kept.idempotencyKey, kept.status === "succeeded" || kept.status === "failed");
+  }, [kept, clone.attempt, resume]);
+
+  const sourceId = useSettledValue(draft.values.sourceCampaignGroupId.trim(), 400);
   const enriched = useEnrichedAssets(storeUrl, "linkedin", sourceId ? [sourceId] : [], organizationId);
   const sourceAsset = enriched.data?.assets.find((asset) => asset.assetId === sourceId);
   const lookup: SourceLookup = !sourceId
@@ -125,101 +118,82 @@ function CloneWorkflow({
       ? { state: "found", asset: sourceAsset }
       : enriched.isError
         ? { state: "failed" }
-        : enriched.isPending || sourceId !== values.sourceCampaignGroupId.trim()
+        : enriched.isPending || sourceId !== draft.values.sourceCampaignGroupId.trim()
           ? { state: "loading" }
           : { state: "not-found" };
   // Until the user writes a name, it follows the resolved source.
-  const formValues = nameEdited || !sourceAsset ? values : { ...values, name: `Copy of ${sourceAsset.assetName}` };
+  const formValues = draft.nameEdited || !sourceAsset ? draft.values : { ...draft.values, name: `Copy of ${sourceAsset.assetName}` };
 
   function change(update: Partial<CloneFormValues>) {
-    if ("name" in update) setNameEdited(true);
-    setValues((current) => ({ ...current, ...update }));
+    setDraft((current) => ({ ...current, nameEdited: current.nameEdited || "name" in update, values: { ...current.values, ...update } }));
     setServerErrors((current) => Object.fromEntries(Object.entries(current).filter(([field]) => !(field in update))));
   }
 
-  /** `fresh`: a new intended clone (after a lost answer), never a retry of the last one. */
+  /** `fresh`: a new intended clone (after a lost answer, or one like it already made), never a retry of the last one. */
   function send(request: CloneCampaignRequest, fresh = false) {
-    if (clone.isPending) return;
-    const body = JSON.stringify(request);
-    const same = attempt.body === undefined || attempt.body === body;
-    const idempotencyKey = same && !fresh ? attempt.idempotencyKey : newIdempotencyKey();
-    setAttempt({ idempotencyKey, body });
-    clone.mutate(
-      { request, idempotencyKey },
-      {
-        onSuccess: (result) => {
-          setStep({ kind: "done", request, result });
-          setAttempt({ idempotencyKey: newIdempotencyKey(), body: undefined });
-        },
+    clone.run(request, {
+      fresh,
+      then: {
         onError: (error) => {
           // Remembered for this key from now on: the page says so before the next try.
           if (error instanceof ApiRequestError && error.status === 403) refreshRefusals();
-          // A definitive answer (the upstream's 4xx or 500) ends this attempt: "Try again" is a new
-          // one, with a new key. Without an answer (the connection lost, 502, 503, 504) the same key
-          // is kept, so a retry replays whatever happened instead of running again.
-          if (error instanceof ApiRequestError && isDefinitiveFailure(error.status)) {
-            setAttempt({ idempotencyKey: newIdempotencyKey(), body: undefined });
-          }
           if (!(error instanceof ApiRequestError) || error.status !== 400) return;
           const fieldErrors: FieldErrors = {};
           for (const issue of issuesOf(error.details)) {
             const field = cloneFormFieldOf(issue.path);
             if (field) fieldErrors[field] ??= issue.message;
           }
-          // Errors that belong to fields are shown next to them, in the form.
+          // Errors that belong to fields are shown next to them, in the form: the refused attempt is done with.
           if (Object.keys(fieldErrors).length > 0) {
             setServerErrors(fieldErrors);
-            setStep({ kind: "edit" });
+            setDraft((current) => ({ ...current, review: undefined }));
+            dismiss.mutate();
           }
         },
       },
-    );
+    });
   }
 
   function startOver() {
+    dismiss.mutate();
     clone.reset();
-    setValues(initialValues(currency, zone));
-    setNameEdited(false);
+    clear();
     setServerErrors({});
-    setStep({ kind: "edit" });
   }
 
-  if (step.kind === "done") {
-    const { result, request } = step;
+  if (kept) {
     return (
-      <CloneResult
-        response={result.data}
-        currency={request.payload.currencyCode ?? currency}
-        requestId={result.requestId}
-        replayed={result.replayed}
-        auditId={result.auditId}
+      <CloneAttemptView
+        attempt={kept}
+        storeUrl={storeUrl}
+        organizationId={organizationId}
+        currency={currency}
+        zone={zone}
+        sourceName={sourceAsset?.assetName}
+        pending={clone.isPending}
+        liveError={clone.error}
+        onSend={send}
         onCloneAnother={startOver}
+        onEdit={() => {
+          setDraft((current) => ({ ...current, review: undefined }));
+          dismiss.mutate();
+        }}
       />
     );
   }
-  if (step.kind === "review") {
-    const lost = lostCloneOf(clone.error);
+  if (draft.review) {
     return (
-      <CloneReview
-        request={step.request}
+      <DraftReview
+        request={draft.review}
+        storeUrl={storeUrl}
+        organizationId={organizationId}
         sourceName={sourceAsset?.assetName}
+        sourceBudgets={sourceAsset}
         zone={zone}
         pending={clone.isPending}
-        failure={
-          lost ? (
-            <CloneOutcomeUnknown
-              error={lost.error}
-              newName={step.request.payload.name}
-              adAccountId={step.request.adAccountId}
-              pending={clone.isPending}
-              onCloneAgain={() => send(step.request, true)}
-            />
-          ) : (
-            clone.isError && <CloneFailure error={clone.error} onRetry={() => send(step.request)} />
-          )
-        }
-        onBack={() => setStep({ kind: "edit" })}
-        onConfirm={() => send(step.request)}
+        error={clone.error}
+        onBack={() => setDraft((current) => ({ ...current, review: undefined }))}
+        onSend={send}
       />
     );
   }
@@ -227,7 +201,7 @@ function CloneWorkflow({
   return (
     <Card boundary={{ name: "The clone form", resetKey: enriched.data }}>
       <div className="space-y-5">
-        {clone.isError && <CloneFailure error={clone.error} />}
+        {clone.error !== null && <CloneFailure error={clone.error} />}
         <CloneForm
           values={formValues}
           onChange={change}
@@ -237,10 +211,40 @@ function CloneWorkflow({
           storeCurrency={currency}
           onSubmit={(request) => {
             clone.reset();
-            setStep({ kind: "review", request });
+            setDraft((current) => ({ ...current, review: request }));
           }}
         />
       </div>
     </Card>
+  );
+}
+
+/** The review of a clone not yet sent, with the check for the same clone made recently. */
+function DraftReview(props: {
+  request: CloneCampaignRequest;
+  storeUrl: string;
+  organizationId?: string;
+  sourceName?: string;
+  sourceBudgets?: SourceBudgets;
+  zone: TimeZoneReading;
+  pending: boolean;
+  error: unknown;
+  onBack: () => void;
+  onSend: (request: CloneCampaignRequest, fresh?: boolean) => void;
+}) {
+  const guard = useDuplicateGuard(props.storeUrl, props.request, props.organizationId);
+  return (
+    <CloneReview
+      request={props.request}
+      sourceName={props.sourceName}
+      sourceBudgets={props.sourceBudgets}
+      zone={props.zone}
+      pending={props.pending}
+      blocked={guard.blocking}
+      notice={<DuplicateWarning guard={guard} zone={props.zone} />}
+      failure={props.error !== null && <CloneFailure error={props.error} onRetry={() => props.onSend(props.request)} />}
+      onBack={props.onBack}
+      onConfirm={() => props.onSend(props.request, guard.fresh)}
+    />
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { ApiRequestError } from "@/lib/queries/api-client";
+import { ApiRequestError } from "@/client/queries/api-client";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { GenericValue } from "@/components/ui/generic-value";
 

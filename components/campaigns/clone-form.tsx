@@ -2,13 +2,14 @@
 
 import type { FormEvent, HTMLAttributes, ReactNode } from "react";
 import { useState, useSyncExternalStore } from "react";
-import { formatCurrency } from "@/lib/format";
-import { enumLabel, interpretCurrency, quoteValue, statusTone, type TimeZoneReading } from "@/lib/store-locale";
-import { cloneFormSchema, type CloneCampaignRequest, type CloneFormField, type CloneFormValues } from "@/lib/schemas/campaign-clone";
-import type { EnrichedAsset } from "@/lib/schemas/enrich";
+import { activeSpendWarning, budgetExplanation } from "@/shared/campaign-budget";
+import { enumLabel, interpretCurrency, quoteValue, statusTone, type TimeZoneReading } from "@/shared/store-locale";
+import { cloneFormSchema, type CloneCampaignRequest, type CloneFormField, type CloneFormValues } from "@/shared/schemas/campaign-clone";
+import type { EnrichedAsset } from "@/shared/schemas/enrich";
 import { Badge } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { FallbackNote } from "@/components/ui/fallback-note";
+import { statusWords } from "@/shared/words";
 
 const noSubscription = () => () => {};
 /** False while the page is server-rendered HTML only, true once its script runs. */
@@ -88,7 +89,7 @@ function SourceStatus({ lookup }: { lookup: SourceLookup }) {
       {lookup.state === "found" ? (
         <p className="flex flex-wrap items-center gap-2">
           <span className="font-medium">{lookup.asset.assetName}</span>
-          <Badge tone={statusTone(lookup.asset.assetStatus)}>{enumLabel(lookup.asset.assetStatus)}</Badge>
+          <Badge tone={statusTone(lookup.asset.assetStatus)}>{statusWords(enumLabel(lookup.asset.assetStatus))}</Badge>
           {lookup.asset.assetEffectiveStatus !== lookup.asset.assetStatus && <Badge>{lookup.asset.assetEffectiveStatus}</Badge>}
         </p>
       ) : (
@@ -128,6 +129,8 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
   if (!parsed.success) for (const issue of parsed.error.issues) localErrors[issue.path[0] as CloneFormField] ??= issue.message;
   const errors = { ...serverErrors, ...(attempted ? localErrors : {}) };
   const budget = Number(values.budget);
+  const amount = Number.isFinite(budget) && budget > 0 && values.currencyCode.length === 3 ? budget : undefined;
+  const sourceBudgets = source.state === "found" ? source.asset : undefined;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -214,11 +217,11 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
         )}
         <TextField
           field="budget"
-          label={`Budget (${values.currencyCode || "currency"})`}
+          label={`Daily budget (${values.currencyCode || "currency"})`}
           hint={
-            Number.isFinite(budget) && budget > 0 && values.currencyCode.length === 3
-              ? `${formatCurrency(budget, values.currencyCode)}, in the currency's major unit.`
-              : "In the currency's major unit, greater than 0."
+            amount !== undefined
+              ? budgetExplanation(amount, values.currencyCode, sourceBudgets)
+              : "Per day, in the currency's major unit, greater than 0; it replaces the source's daily budget."
           }
           inputMode="decimal"
           value={values.budget}
@@ -242,9 +245,11 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
 
       <fieldset className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
         <legend className="px-1 text-sm font-medium">Status of the clone</legend>
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          The clone is created <strong>PAUSED</strong>: it spends nothing until someone starts it.
-        </p>
+        {!values.startDelivering && (
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            The clone is created <strong>PAUSED</strong>: it spends nothing until someone starts it.
+          </p>
+        )}
         <label className="flex items-start gap-2 text-sm">
           <input
             id={fieldId("startDelivering")}
@@ -257,12 +262,8 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
         </label>
         {values.startDelivering && (
           <div className="rounded-lg border border-amber-200 bg-amber-50 p-3 dark:border-amber-900 dark:bg-amber-950/40">
-            <p className="mb-2 text-sm text-amber-950 dark:text-amber-100">
-              An ACTIVE clone starts spending{" "}
-              {Number.isFinite(budget) && budget > 0 && values.currencyCode.length === 3
-                ? `up to ${formatCurrency(budget, values.currencyCode)}`
-                : "its budget"}{" "}
-              as soon as its start time comes.
+            <p className="mb-2 text-sm text-amber-950 dark:text-amber-100" data-testid="active-warning">
+              {activeSpendWarning(amount, values.currencyCode, sourceBudgets)}
             </p>
             <TextField
               field="confirmation"

@@ -1,15 +1,19 @@
 import Link from "next/link";
-import { formatCurrency, formatDateTime } from "@/lib/format";
-import { activityEntryHref } from "@/lib/queries/activity";
-import type { CloneCampaignResponse } from "@/lib/schemas/campaign-clone";
-import { enumLabel } from "@/lib/store-locale";
+import { formatCurrency, formatDateTime } from "@/shared/format";
+import { activityEntryHref } from "@/client/queries/activity";
+import type { CloneCampaignResponse } from "@/shared/schemas/campaign-clone";
+import { enumLabel } from "@/shared/store-locale";
+import { fieldLabel, statusWords } from "@/shared/words";
 import { Badge, Card, DescriptionList } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { GenericValue } from "@/components/ui/generic-value";
+import { Breakable } from "@/components/ui/breakable";
 
 interface CloneResultProps {
   response: CloneCampaignResponse;
   currency: string;
+  /** The store's time zone: the step results' instants are shown in it. */
+  timeZone?: string;
   requestId?: string;
   replayed: boolean;
   /** The clone's entry in the Activity list. */
@@ -18,9 +22,13 @@ interface CloneResultProps {
 }
 
 /** The cloned asset as the upstream describes it, and its raw step results. */
-export function CloneResult({ response, currency, requestId, replayed, auditId, onCloneAnother }: CloneResultProps) {
+export function CloneResult({ response, currency, timeZone, requestId, replayed, auditId, onCloneAnother }: CloneResultProps) {
   const { asset } = response;
-  const code = (value: string) => <code className="font-mono text-xs break-all">{value}</code>;
+  const code = (value: string) => (
+    <code className="font-mono text-xs">
+      <Breakable text={value} />
+    </code>
+  );
   return (
     <div className="space-y-6">
       <div
@@ -59,15 +67,20 @@ export function CloneResult({ response, currency, requestId, replayed, auditId, 
         <DescriptionList
           items={[
             { label: "Name", value: asset.name },
-            { label: "Status", value: <Badge tone={asset.status === "ACTIVE" ? "warn" : "neutral"}>{enumLabel(asset.status)}</Badge> },
-            { label: "Effective status", value: <Badge>{enumLabel(asset.effectiveStatus)}</Badge> },
+            {
+              label: "Status",
+              value: <Badge tone={asset.status === "ACTIVE" ? "warn" : "neutral"}>{statusWords(enumLabel(asset.status))}</Badge>,
+            },
+            { label: "Effective status", value: <Badge>{statusWords(enumLabel(asset.effectiveStatus))}</Badge> },
             { label: "Daily budget", value: formatCurrency(asset.dailyBudget, currency) },
             { label: "Lifetime budget", value: formatCurrency(asset.lifetimeBudget, currency) },
             {
               label: "Supported writes",
               value: (
                 <span className="flex flex-wrap gap-1">
-                  {asset.supportedWrites.length === 0 ? "none" : asset.supportedWrites.map((write) => <Badge key={write}>{write}</Badge>)}
+                  {asset.supportedWrites.length === 0
+                    ? "none"
+                    : asset.supportedWrites.map((write) => <Badge key={write}>{fieldLabel(write)}</Badge>)}
                 </span>
               ),
             },
@@ -76,7 +89,7 @@ export function CloneResult({ response, currency, requestId, replayed, auditId, 
             { label: "Parent asset ID", value: code(asset.parentAssetId) },
             { label: "Key", value: code(asset.key) },
             { label: "Platform and type", value: `${asset.platform}, ${asset.assetType}` },
-            { label: "Updated", value: formatDateTime(asset.updatedAt) },
+            { label: "Updated", value: formatDateTime(asset.updatedAt, timeZone) },
           ]}
         />
       </Card>
@@ -87,7 +100,7 @@ export function CloneResult({ response, currency, requestId, replayed, auditId, 
           <ol className="space-y-3" aria-label="Results of each step">
             {response.results.map((result, index) => (
               <li key={index} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-                <GenericValue value={result} />
+                <GenericValue value={result} timeZone={timeZone} />
               </li>
             ))}
           </ol>

@@ -3,9 +3,9 @@
 import Link from "next/link";
 import { useState } from "react";
 import { z } from "zod";
-import { ApiRequestError } from "@/lib/queries/api-client";
-import { activityEntryHref } from "@/lib/queries/activity";
-import { auditTargetSchema } from "@/lib/schemas/activity";
+import { ApiRequestError } from "@/client/queries/api-client";
+import { activityEntryHref } from "@/client/queries/activity";
+import { auditTargetSchema } from "@/shared/schemas/activity";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
@@ -19,7 +19,7 @@ const outcomeUnknownDetailsSchema = z.object({
 type OutcomeUnknownDetails = z.infer<typeof outcomeUnknownDetailsSchema>;
 
 /** The details when the clone's answer was lost (now, or on an earlier try with the same key); undefined otherwise. */
-export function lostCloneOf(error: unknown): { error: ApiRequestError; details: OutcomeUnknownDetails } | undefined {
+function lostCloneOf(error: unknown): { error: ApiRequestError; details: OutcomeUnknownDetails } | undefined {
   if (!(error instanceof ApiRequestError) || error.code !== "outcome_unknown") return undefined;
   const details = outcomeUnknownDetailsSchema.safeParse(error.details);
   return { error, details: details.success ? details.data : {} };
@@ -60,8 +60,8 @@ export function CloneOutcomeUnknown({
       <p>
         The request reached the analytics service, but its answer did not come back
         {error.status === 409 ? " (on an earlier try of this same request)" : ""}. Before cloning again, check ad account{" "}
-        <strong className="wrap-anywhere">{account}</strong> in LinkedIn Campaign Manager for a campaign group named{" "}
-        <strong className="wrap-anywhere">“{target.newGroupName ?? newName}”</strong>
+        <strong className="break-words">{account}</strong> in LinkedIn Campaign Manager for a campaign group named{" "}
+        <strong className="break-words">“{target.newGroupName ?? newName}”</strong>
         {source && <> copied from campaign group {source}</>}.
       </p>
       <p className="text-xs">

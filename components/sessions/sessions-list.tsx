@@ -1,13 +1,15 @@
 "use client";
 
-import { formatDateTime } from "@/lib/format";
-import { useEndSessions, useSessions } from "@/lib/queries/sessions";
-import type { SessionListItem } from "@/lib/schemas/sessions";
-import { describeUserAgent } from "@/lib/user-agent";
+import { formatDateTime } from "@/shared/format";
+import { useEndSessions, useSessions } from "@/client/queries/sessions";
+import type { SessionListItem } from "@/shared/schemas/sessions";
+import { describeUserAgent } from "@/shared/user-agent";
 import { Badge, Card } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
+import { Breakable } from "@/components/ui/breakable";
+import { addressWords } from "@/shared/words";
 
 function SessionRow({ session, onEnd, pending }: { session: SessionListItem; onEnd: () => void; pending: boolean }) {
   const browser = describeUserAgent(session.userAgent);
@@ -17,8 +19,11 @@ function SessionRow({ session, onEnd, pending }: { session: SessionListItem; onE
         <p className="font-medium break-words">
           {browser} {session.current && <Badge tone="info">This session</Badge>}
         </p>
-        <p className="text-sm break-all text-slate-600 dark:text-slate-400">
-          {session.clientAddress || "Unknown address"} · {session.userEmail}
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          <span title={session.clientAddress || undefined}>
+            <Breakable text={addressWords(session.clientAddress)} />
+          </span>{" "}
+          · <Breakable text={session.userEmail} />
         </p>
         <p className="text-xs text-slate-500 dark:text-slate-400">
           Signed in <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time> · last active{" "}

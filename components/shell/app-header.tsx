@@ -2,9 +2,10 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import type { SessionSummaryView } from "@/lib/schemas/session";
-import { useSignOut } from "@/lib/queries/session";
+import type { SessionSummaryView } from "@/shared/schemas/session";
+import { useSignOut } from "@/client/queries/session";
 import { Button } from "@/components/ui/button";
+import { InboxLink } from "./inbox-link";
 
 export function AppHeader({ session }: { session: SessionSummaryView }) {
   const signOut = useSignOut();
@@ -27,6 +28,8 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
             {[
               ["/activity", "Activity"],
               ["/sessions", "Sessions"],
+              ["/runs", "Runs"],
+              ["/outbox", "Outbox"],
             ].map(([href, label]) => (
               <Link
                 key={href}
@@ -37,6 +40,7 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
                 {label}
               </Link>
             ))}
+            <InboxLink current={pathname === "/inbox"} />
           </nav>
         </div>
         <div className="flex items-center gap-3 text-sm">

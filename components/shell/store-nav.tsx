@@ -10,6 +10,8 @@ function storeSections(storeUrl: string) {
     { href: `${base}/products`, label: "Product metrics" },
     { href: `${base}/tracking`, label: "Tracking connections" },
     { href: `${base}/campaigns/clone`, label: "Clone a campaign" },
+    { href: `${base}/digests`, label: "Digests" },
+    { href: `${base}/alerts`, label: "Alerts" },
   ];
 }
 

@@ -2,11 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { ApiRequestError } from "@/lib/queries/api-client";
-import { useSignIn } from "@/lib/queries/session";
-import { errorWords } from "@/lib/error-words";
-import { errorCodeSchema } from "@/lib/schemas/error";
-import { keySignInSchema, type DemoKeyOption, type SignInRequest } from "@/lib/schemas/session";
+import { ApiRequestError } from "@/client/queries/api-client";
+import { useSignIn } from "@/client/queries/session";
+import { errorWords } from "@/shared/error-words";
+import { errorCodeSchema } from "@/shared/schemas/error";
+import { keySignInSchema, type DemoKeyOption, type SignInRequest } from "@/shared/schemas/session";
 import { Badge, Card } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { activityEntryHref } from "@/lib/queries/activity";
+import { activityEntryHref } from "@/client/queries/activity";
 
 export interface Notice {
   tone: "success" | "info" | "error";

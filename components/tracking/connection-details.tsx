@@ -1,4 +1,5 @@
-import type { TrackingConnection } from "@/lib/schemas/tracking-connection";
+import { useEffect } from "react";
+import type { TrackingConnection } from "@/shared/schemas/tracking-connection";
 import { Badge, Card, DescriptionList } from "@/components/ui/card";
 import { GenericValue } from "@/components/ui/generic-value";
 import { yesNo } from "./flags";
@@ -25,11 +26,20 @@ function EventList({ label, events }: { label: string; events: string[] }) {
 /** The settings of one tracking connection, with its included and excluded events. */
 export function ConnectionDetails({ connection, onClose }: { connection: TrackingConnection; onClose: () => void }) {
   const { settings } = connection;
+  // Escape closes the details, as it closes menus and dialogs; an open dialog takes its own Escape first.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog[open]")) return;
+      onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [onClose]);
   return (
     <Card
       boundary={{ name: "The connection details", resetKey: connection }}
       title={
-        <span id="connection-details-title" className="wrap-anywhere">
+        <span id="connection-details-title" className="break-words">
           Details of <bdi>{connection.name}</bdi>
         </span>
       }

@@ -1,17 +1,18 @@
 import type { ReactNode } from "react";
-import type { TrackingConnection } from "@/lib/schemas/tracking-connection";
+import type { TrackingConnection } from "@/shared/schemas/tracking-connection";
 import { yesNo } from "./flags";
+import { Breakable } from "@/components/ui/breakable";
 
 type When = (value: number) => ReactNode;
 
 /** The fields every view of a connection shows, in one order: the table's columns and the cards' lines. */
 const fields: { label: string; className: string; value: (connection: TrackingConnection, when: When) => ReactNode }[] = [
-  { label: "Channel", className: "wrap-anywhere", value: (c) => c.channel },
-  { label: "Pixel ID", className: "font-mono text-xs break-all", value: (c) => c.pixel },
+  { label: "Channel", className: "break-words", value: (c) => c.channel },
+  { label: "Pixel ID", className: "font-mono text-xs", value: (c) => <Breakable text={c.pixel} /> },
   { label: "Enabled", className: "", value: (c) => yesNo(c.enabled) },
   { label: "Published", className: "", value: (c) => yesNo(c.published) },
   { label: "Unpublished changes", className: "", value: (c) => yesNo(c.hasUnpublishedChanges, true) },
-  { label: "Base domain", className: "break-all", value: (c) => c.settings.baseDomain },
+  { label: "Base domain", className: "", value: (c) => <Breakable text={c.settings.baseDomain} /> },
   { label: "Created", className: "", value: (c, when) => when(c.createdAt) },
   { label: "Updated", className: "", value: (c, when) => when(c.updatedAt) },
 ];
@@ -92,7 +93,7 @@ export function ConnectionList(props: ListProps) {
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
             {connections.map((connection) => (
               <tr key={connection.id} className={highlight(connection)}>
-                <th scope="row" className="min-w-40 py-2 pr-3 font-medium wrap-anywhere">
+                <th scope="row" className="min-w-40 py-2 pr-3 font-medium">
                   {connection.name}
                 </th>
                 {fields.map((field) => (
@@ -115,7 +116,7 @@ export function ConnectionList(props: ListProps) {
             data-testid="connection-card"
             className={`rounded-lg border border-slate-200 p-3 dark:border-slate-800 ${highlight(connection)}`}
           >
-            <h3 className="font-medium wrap-anywhere">{connection.name}</h3>
+            <h3 className="font-medium">{connection.name}</h3>
             <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
               {fields.map((field) => (
                 <div key={field.label} className="contents">

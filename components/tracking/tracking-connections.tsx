@@ -1,15 +1,14 @@
 "use client";
 
 import { useState } from "react";
-import { formatDateTime } from "@/lib/format";
-import { ApiRequestError } from "@/lib/queries/api-client";
-import { newIdempotencyKey } from "@/lib/queries/activity";
-import { requestIdOf } from "@/lib/queries/api-client";
-import { useStoreProfile } from "@/lib/queries/store";
-import { interpretTimeZone } from "@/lib/store-locale";
-import { useKeyRefusal, useRefreshKeyRefusals } from "@/lib/queries/key-refusals";
-import { useRemoveTrackingConnection, useTrackingConnections } from "@/lib/queries/tracking-connections";
-import { timestampToDate, type TrackingConnection } from "@/lib/schemas/tracking-connection";
+import { formatDateTime } from "@/shared/format";
+import { ApiRequestError } from "@/client/queries/api-client";
+import { requestIdOf } from "@/client/queries/api-client";
+import { useStoreProfile } from "@/client/queries/store";
+import { interpretTimeZone } from "@/shared/store-locale";
+import { useKeyRefusal, useRefreshKeyRefusals } from "@/client/queries/key-refusals";
+import { useRemoveTrackingConnection, useTrackingConnections } from "@/client/queries/tracking-connections";
+import { timestampToDate, type TrackingConnection } from "@/shared/schemas/tracking-connection";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -19,12 +18,8 @@ import { EmptyState, Skeleton } from "@/components/ui/states";
 import { ActionNotice, type Notice } from "./action-notice";
 import { ConnectionDetails } from "./connection-details";
 import { ConnectionList } from "./connection-list";
-
-interface Removal {
-  connection: TrackingConnection;
-  /** Minted when the dialog opens, kept for every retry from this dialog. */
-  idempotencyKey: string;
-}
+import { RemovalStakes } from "./removal-stakes";
+import { Breakable } from "@/components/ui/breakable";
 
 export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const connections = useTrackingConnections(storeUrl, organizationId);
@@ -34,14 +29,15 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
   const { refusal, isPending: refusalsPending } = useKeyRefusal("tracking-connection.remove");
   const refreshRefusals = useRefreshKeyRefusals();
   const [selectedId, setSelectedId] = useState<string>();
-  const [removal, setRemoval] = useState<Removal>();
+  /** The connection whose removal dialog is open; each opening is a new removal (a new key), kept for every retry from the dialog. */
+  const [removal, setRemoval] = useState<{ connection: TrackingConnection }>();
   const [notice, setNotice] = useState<Notice>();
 
   const selected = connections.data?.pixels.find((connection) => connection.id === selectedId);
   const when = (value: number) => {
     const date = timestampToDate(value);
     // A number no date can hold is shown as it came.
-    if (Number.isNaN(date.getTime())) return <span className="break-all">{String(value)}</span>;
+    if (Number.isNaN(date.getTime())) return <Breakable text={String(value)} />;
     return (
       <time dateTime={date.toISOString()} title={zone ? `In the store's time zone, ${zone.label}` : undefined}>
         {formatDateTime(date, zone?.zone)}
@@ -52,15 +48,14 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
   function openRemoval(connection: TrackingConnection) {
     remove.reset();
     setNotice(undefined);
-    setRemoval({ connection, idempotencyKey: newIdempotencyKey() });
+    setRemoval({ connection });
   }
 
   function confirmRemoval() {
     if (!removal || remove.isPending) return;
-    const { connection, idempotencyKey } = removal;
-    remove.mutate(
-      { pixelId: connection.id, idempotencyKey },
-      {
+    const { connection } = removal;
+    remove.run(connection.id, {
+      then: {
         onSuccess: ({ requestId, auditId }) => {
           setRemoval(undefined);
           if (selectedId === connection.id) setSelectedId(undefined);
@@ -92,12 +87,12 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
           }
         },
       },
-    );
+    });
   }
 
   // 403 and 404 close the dialog with a notice; other errors keep it open, with the message, for a retry.
   const dialogError =
-    remove.isError && !(remove.error instanceof ApiRequestError && [403, 404].includes(remove.error.status)) ? remove.error : undefined;
+    remove.error && !(remove.error instanceof ApiRequestError && [403, 404].includes(remove.error.status)) ? remove.error : undefined;
 
   return (
     <div className="space-y-6">
@@ -127,7 +122,15 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
       </Card>
       {selected && (
         <div id="connection-details">
-          <ConnectionDetails connection={selected} onClose={() => setSelectedId(undefined)} />
+          <ConnectionDetails
+            connection={selected}
+            onClose={() => {
+              setSelectedId(undefined);
+              // Back to the button that opened them (the table's or the card's, whichever is shown).
+              const buttons = document.querySelectorAll<HTMLButtonElement>(`[aria-controls="connection-details"]`);
+              [...buttons].find((button) => button.offsetParent !== null)?.focus();
+            }}
+          />
         </div>
       )}
       <ConfirmDialog
@@ -143,6 +146,17 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
       >
         {removal && (
           <>
+            {zone && profile.data && (
+              <RemovalStakes
+                storeUrl={storeUrl}
+                organizationId={organizationId}
+                connection={removal.connection}
+                connections={connections.data?.pixels ?? []}
+                timeZone={zone.zone}
+                zoneLabel={zone.label}
+                currency={profile.data.currency}
+              />
+            )}
             <p>
               <strong>{removal.connection.name}</strong> ({removal.connection.channel}, pixel{" "}
               <span className="font-mono">{removal.connection.pixel}</span>) will be removed from {storeUrl}.

@@ -48,7 +48,7 @@ export function DescriptionList({ items }: { items: { label: string; value: Reac
       {items.map((item) => (
         <div key={item.label}>
           <dt className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">{item.label}</dt>
-          <dd className="mt-0.5 text-sm wrap-anywhere">{item.value}</dd>
+          <dd className="mt-0.5 text-sm break-words">{item.value}</dd>
         </div>
       ))}
     </dl>

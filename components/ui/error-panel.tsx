@@ -1,7 +1,7 @@
 "use client";
 
-import { errorWords } from "@/lib/error-words";
-import { ApiRequestError } from "@/lib/queries/api-client";
+import { errorWords } from "@/shared/error-words";
+import { ApiRequestError } from "@/client/queries/api-client";
 import { Button } from "./button";
 
 interface Explanation {

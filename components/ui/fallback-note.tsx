@@ -5,7 +5,7 @@
 export function FallbackNote({ text, className = "" }: { text?: string; className?: string }) {
   if (!text) return null;
   return (
-    <p role="note" data-testid="fallback-note" className={`text-xs text-amber-900 wrap-anywhere dark:text-amber-200 ${className}`}>
+    <p role="note" data-testid="fallback-note" className={`text-xs text-amber-900 dark:text-amber-200 ${className}`}>
       {text}
     </p>
   );

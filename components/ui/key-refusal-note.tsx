@@ -1,5 +1,5 @@
-import { formatDateTime } from "@/lib/format";
-import type { KeyRefusal } from "@/lib/schemas/session";
+import { formatDateTime } from "@/shared/format";
+import type { KeyRefusal } from "@/shared/schemas/session";
 
 /**
  * Says up front that an action is unavailable to this key, and why: the contract lists no

@@ -1,7 +1,7 @@
 "use client";
 
 import { Component, type ReactNode } from "react";
-import { ApiRequestError } from "@/lib/queries/api-client";
+import { ApiRequestError } from "@/client/queries/api-client";
 import { Button } from "./button";
 
 interface PanelBoundaryProps {
@@ -42,7 +42,7 @@ export class PanelBoundary extends Component<PanelBoundaryProps, PanelBoundarySt
       <div
         role="alert"
         data-testid="panel-error"
-        className="rounded-lg border border-rose-200 bg-rose-50 p-4 text-rose-950 wrap-anywhere dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-100"
+        className="rounded-lg border border-rose-200 bg-rose-50 p-4 text-rose-950 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-100"
       >
         <p className="font-semibold">{this.props.name} could not be drawn</p>
         <p className="mt-1 text-sm">{error.message || "The data has a shape this panel cannot show."}</p>

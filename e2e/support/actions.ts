@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { describeDemo } from "../../lib/demo-upstream/describe";
+import { describeDemo } from "@/demo-upstream/describe";
 import { demo, KEYS, US_STORE } from "./demo";
 import { expect, signInWithKey } from "./fixtures";
 
@@ -27,6 +27,9 @@ export async function openRemoveDialog(page: Page, name: string) {
   return dialog;
 }
 
+/** A clone name no earlier test used: an identical clone made earlier would (rightly) be flagged at review. */
+export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
 export async function fillCloneForm(page: Page, fields: { budget?: string; name?: string } = {}) {
   await page.getByLabel("Ad account ID").fill(account!.id);
   await page.getByLabel("Source campaign group ID").fill(source.id);
@@ -34,7 +37,7 @@ export async function fillCloneForm(page: Page, fields: { budget?: string; name?
   await expect(page.getByText(source.name, { exact: true })).toBeVisible();
   await expect(page.getByLabel("New name", { exact: true })).toHaveValue(`Copy of ${source.name}`);
   if (fields.name) await page.getByLabel("New name", { exact: true }).fill(fields.name);
-  await page.getByLabel(/^Budget/).fill(fields.budget ?? "75");
+  await page.getByLabel(/^Daily budget/).fill(fields.budget ?? "75");
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { FaultRule } from "../../lib/demo-upstream/faults";
-import type { CloneRecord } from "../../lib/demo-upstream/state";
+import type { AnomalyRule } from "@/demo-upstream/anomalies";
+import type { FaultRule } from "@/demo-upstream/faults";
+import type { CloneRecord } from "@/demo-upstream/state";
 import { E2E_DEMO_UPSTREAM_PORT } from "../../playwright.config";
 
 /** The demo upstream the end-to-end dashboard runs on, and its control endpoints. */
@@ -36,6 +37,9 @@ export const demo = {
     call("/revoke", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) }),
   setFaults: (rules: FaultRule[]) =>
     call("/faults", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
+  /** A channel's sales drop to near zero from a day, until the next reset. */
+  setAnomalies: (rules: AnomalyRule[]) =>
+    call("/anomalies", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
   state: () => call("/state") as Promise<DemoState>,
   /** Serves the odd store (contract-valid, unusual values) until the next reset. */
   setOdd: (enabled: boolean) =>

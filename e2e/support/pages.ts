@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { describeDemo } from "../../lib/demo-upstream/describe";
+import { describeDemo } from "@/demo-upstream/describe";
 import { US_STORE } from "./demo";
 import { expect } from "./fixtures";
 
@@ -8,7 +8,11 @@ export const PRODUCTS_PAGE = `/stores/${US_STORE}/products?range=custom&from=202
 /** Every page of a signed-in user, with what shows once it has loaded. */
 export const SIGNED_IN_PAGES: { name: string; path: string; ready: (page: Page) => Locator }[] = [
   { name: "context", path: "/context", ready: (page) => page.getByText(US_STORE).first() },
-  { name: "store overview", path: `/stores/${US_STORE}`, ready: (page) => page.getByText("google_merchant_center").first() },
+  {
+    name: "store overview",
+    path: `/stores/${US_STORE}`,
+    ready: (page) => page.getByRole("heading", { name: "Google Merchant Center" }).first(),
+  },
   {
     name: "products",
     path: PRODUCTS_PAGE,
@@ -23,6 +27,12 @@ export const SIGNED_IN_PAGES: { name: string; path: string; ready: (page: Page) 
   { name: "clone", path: `/stores/${US_STORE}/campaigns/clone`, ready: (page) => page.getByLabel("Ad account ID") },
   { name: "activity", path: "/activity", ready: (page) => page.getByRole("heading", { name: "Activity", level: 1 }) },
   { name: "sessions", path: "/sessions", ready: (page) => page.getByRole("button", { name: "Sign out all other sessions" }) },
+  { name: "digests", path: `/stores/${US_STORE}/digests`, ready: (page) => page.getByRole("button", { name: "Schedule digest" }) },
+  { name: "runs", path: "/runs", ready: (page) => page.getByRole("heading", { name: "Recent runs", level: 2 }) },
+  { name: "outbox", path: "/outbox", ready: (page) => page.getByRole("heading", { name: "Outbox", level: 1 }) },
+  { name: "alerts", path: `/stores/${US_STORE}/alerts`, ready: (page) => page.getByRole("heading", { name: "Alert rules" }) },
+  { name: "inbox", path: "/inbox", ready: (page) => page.getByRole("heading", { name: "Inbox", level: 1 }) },
+  { name: "verify", path: `/stores/${US_STORE}/verify`, ready: (page) => page.getByRole("heading", { name: "Verify an export" }) },
 ];
 
 export async function openPage(page: Page, target: (typeof SIGNED_IN_PAGES)[number]) {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ActivityList } from "@/components/activity/activity-list";
-import { filtersFromSearch } from "@/lib/activity-filters";
-import { requirePageSession } from "@/lib/session/page-session";
+import { filtersFromSearch } from "@/shared/activity-filters";
+import { requirePageSession } from "@/server/auth/page-session";
 
 export const metadata: Metadata = { title: "Activity" };
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ContextView } from "@/components/context/context-view";
-import { requirePageSession } from "@/lib/session/page-session";
+import { requirePageSession } from "@/server/auth/page-session";
 
 export const metadata: Metadata = { title: "Organizations and stores" };
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { SessionsList } from "@/components/sessions/sessions-list";
-import { requirePageSession } from "@/lib/session/page-session";
+import { requirePageSession } from "@/server/auth/page-session";
 
 export const metadata: Metadata = { title: "Sessions" };
 

@@ -1,4 +1,4 @@
-import { activity } from "@/lib/handlers/activity";
+import { activity } from "@/server/routes/activity";
 
 export const dynamic = "force-dynamic";
 export const GET = activity;

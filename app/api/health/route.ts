@@ -1,4 +1,4 @@
-import { health } from "@/lib/handlers/health";
+import { health } from "@/server/routes/health";
 
 export const dynamic = "force-dynamic";
 export const GET = health;

@@ -1,4 +1,4 @@
-import { currentSession, signIn, signOut } from "@/lib/handlers/session";
+import { currentSession, signIn, signOut } from "@/server/routes/sign-in";
 
 export const dynamic = "force-dynamic";
 export { currentSession as GET, signIn as POST, signOut as DELETE };

@@ -1,4 +1,4 @@
-import { endOtherSessions, listSessions } from "@/lib/handlers/sessions";
+import { endOtherSessions, listSessions } from "@/server/routes/sessions";
 
 export const dynamic = "force-dynamic";
 export { listSessions as GET, endOtherSessions as DELETE };

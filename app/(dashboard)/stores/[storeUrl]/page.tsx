@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { StoreOverview } from "@/components/store/store-overview";
-import { storePageContext } from "@/lib/store-page";
+import { storePageContext } from "@/server/auth/store-page";
 
 export const metadata: Metadata = { title: "Store" };
 

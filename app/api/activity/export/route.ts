@@ -1,4 +1,4 @@
-import { activityExport } from "@/lib/handlers/activity";
+import { activityExport } from "@/server/routes/activity";
 
 export const dynamic = "force-dynamic";
 export const GET = activityExport;

@@ -1,4 +1,4 @@
-import { endSession } from "@/lib/handlers/sessions";
+import { endSession } from "@/server/routes/sessions";
 
 export const dynamic = "force-dynamic";
 export const DELETE = endSession;

@@ -1,4 +1,4 @@
-import { proxyToUpstream } from "@/lib/handlers/proxy";
+import { proxyToUpstream } from "@/server/routes/proxy";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { TrackingConnections } from "@/components/tracking/tracking-connections";
-import { storePageContext } from "@/lib/store-page";
+import { storePageContext } from "@/server/auth/store-page";
 
 export const metadata: Metadata = { title: "Tracking connections" };
 

@@ -1,4 +1,4 @@
-import { productMetrics } from "@/lib/handlers/product-metrics";
+import { productMetrics } from "@/server/routes/product-metrics";
 
 export const dynamic = "force-dynamic";
 export const GET = productMetrics;

@@ -1,4 +1,4 @@
-import { createSavedView, listSavedViews } from "@/lib/handlers/saved-views";
+import { createSavedView, listSavedViews } from "@/server/routes/saved-views";
 
 export const dynamic = "force-dynamic";
 export { listSavedViews as GET, createSavedView as POST };

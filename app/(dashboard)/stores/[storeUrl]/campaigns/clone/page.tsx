@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { CloneCampaign } from "@/components/campaigns/clone-campaign";
-import { storePageContext } from "@/lib/store-page";
+import { storePageContext } from "@/server/auth/store-page";
 
 export const metadata: Metadata = { title: "Clone a campaign" };
 

@@ -1,4 +1,4 @@
-import { breakdown } from "@/lib/handlers/product-metrics";
+import { breakdown } from "@/server/routes/product-metrics";
 
 export const dynamic = "force-dynamic";
 export const GET = breakdown;

@@ -1,4 +1,4 @@
-import { productMetricsExport } from "@/lib/handlers/product-metrics";
+import { productMetricsExport } from "@/server/routes/product-metrics";
 
 export const dynamic = "force-dynamic";
 export const GET = productMetricsExport;

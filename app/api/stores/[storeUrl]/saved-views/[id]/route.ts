@@ -1,4 +1,4 @@
-import { deleteSavedView, renameSavedView } from "@/lib/handlers/saved-views";
+import { deleteSavedView, renameSavedView } from "@/server/routes/saved-views";
 
 export const dynamic = "force-dynamic";
 export { renameSavedView as PATCH, deleteSavedView as DELETE };

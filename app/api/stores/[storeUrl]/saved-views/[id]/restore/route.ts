@@ -1,4 +1,4 @@
-import { restoreSavedView } from "@/lib/handlers/saved-views";
+import { restoreSavedView } from "@/server/routes/saved-views";
 
 export const dynamic = "force-dynamic";
 export const POST = restoreSavedView;

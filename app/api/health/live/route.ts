@@ -1,0 +1,4 @@
+import { liveness } from "@/server/routes/health";
+
+export const dynamic = "force-dynamic";
+export const GET = liveness;

@@ -1,0 +1,37 @@
+import { dashboardFetch } from "@/client/queries/api-client";
+import { EXPORT_MANIFEST_HEADER, exportManifestSchema, type ExportManifest } from "@/shared/schemas/export-manifest";
+import { dataRowCount, sha256Hex } from "@/shared/export-verify";
+
+/** The file name the dashboard gave a download (`content-disposition`), or a fallback. */
+function fileNameOf(response: Response, fallback: string): string {
+  return /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? fallback;
+}
+
+function save(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const link = Object.assign(document.createElement("a"), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started from the URL by now; freeing it later keeps slow browsers safe.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * Fetches an export and saves it with its manifest: the server's description of the request,
+ * completed here with the SHA-256 and the row count of the very bytes saved.
+ */
+export async function downloadWithManifest(path: string): Promise<ExportManifest> {
+  const response = await dashboardFetch(path, { accept: "text/csv" });
+  const bytes = await response.arrayBuffer();
+  const base = JSON.parse(decodeURIComponent(response.headers.get(EXPORT_MANIFEST_HEADER) ?? "null")) as unknown;
+  const manifest = exportManifestSchema.parse({
+    ...(base as object),
+    sha256: await sha256Hex(bytes),
+    row_count: dataRowCount(new TextDecoder().decode(bytes)),
+  });
+  const name = fileNameOf(response, `${manifest.kind}.csv`);
+  save(new Blob([bytes], { type: "text/csv" }), name);
+  save(new Blob([`${JSON.stringify(manifest, null, 2)}\n`], { type: "application/json" }), name.replace(/\.csv$/, ".manifest.json"));
+  return manifest;
+}

@@ -1,0 +1,11 @@
+export const ROOT: string;
+export const BUILD_INPUTS: readonly string[];
+export function sourceHash(root?: string, inputs?: readonly string[]): string;
+export function buildIdOf(hash: string): string;
+export function releasesDir(root?: string): string;
+export function releaseIsComplete(dir: string): boolean;
+export function readRelease(dir: string): { version: string; buildId: string; sourceHash: string; migration: string; builtAt: string };
+export function currentRelease(root?: string): { dir: string; info: ReturnType<typeof readRelease> } | null;
+export function buildIsCurrent(root?: string): boolean;
+export function switchCurrent(root: string, buildId: string): void;
+export function pruneReleases(root?: string, keep?: number): void;

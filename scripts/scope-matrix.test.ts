@@ -1,0 +1,373 @@
+import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeDemo } from "@/demo-upstream/describe";
+import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { openDatabase } from "@/server/db/database";
+import { allEndpoints, upstreamPath, type Endpoint } from "@/server/upstream/endpoints";
+import { Dashboard } from "@/test/dashboard-instances";
+import { ADMIN_KEY, MARKETER_KEY, US_STORE } from "@/test/harness";
+import { copyOfTemplate } from "@/test/pglite-template";
+import { ensureBuild } from "@/test/processes";
+import { routeTable, type TableRoute } from "@/test/route-table";
+
+/**
+ * Every route of the route table, sent the cross-tenant matrix over real HTTP to a production
+ * dashboard process: another organization named by header and by query, another store of the
+ * same organization, a store that does not exist, an invented organization, and the read-only
+ * key on actions. Each is refused as the contract's part 5 says (403 for an organization, 404
+ * for a store) before anything is read upstream or written to the database.
+ */
+const EU_KEY = "sk_demo_admin_nw_eu_2a7f94c1e8b3";
+const KUMO_KEY = "sk_demo_admin_kumo_jp_3c9e71f4b2a5";
+const VICTIM_ORG = "org_northwind";
+const RANGE = "startDate=2026-01-01&endDate=2026-01-07";
+const [account] = describeDemo().adAccounts.filter((candidate) => candidate.storeUrl === US_STORE);
+
+type Attack = "kumo-header" | "kumo-query" | "kumo-plain" | "same-org-store" | "missing-store" | "invented-org";
+const STORE_ATTACKS: Record<Attack, { status: number; code: string }> = {
+  "kumo-header": { status: 403, code: "forbidden" },
+  "kumo-query": { status: 403, code: "forbidden" },
+  "kumo-plain": { status: 404, code: "not_found" },
+  "same-org-store": { status: 404, code: "not_found" },
+  "missing-store": { status: 404, code: "not_found" },
+  "invented-org": { status: 403, code: "forbidden" },
+};
+const ORGANIZATION_ATTACKS: Attack[] = ["kumo-header", "kumo-query", "invented-org"];
+
+interface Sample {
+  query?: string;
+  body?: unknown;
+  action?: boolean;
+}
+
+/** A digest of the victim's saved view (its id is known once the view is made). */
+const DIGEST_BODY = { savedViewId: "", cadence: "daily", localTime: "08:00", recipients: ["team@example.com"] };
+
+/** A valid request of each route, for its own scope; a new route fails until it has one here. */
+const CLONE_BODY = {
+  adAccountId: account!.id,
+  payload: { sourceCampaignGroupId: account!.campaignGroups[0]!.id, name: "Matrix clone", status: "PAUSED" },
+};
+
+const ALERT_RULE = {
+  name: "Matrix rule",
+  metric: "revenue",
+  target: { kind: "store" },
+  savedViewId: null,
+  granularity: "day",
+  condition: { kind: "threshold", operator: "below", threshold: 1 },
+  emails: [],
+  webhookUrl: null,
+};
+
+const SAMPLES: Record<string, Sample> = {
+  "GET /api/stores/[storeUrl]/clone-attempt": {},
+  "PUT /api/stores/[storeUrl]/clone-attempt": { body: { request: CLONE_BODY, idempotencyKey: randomUUID() } },
+  "DELETE /api/stores/[storeUrl]/clone-attempt": {},
+  "GET /api/stores/[storeUrl]/clone-duplicates": {
+    query: new URLSearchParams({
+      adAccountId: CLONE_BODY.adAccountId,
+      sourceCampaignGroupId: CLONE_BODY.payload.sourceCampaignGroupId,
+      name: CLONE_BODY.payload.name,
+    }).toString(),
+  },
+  "GET /api/activity": {},
+  "GET /api/activity/export": {},
+  "GET /api/session": {},
+  "GET /api/sessions": {},
+  "DELETE /api/sessions": {},
+  "DELETE /api/sessions/[id]": {},
+  "GET /api/stores/[storeUrl]/product-metrics": { query: RANGE },
+  "GET /api/stores/[storeUrl]/product-metrics/breakdown": { query: `${RANGE}&productId=p_none` },
+  "GET /api/stores/[storeUrl]/product-metrics/export": { query: `${RANGE}&kind=products` },
+  "GET /api/stores/[storeUrl]/saved-views": {},
+  "POST /api/stores/[storeUrl]/saved-views": { body: { name: "Matrix view", search: "" } },
+  "PATCH /api/stores/[storeUrl]/saved-views/[id]": { body: { name: "Renamed by its owner" } },
+  "DELETE /api/stores/[storeUrl]/saved-views/[id]": {},
+  "POST /api/stores/[storeUrl]/saved-views/[id]/restore": {},
+  "GET /api/stores/[storeUrl]/grants": {},
+  "POST /api/stores/[storeUrl]/grants": { body: { consent: true } },
+  "DELETE /api/stores/[storeUrl]/grants/[id]": {},
+  "GET /api/stores/[storeUrl]/digests": {},
+  "POST /api/stores/[storeUrl]/digests": { body: DIGEST_BODY },
+  "DELETE /api/stores/[storeUrl]/digests/[id]": {},
+  "POST /api/stores/[storeUrl]/digests/[id]/send": {},
+  "GET /api/runs": {},
+  "GET /api/outbox": {},
+  "GET /api/stores/[storeUrl]/alerts": {},
+  "POST /api/stores/[storeUrl]/alerts": { body: ALERT_RULE },
+  "GET /api/stores/[storeUrl]/alerts/[id]": {},
+  "PUT /api/stores/[storeUrl]/alerts/[id]": { body: ALERT_RULE },
+  "DELETE /api/stores/[storeUrl]/alerts/[id]": {},
+  "POST /api/stores/[storeUrl]/alerts/[id]/snooze": { body: { minutes: 60 } },
+  "POST /api/stores/[storeUrl]/alerts/[id]/mute": { body: { muted: true } },
+  "POST /api/stores/[storeUrl]/alerts/backtest": { body: ALERT_RULE },
+  "POST /api/stores/[storeUrl]/alerts/check": {},
+  "GET /api/notifications": {},
+  "PATCH /api/notifications/[id]": { body: { read: true } },
+  "GET /api/stores/[storeUrl]/annotations": { query: RANGE },
+  "POST /api/stores/[storeUrl]/notes": { body: { startDate: "2026-01-05", endDate: "2026-01-05", text: "Matrix note" } },
+  "PATCH /api/stores/[storeUrl]/notes/[noteId]": {
+    body: { startDate: "2026-01-06", endDate: "2026-01-06", text: "Changed by its author" },
+  },
+  "DELETE /api/stores/[storeUrl]/notes/[noteId]": {},
+  "GET /api/stores/[storeUrl]/targets": { query: "month=2026-01" },
+  "PUT /api/stores/[storeUrl]/targets": { body: { month: "2026-01", amount: 250000 } },
+};
+
+const ENDPOINT_SAMPLES: Record<string, Sample> = {
+  context: {},
+  me: {},
+  organizations: {},
+  stores: {},
+  "store-profile": {},
+  catalogs: {},
+  products: { query: RANGE },
+  dimensions: { query: RANGE },
+  enrich: { body: { channel: "linkedin", assetIds: [account!.campaignGroups[0]!.id] } },
+  clone: {
+    action: true,
+    body: {
+      adAccountId: account!.id,
+      payload: { sourceCampaignGroupId: account!.campaignGroups[0]!.id, name: "Matrix clone", status: "PAUSED" },
+    },
+  },
+  "pixels-list": {},
+  "pixel-delete": { action: true },
+};
+
+interface Case {
+  name: string;
+  method: string;
+  path: (store: string) => string;
+  scope: "none" | "organization" | "store";
+  sample: Sample;
+}
+
+describe("the cross-tenant matrix, over HTTP, on every route of the route table", () => {
+  let upstream: DemoUpstream;
+  let dashboard: Dashboard;
+  let dataDir: string;
+  const cookies: Record<string, string> = {};
+  let viewId: string;
+  let grantId: string;
+  let digestId: string;
+  let ruleId: string;
+  let notificationId: string;
+  /** The victim's notes: one to change, one to delete. */
+  const noteIds: Record<string, string> = {};
+  let otherSessionId: string;
+  const cases: Case[] = [];
+
+  beforeAll(async () => {
+    ensureBuild();
+    upstream = await startDemoUpstream({ port: 0, control: true });
+    dataDir = copyOfTemplate();
+    dashboard = await Dashboard.create({
+      UPSTREAM_BASE_URL: upstream.baseUrl,
+      SESSION_SECRET: "matrix-test-secret-".padEnd(48, "x"),
+      EMBEDDED_DATABASE: "1",
+      DATA_DIR: dataDir,
+      TRUST_PROXY_HOPS: "1",
+      DELEGATION_KEY: "matrix-master-key-".padEnd(48, "m"),
+    });
+    await dashboard.start();
+    let client = 0;
+    for (const [name, key] of Object.entries({ victim: ADMIN_KEY, spare: ADMIN_KEY, eu: EU_KEY, kumo: KUMO_KEY, marketer: MARKETER_KEY })) {
+      cookies[name] = await dashboard.cookieFor(key, `198.51.100.${++client}`);
+    }
+    const created = await dashboard.request(`/api/stores/${US_STORE}/saved-views`, {
+      method: "POST",
+      cookie: cookies.victim,
+      body: JSON.stringify({ name: "The victim's view", search: "" }),
+    });
+    viewId = ((await created.json()) as { id: string }).id;
+    DIGEST_BODY.savedViewId = viewId;
+    const victimPost = async (path: string, body: unknown) =>
+      (
+        (await (await dashboard.request(path, { method: "POST", cookie: cookies.victim, body: JSON.stringify(body) })).json()) as {
+          id: string;
+        }
+      ).id;
+    grantId = await victimPost(`/api/stores/${US_STORE}/grants`, { consent: true });
+    digestId = await victimPost(`/api/stores/${US_STORE}/digests`, DIGEST_BODY);
+    // A rule that fires at once (yesterday's revenue is above 0), so the inbox has a notification of the victim's.
+    ruleId = await victimPost(`/api/stores/${US_STORE}/alerts`, {
+      ...ALERT_RULE,
+      condition: { kind: "threshold", operator: "above", threshold: 0 },
+    });
+    await dashboard.request(`/api/stores/${US_STORE}/alerts/check`, { method: "POST", cookie: cookies.victim });
+    const inbox = (await (await dashboard.request("/api/notifications", { cookie: cookies.victim })).json()) as {
+      notifications: { id: string }[];
+    };
+    notificationId = inbox.notifications[0]!.id;
+    for (const method of ["PATCH", "DELETE"]) {
+      const note = await dashboard.request(`/api/stores/${US_STORE}/notes`, {
+        method: "POST",
+        cookie: cookies.victim,
+        body: JSON.stringify({ startDate: "2026-01-04", endDate: "2026-01-04", text: `The victim's note to ${method}` }),
+      });
+      noteIds[method] = ((await note.json()) as { id: string }).id;
+    }
+    const sessions = (await (await dashboard.request("/api/sessions", { cookie: cookies.spare })).json()) as {
+      sessions: { id: string; current: boolean }[];
+    };
+    otherSessionId = sessions.sessions.find((session) => session.current)!.id;
+
+    const table = await routeTable();
+    for (const route of table.filter((candidate) => candidate.handler.spec.session)) cases.push(...casesOf(route));
+  }, 600_000);
+
+  afterAll(async () => {
+    await dashboard?.kill();
+    await upstream?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  function casesOf(route: TableRoute): Case[] {
+    const id = route.path.includes("/grants/")
+      ? grantId
+      : route.path.includes("/digests/")
+        ? digestId
+        : route.path.includes("/alerts/[id]")
+          ? ruleId
+          : route.path.includes("/notifications/[id]")
+            ? notificationId
+            : viewId;
+    const fill = (store: string) =>
+      route.path
+        .replace("[storeUrl]", encodeURIComponent(store))
+        .replace("[id]", id)
+        .replace("[noteId]", noteIds[route.method] ?? "");
+    if (route.handler.spec.scope !== "by-path") {
+      const sample = SAMPLES[`${route.method} ${route.path}`];
+      if (!sample) throw new Error(`${route.method} ${route.path} has no sample request in the scope matrix: add one to SAMPLES`);
+      const path = route.path.endsWith("/sessions/[id]") ? () => route.path.replace("[id]", otherSessionId) : fill;
+      return [{ name: `${route.method} ${route.path}`, method: route.method, path, scope: route.handler.spec.scope, sample }];
+    }
+    return allEndpoints()
+      .filter((endpoint) => endpoint.method === route.method)
+      .map((endpoint: Endpoint) => {
+        const sample = ENDPOINT_SAMPLES[endpoint.id];
+        if (!sample) throw new Error(`endpoint ${endpoint.id} has no sample request in the scope matrix: add one to ENDPOINT_SAMPLES`);
+        const isStore = endpoint.template.includes("{storeUrl}");
+        return {
+          name: `${endpoint.method} /api/v1${endpoint.template}`,
+          method: endpoint.method,
+          path: (store: string) => `/api/v1${upstreamPath(endpoint, { storeUrl: store, pixelId: "px_matrix_none" })}`,
+          scope: isStore ? "store" : endpoint.id === "stores" ? "organization" : "none",
+          sample,
+        };
+      });
+  }
+
+  function send(testCase: Case, cookie: string, store: string, { header, query }: { header?: string; query?: string } = {}) {
+    const search = [testCase.sample.query, query].filter(Boolean).join("&");
+    return dashboard.request(`${testCase.path(store)}${search ? `?${search}` : ""}`, {
+      method: testCase.method,
+      cookie,
+      body: testCase.sample.body === undefined ? undefined : JSON.stringify(testCase.sample.body),
+      idempotencyKey: testCase.sample.action ? randomUUID() : undefined,
+      headers: header ? { "x-service-organization-id": header } : undefined,
+    });
+  }
+
+  /** Upstream reads other than the key checks (GET /context), by route. */
+  const reads = () => Object.entries(upstream.requestCounts()).filter(([route, count]) => route !== "context" && count > 0);
+
+  it("covers every route that needs a session", () => {
+    expect(cases.length).toBeGreaterThan(20);
+  });
+
+  it("refuses another organization, another store and an invented one on every scoped route, reading nothing upstream", async () => {
+    const failures: string[] = [];
+    for (const testCase of cases) {
+      const attacks: Attack[] =
+        testCase.scope === "store"
+          ? (Object.keys(STORE_ATTACKS) as Attack[])
+          : testCase.scope === "organization"
+            ? ORGANIZATION_ATTACKS
+            : ["kumo-header", "invented-org"];
+      for (const attack of attacks) {
+        upstream.reset();
+        const response = await {
+          "kumo-header": () => send(testCase, cookies.kumo!, US_STORE, { header: VICTIM_ORG }),
+          "kumo-query": () => send(testCase, cookies.kumo!, US_STORE, { query: `organizationId=${VICTIM_ORG}` }),
+          "kumo-plain": () => send(testCase, cookies.kumo!, US_STORE),
+          "same-org-store": () => send(testCase, cookies.eu!, US_STORE),
+          "missing-store": () => send(testCase, cookies.victim!, "no-such-store.example"),
+          "invented-org": () => send(testCase, cookies.victim!, US_STORE, { header: "org_invented" }),
+        }[attack]();
+        const expected = testCase.scope === "store" ? STORE_ATTACKS[attack] : { status: 403, code: "forbidden" };
+        const body = (await response.json().catch(() => ({}))) as { code?: string };
+        if (response.status !== expected.status || body.code !== expected.code) {
+          failures.push(
+            `${testCase.name} [${attack}]: ${response.status} ${body.code ?? ""}, expected ${expected.status} ${expected.code}`,
+          );
+        }
+        if (reads().length > 0) failures.push(`${testCase.name} [${attack}] read the upstream: ${JSON.stringify(reads())}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it("lets the read-only key reach its own store, and the upstream refuse it the actions", async () => {
+    for (const testCase of cases.filter((candidate) => candidate.sample.action)) {
+      const response = await send(testCase, cookies.marketer!, US_STORE);
+      expect(response.status, testCase.name).toBe(403);
+    }
+  });
+
+  it("answers every route in its own scope (the matrix's refusals are not a route that always refuses)", async () => {
+    const failures: string[] = [];
+    // A restore undoes the deletion just before it; a digest is sent before it (and its grant) are deleted; a deleted alert rule is deleted last.
+    const rank = (name: string) => (name.endsWith("/restore") ? 1 : /^DELETE .*\/(grants|digests|alerts)\//.test(name) ? 2 : 0);
+    const ordered = [...cases].sort((a, b) => rank(a.name) - rank(b.name));
+    for (const testCase of ordered) {
+      const response = await send(testCase, cookies.victim!, US_STORE);
+      if (response.status >= 400 && !(testCase.name.endsWith("{pixelId}") && response.status === 404)) {
+        failures.push(`${testCase.name}: ${response.status} ${await response.text()}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it("wrote nothing outside the victim's own organization and store", async () => {
+    expect(await dashboard.stop()).toBe(0);
+    const db = await openDatabase({ dataDir });
+    try {
+      const views = await db.query<{ organizationId: string; storeUrl: string; name: string }>(
+        `select organization_id as "organizationId", store_url as "storeUrl", name from saved_views`,
+      );
+      expect(views.every((view) => view.organizationId === VICTIM_ORG && view.storeUrl === US_STORE)).toBe(true);
+      expect(views.map((view) => view.name).sort()).toEqual(["Matrix view", "Renamed by its owner"]);
+      const audited = await db.query<{ organizationId: string; storeUrl: string }>(
+        `select organization_id as "organizationId", store_url as "storeUrl" from audit_entries`,
+      );
+      expect(audited.length).toBeGreaterThan(0);
+      expect(audited.every((entry) => entry.organizationId === VICTIM_ORG && entry.storeUrl === US_STORE)).toBe(true);
+      const notes = await db.query<{ organizationId: string; storeUrl: string }>(
+        `select organization_id as "organizationId", store_url as "storeUrl" from notes`,
+      );
+      expect(notes.length).toBeGreaterThan(0);
+      expect(notes.every((note) => note.organizationId === VICTIM_ORG && note.storeUrl === US_STORE)).toBe(true);
+      const attempts = await db.query<{ organizationId: string; storeUrl: string }>(
+        `select organization_id as "organizationId", store_url as "storeUrl" from clone_attempts`,
+      );
+      expect(attempts.every((attempt) => attempt.organizationId === VICTIM_ORG && attempt.storeUrl === US_STORE)).toBe(true);
+      for (const table of ["alert_rules", "notifications"]) {
+        const rows = await db.query<{ organizationId: string; storeUrl: string }>(
+          `select organization_id as "organizationId", store_url as "storeUrl" from ${table}`,
+        );
+        expect(rows.length, table).toBeGreaterThan(0);
+        expect(
+          rows.every((row) => row.organizationId === VICTIM_ORG && row.storeUrl === US_STORE),
+          table,
+        ).toBe(true);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+});

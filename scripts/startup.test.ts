@@ -1,0 +1,170 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { copyOfTemplate } from "@/test/pglite-template";
+import { ensureBuild, freePort, runNode, SERVE, type RunningScript } from "@/test/processes";
+
+/**
+ * What the production server does with a configuration or a database it cannot use: it stops
+ * before listening, with exit code 1 and one line naming the setting and the cause (host and
+ * database, never a password), instead of serving 500s behind a green "ready".
+ */
+const SECRET = "startup-test-secret-".padEnd(48, "x");
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+let upstream: DemoUpstream;
+const running: RunningScript[] = [];
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  ensureBuild();
+  upstream = await startDemoUpstream({ port: 0 });
+}, 600_000);
+afterAll(async () => {
+  await upstream.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((script) => script.kill()));
+});
+
+function tempDir(name: string): string {
+  const dir = join(tmpdir(), `dash-startup-${process.pid}-${name}-${Date.now()}`);
+  dirs.push(dir);
+  return dir;
+}
+
+async function server(env: Record<string, string>) {
+  const port = await freePort();
+  const script = runNode(SERVE, {
+    PORT: String(port),
+    UPSTREAM_BASE_URL: upstream.baseUrl,
+    SESSION_SECRET: SECRET,
+    ...env,
+  });
+  running.push(script);
+  return { script, port };
+}
+
+/** Starts a server that must refuse: its exit code and its output, line by line. */
+async function refusal(env: Record<string, string>) {
+  const { script } = await server(env);
+  const code = await script.exited;
+  return { code, lines: script.output().trim().split("\n").filter(Boolean) };
+}
+
+const onlyLine = (lines: string[]) => lines.filter((line) => !/Running next\.config/.test(line));
+
+describe("a server that cannot start says why in one line, exits 1 and never listens", () => {
+  it.each([
+    [{ AUDIT_RETENTION_DAYS: "30d", EMBEDDED_DATABASE: "1" }, /^Configuration error: AUDIT_RETENTION_DAYS must be a whole number/],
+    [{ APP_ORIGIN: "dashboard.example.com", EMBEDDED_DATABASE: "1" }, /^Configuration error: APP_ORIGIN must be an http\(s\) URL/],
+    [{ DATABASE_URL: "not a url" }, /^Configuration error: DATABASE_URL must be a PostgreSQL URL/],
+    [{}, /^Configuration error: DATABASE_URL is not set: .*several instances.*EMBEDDED_DATABASE=1/],
+  ])("settings %o", async (env, expected) => {
+    const { code, lines } = await refusal(env);
+    expect(code).toBe(1);
+    expect(onlyLine(lines)).toEqual([expect.stringMatching(expected)]);
+  });
+
+  it("a DATA_DIR that is a file, or under /proc (where Node's own mkdir would spin forever)", async () => {
+    const file = tempDir("file");
+    writeFileSync(file, "not a directory");
+    for (const [dataDir, reason] of [
+      [file, /it is a file, not a directory/],
+      ["/proc/dashboard-data", /it cannot be created \(ENOENT\)/],
+    ] as const) {
+      const started = performance.now();
+      const { code, lines } = await refusal({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+      expect(code, dataDir).toBe(1);
+      expect(onlyLine(lines), dataDir).toEqual([expect.stringMatching(new RegExp(`^Database error: DATA_DIR ${dataDir} cannot hold`))]);
+      expect(onlyLine(lines)[0], dataDir).toMatch(reason);
+      expect(performance.now() - started, dataDir).toBeLessThan(30_000);
+    }
+  });
+
+  it("a DATA_DIR holding files the embedded database cannot open", async () => {
+    const dataDir = tempDir("corrupt");
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, "PG_VERSION"), "garbage\n");
+    const { code, lines } = await refusal({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(onlyLine(lines)).toEqual([
+      expect.stringMatching(/^Database error: DATA_DIR .* cannot hold the embedded database: its files cannot be opened/),
+    ]);
+  });
+
+  it("a second process on the same DATA_DIR, naming the folder and the pid that holds it", async () => {
+    const dataDir = copyOfTemplate();
+    dirs.push(dataDir);
+    const first = await server({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+    await first.script.waitFor(/Listening on/);
+    const { code, lines } = await refusal({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(onlyLine(lines)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Database error: DATA_DIR ${dataDir} is in use by process ${first.script.child.pid}: the embedded database serves one process`,
+        ),
+      ),
+    ]);
+    // The first one still serves, and once it has stopped the folder is free again.
+    expect((await fetch(`http://localhost:${first.port}/api/health`)).status).toBe(200);
+    first.script.child.kill("SIGTERM");
+    expect(await first.script.exited).toBe(0);
+    const next = await server({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+    await next.script.waitFor(/Listening on/);
+  });
+
+  it("a lock left by a process killed with -9 is taken over", async () => {
+    const dataDir = copyOfTemplate();
+    dirs.push(dataDir);
+    const first = await server({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+    await first.script.waitFor(/Listening on/);
+    await first.script.kill();
+    const next = await server({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+    await next.script.waitFor(/Listening on/);
+  });
+
+  describe.runIf(postgresUrl)("PostgreSQL", () => {
+    // The table is built even when the suite is skipped (no PostgreSQL to test against).
+    const url = (changes: (url: URL) => void) => {
+      if (!postgresUrl) return "";
+      const changed = new URL(postgresUrl);
+      changes(changed);
+      return changed.toString();
+    };
+
+    it.each([
+      ["an unknown database", url((u) => (u.pathname = "/no_such_database_here")), /the database does not exist/],
+      [
+        "an unknown role, with a password",
+        url((u) => ((u.username = "no_such_role"), (u.password = "hunter2-secret"))),
+        /refused the user or password/,
+      ],
+      ["nothing listening", url((u) => (u.port = "1")), /connection refused/],
+      ["an unknown host", url((u) => (u.hostname = "no-such-host.invalid")), /cannot be found/],
+    ])("%s", async (_name, databaseUrl, cause) => {
+      const { code, lines } = await refusal({ DATABASE_URL: databaseUrl, DATABASE_CONNECT_TIMEOUT_MS: "3000" });
+      expect(code).toBe(1);
+      const [line, ...rest] = onlyLine(lines);
+      expect(rest).toEqual([]);
+      expect(line).toMatch(/^Database error: DATABASE_URL \(\S+@\S+:\d+\/\S+\) cannot be used: /);
+      expect(line).toMatch(cause);
+      expect(line).not.toContain("hunter2");
+    });
+  });
+});
+
+describe("a server that can start", () => {
+  it("on the embedded database by choice (EMBEDDED_DATABASE=1), says so in its health", async () => {
+    const dataDir = copyOfTemplate();
+    dirs.push(dataDir);
+    const { script, port } = await server({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+    await script.waitFor(/Listening on/);
+    const health = await fetch(`http://localhost:${port}/api/health`);
+    expect(await health.json()).toMatchObject({ status: "ok", database: "ok", databaseKind: "embedded (PGlite, this instance only)" });
+  });
+});

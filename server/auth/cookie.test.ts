@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { newSessionData, sealSession, sessionSetCookie, unsealSession } from "./cookie";
+
+const secretA = "a".repeat(40);
+const secretB = "b".repeat(40);
+const data = () =>
+  newSessionData({
+    sessionId: "s_1",
+    apiKey: "sk_test_key",
+    organizationId: "org_1",
+    stores: [],
+    user: { name: "Ada", email: "ada@example.com" },
+  });
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.useRealTimers();
+});
+
+describe("the session cookie", () => {
+  it("round-trips the session data", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    const session = data();
+    expect(await unsealSession(await sealSession(session))).toEqual(session);
+  });
+
+  it("does not contain the key in clear", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    const sealed = await sealSession(data());
+    expect(sealed).not.toContain("sk_test_key");
+    expect(Buffer.from(sealed, "base64").toString("latin1")).not.toContain("sk_test_key");
+  });
+
+  it("treats a tampered cookie as no session", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    const sealed = await sealSession(data());
+    const index = Math.floor(sealed.length / 2);
+    const tampered = sealed.slice(0, index) + (sealed[index] === "A" ? "B" : "A") + sealed.slice(index + 1);
+    expect(await unsealSession(tampered)).toBeNull();
+    expect(await unsealSession("garbage")).toBeNull();
+    expect(await unsealSession("")).toBeNull();
+  });
+
+  it("treats a cookie sealed with an unknown secret as no session", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    const sealed = await sealSession(data());
+    vi.stubEnv("SESSION_SECRET", secretB);
+    expect(await unsealSession(sealed)).toBeNull();
+  });
+
+  it("still accepts cookies sealed before a secret rotation", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    const sealed = await sealSession(data());
+    vi.stubEnv("SESSION_SECRET", `${secretB},${secretA}`);
+    expect(await unsealSession(sealed)).not.toBeNull();
+  });
+
+  it("expires after its lifetime", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    vi.stubEnv("SESSION_TTL_SECONDS", "60");
+    vi.useFakeTimers({ now: Date.now() });
+    const sealed = await sealSession(data());
+    vi.setSystemTime(Date.now() + 61_000);
+    expect(await unsealSession(sealed)).toBeNull();
+  });
+
+  it("over HTTPS is a __Host- cookie: Secure, httpOnly, SameSite=Lax, on path /, with a bounded lifetime", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    const cookie = await sessionSetCookie(data(), new Request("https://dashboard.example/api/session"));
+    expect(cookie).toMatch(/^__Host-session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=(\d+); Secure$/);
+    expect(Number(/Max-Age=(\d+)/.exec(cookie)![1])).toBeLessThanOrEqual(8 * 3600);
+  });
+
+  it("over HTTPS behind a proxy the dashboard's server vouches for is Secure too", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    const request = new Request("http://dashboard.example/api/session", { headers: { "x-dashboard-proto": "https" } });
+    expect(await sessionSetCookie(data(), request)).toMatch(/^__Host-session=.*; Secure$/);
+  });
+
+  it("over plain HTTP is not Secure, so the browser keeps it (a production build on a LAN host)", async () => {
+    vi.stubEnv("SESSION_SECRET", secretA);
+    vi.stubEnv("NODE_ENV", "production");
+    vi.stubEnv("EMBEDDED_DATABASE", "1");
+    const cookie = await sessionSetCookie(data(), new Request("http://10.0.0.5:3000/api/session"));
+    expect(cookie).toMatch(/^session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+  });
+});

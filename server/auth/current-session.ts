@@ -1,0 +1,61 @@
+import "server-only";
+import { settings } from "@/server/config/settings";
+import { database } from "@/server/db/database";
+import { adoptLegacyRows, isLegacyFingerprint, keyFingerprint, legacyFingerprints } from "@/server/db/key-identity";
+import { getSession, revokeAllOfKey, sessionState, touchIntervalSeconds, touchSession, type SessionRow } from "@/server/db/sessions";
+import { parseEndedReason, type EndedReason } from "./ended";
+import { unsealSession, type SessionData } from "./cookie";
+
+/** A signed-in request's session: the cookie's contents, checked against its row. */
+export interface ActiveSession {
+  id: string;
+  data: SessionData;
+  row: SessionRow;
+  /** Groups the sessions, idempotency records and refusals of one API key; the key itself is never stored. */
+  keyFingerprint: string;
+}
+
+/**
+ * The key's identity in the database (server/db/key-identity.ts). The first time a key is seen
+ * with rows written under an older fingerprint (keyed by a session secret), they are moved to it.
+ */
+export async function fingerprintOf(apiKey: string): Promise<string> {
+  const db = await database();
+  const fingerprint = await keyFingerprint(db, apiKey);
+  await adoptLegacyRows(db, fingerprint, legacyFingerprints(apiKey, settings().session.secrets));
+  return fingerprint;
+}
+
+/** Why a row no longer counts, in the words the sign-in page knows. */
+function endedReason(row: SessionRow, state: "revoked" | "expired" | "idle"): EndedReason {
+  if (state === "expired") return "session_expired";
+  if (state === "idle") return "session_idle";
+  return parseEndedReason(row.revokedReason ?? undefined) ?? "session_revoked";
+}
+
+/**
+ * The session a sealed cookie names, if its row still counts: not revoked (sign-out, an
+ * upstream 401), within the absolute and idle limits as they are set now. Use moves "last
+ * seen" at most once a minute. `ended` says why a readable cookie no longer counts.
+ */
+export async function resolveSession(sealed: string | undefined): Promise<{ session?: ActiveSession; ended?: EndedReason }> {
+  const data = await unsealSession(sealed);
+  if (!data) return {};
+  const db = await database();
+  const row = await getSession(db, data.sessionId);
+  if (!row) return { ended: "session_revoked" };
+  const now = new Date();
+  const { ttlSeconds, idleSeconds } = settings().session;
+  const state = sessionState(row, now, { ttlSeconds, idleSeconds });
+  if (state !== "active") return { ended: endedReason(row, state) };
+  const interval = touchIntervalSeconds(idleSeconds);
+  // One read per request: the write happens only when "last seen" is old enough.
+  if (now.getTime() - row.lastSeenAt.getTime() >= interval * 1000) await touchSession(db, row.id, now, interval);
+  if (isLegacyFingerprint(row.keyFingerprint)) row.keyFingerprint = await fingerprintOf(data.apiKey);
+  return { session: { id: row.id, data, row, keyFingerprint: row.keyFingerprint } };
+}
+
+/** The upstream refused the key: every session of it ends, on every instance. */
+export async function endSessionsOfKey(fingerprint: string, reason: EndedReason): Promise<void> {
+  await revokeAllOfKey(await database(), fingerprint, reason, new Date());
+}

@@ -1,0 +1,107 @@
+import "server-only";
+import { LRUCache } from "lru-cache";
+import { contextSchema, type Context } from "@/shared/schemas/context";
+import { settings } from "@/server/config/settings";
+import { processSingleton } from "@/server/runtime/singleton";
+import { UpstreamFailure, UpstreamHttpError, type UpstreamClient } from "@/server/upstream/client";
+
+/**
+ * What a session's key reaches: the organizations and stores its GET /context lists. Every
+ * route's scope is verified against it (server/http/scope.ts), so it is kept per session for
+ * KEY_RECHECK_SECONDS and read again after that: a key revoked or narrowed upstream stops
+ * reading the dashboard's own data (saved views, Activity, Sessions) within that time, even on
+ * routes that never reach the upstream. Any 401 or 403 from the upstream drops it at once.
+ */
+export interface ReachStore {
+  id: string;
+  url: string;
+  type: string;
+  currency: string;
+}
+
+interface ReachOrganization {
+  id: string;
+  name: string;
+  stores: ReachStore[];
+}
+
+export interface KeyReach {
+  organizations: ReachOrganization[];
+  /** When the upstream last confirmed the key (epoch ms). */
+  confirmedAt: number;
+}
+
+/**
+ * While the upstream cannot be reached, a session keeps its last known reach this long: the
+ * dashboard's own pages (Activity above all) stay readable through an upstream outage.
+ */
+const STALE_REACH_LIMIT_MS = 15 * 60_000;
+
+/** After a failed check, requests use the stale reach at once for this long before the next try. */
+const RETRY_CHECK_MS = 10_000;
+
+interface Entry {
+  reach?: KeyReach;
+  pending?: Promise<KeyReach>;
+  /** Set while the upstream is unreachable: no new check before this time (epoch ms). */
+  retryAt?: number;
+}
+
+const entries = processSingleton("keyReach", () => new LRUCache<string, Entry>({ max: 20_000 }));
+
+function reachOf(context: Context, now: number): KeyReach {
+  return {
+    confirmedAt: now,
+    organizations: context.organizations.map((organization) => ({
+      id: organization.id,
+      name: organization.name,
+      stores: organization.stores.map(({ id, url, type, currency }) => ({ id, url, type, currency })),
+    })),
+  };
+}
+
+/** Sign-in has just read the key's whole context: the session starts with it. */
+export function rememberReach(sessionId: string, context: Context, now = Date.now()): void {
+  entries.set(sessionId, { reach: reachOf(context, now) });
+}
+
+/** The upstream refused something for this session's key: read its reach again on the next request. */
+export function forgetReach(sessionId: string): void {
+  entries.delete(sessionId);
+}
+
+const unavailable = (error: unknown) =>
+  error instanceof UpstreamFailure || (error instanceof UpstreamHttpError && (error.status >= 500 || error.status === 429));
+
+/**
+ * The session's reach, confirmed by the upstream within KEY_RECHECK_SECONDS. Concurrent
+ * requests of a session share one read. A 401 or 403 is thrown (the pipeline ends the
+ * session or refuses); an unreachable upstream falls back to a reach up to 15 minutes old.
+ */
+export async function keyReach(sessionId: string, upstream: UpstreamClient, now = Date.now()): Promise<KeyReach> {
+  const entry = entries.get(sessionId) ?? {};
+  const fresh = entry.reach && now - entry.reach.confirmedAt < settings().session.keyRecheckSeconds * 1000;
+  if (fresh || (entry.reach && entry.retryAt !== undefined && now < entry.retryAt)) return entry.reach!;
+  if (entry.pending) return entry.pending;
+  const pending = upstream
+    .with({ organizationId: undefined })
+    .json("context", contextSchema, { signal: null })
+    .then(
+      ({ data }) => {
+        const reach = reachOf(data, Date.now());
+        entries.set(sessionId, { reach });
+        return reach;
+      },
+      (error: unknown) => {
+        const stale = entry.reach && now - entry.reach.confirmedAt < STALE_REACH_LIMIT_MS ? entry.reach : undefined;
+        if (stale && unavailable(error)) {
+          entries.set(sessionId, { reach: stale, retryAt: Date.now() + RETRY_CHECK_MS });
+          return stale;
+        }
+        entries.delete(sessionId);
+        throw error;
+      },
+    );
+  entries.set(sessionId, { ...entry, pending });
+  return pending;
+}

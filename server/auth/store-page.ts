@@ -1,0 +1,47 @@
+import "server-only";
+import { activePageSession, requirePageSession } from "./page-session";
+import { forgetReach, keyReach } from "./key-reach";
+import { upstreamClient } from "@/server/upstream/client";
+import { newRequestId } from "@/server/http/responses";
+
+type Params = Promise<{ storeUrl: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/**
+ * What every store page starts with: its own session check (returning to this very view,
+ * query included, after sign-in), the store URL and the chosen organization.
+ */
+export async function storePageContext(params: Params, searchParams: SearchParams, section = "") {
+  const { storeUrl } = await params;
+  const query = await searchParams;
+  const decoded = decodeURIComponent(storeUrl);
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) for (const item of [value ?? []].flat()) search.append(name, item);
+  const suffix = search.size > 0 ? `?${search}` : "";
+  await requirePageSession(`/stores/${encodeURIComponent(decoded)}${section}${suffix}`);
+  const organizationId = typeof query.organizationId === "string" && query.organizationId ? query.organizationId : undefined;
+  return { storeUrl: decoded, organizationId };
+}
+
+/**
+ * Whether the signed-in key reaches this store, as the API routes verify it (any of its
+ * organizations): `false` makes the store pages a 404. Without a session, or when the reach
+ * cannot be read now, it is not decided here: the page itself signs in again or says why.
+ */
+export async function storeWithinReach(storeUrl: string): Promise<boolean | undefined> {
+  const session = await activePageSession();
+  if (!session) return undefined;
+  const upstream = upstreamClient({
+    apiKey: session.data.apiKey,
+    requestId: newRequestId(),
+    onAnswer: (status) => {
+      if (status === 401 || status === 403) forgetReach(session.id);
+    },
+  });
+  try {
+    const reach = await keyReach(session.id, upstream);
+    return reach.organizations.some((organization) => organization.stores.some((store) => store.url === storeUrl));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { secretsFrom } from "@/server/auth/secrets";
+import { settingProblems, settings } from "./settings";
+
+const newest = "n".repeat(40);
+const older = "o".repeat(40);
+const UPSTREAM = "https://api.example.com/v1";
+
+/** A production process with a real upstream, PostgreSQL and a secret, changed by `changes`. */
+function production(changes: Record<string, string | undefined> = {}) {
+  const base: Record<string, string | undefined> = {
+    NODE_ENV: "production",
+    DEMO_MODE: undefined,
+    UPSTREAM_BASE_URL: UPSTREAM,
+    SESSION_SECRET: newest,
+    DATABASE_URL: "postgres://dash:pw@db.internal:5432/dashboard",
+    EMBEDDED_DATABASE: undefined,
+  };
+  for (const [name, value] of Object.entries({ ...base, ...changes })) vi.stubEnv(name, value);
+}
+
+afterEach(() => vi.unstubAllEnvs());
+
+describe("the settings", () => {
+  it("accept a complete production configuration", () => {
+    production();
+    expect(settingProblems()).toEqual([]);
+    expect(settings()).toMatchObject({ production: true, demo: false, upstream: { baseUrl: UPSTREAM, timeoutMs: 15_000 } });
+  });
+
+  it("refuse production without a session secret, saying what to set", () => {
+    production({ SESSION_SECRET: undefined });
+    expect(settingProblems()).toEqual([expect.stringMatching(/^SESSION_SECRET is required in production/)]);
+  });
+
+  it("refuse a secret shorter than 32 characters, naming which one", () => {
+    production({ SESSION_SECRET: "short" });
+    expect(settingProblems()).toEqual([expect.stringMatching(/secret number 1 is 5 characters long/)]);
+    production({ SESSION_SECRET: `${newest},tooshort` });
+    expect(settingProblems()).toEqual([expect.stringMatching(/secret number 2/)]);
+  });
+
+  it("refuse production on the embedded database unless one instance is intended", () => {
+    production({ DATABASE_URL: undefined });
+    expect(settingProblems()).toEqual([expect.stringMatching(/^DATABASE_URL is not set: .*several instances.*EMBEDDED_DATABASE=1/)]);
+    production({ DATABASE_URL: undefined, EMBEDDED_DATABASE: "1" });
+    expect(settingProblems()).toEqual([]);
+    expect(settings().database.embedded).toBe(true);
+  });
+
+  it("need nothing on the demo upstream", () => {
+    production({ DEMO_MODE: "1", DATABASE_URL: undefined, SESSION_SECRET: undefined, UPSTREAM_BASE_URL: "http://127.0.0.1:4010/v1" });
+    expect(settingProblems()).toEqual([]);
+    expect(settings().production).toBe(false);
+  });
+
+  it("name each malformed value, one line each, and never echo a database URL", () => {
+    production({
+      AUDIT_RETENTION_DAYS: "30d",
+      APP_ORIGIN: "dashboard.example.com",
+      UPSTREAM_TIMEOUT_MS: "-5",
+      DATABASE_URL: "mysql://root:hunter2@db/x",
+      EMBEDDED_DATABASE: "yes",
+    });
+    const problems = settingProblems();
+    expect(problems).toHaveLength(5);
+    expect(problems.join("\n")).toMatch(/AUDIT_RETENTION_DAYS must be a whole number from 1 to 36500, got "30d"/);
+    expect(problems.join("\n")).toMatch(/APP_ORIGIN must be an http\(s\) URL/);
+    expect(problems.join("\n")).toMatch(/UPSTREAM_TIMEOUT_MS/);
+    expect(problems.join("\n")).toMatch(/EMBEDDED_DATABASE must be 1 or 0/);
+    expect(problems.join("\n")).not.toContain("hunter2");
+  });
+
+  it("refuse an upstream that does not end in /v1, and an origin with a path", () => {
+    production({ UPSTREAM_BASE_URL: "https://api.example.com/v2", APP_ORIGIN: "https://dash.example.com/app" });
+    expect(settingProblems()).toEqual([expect.stringMatching(/must end in \/v1/), expect.stringMatching(/origin only/)]);
+  });
+
+  it("follow the environment as it changes", () => {
+    production({ SESSION_TTL_SECONDS: "60" });
+    expect(settings().session.ttlSeconds).toBe(60);
+    vi.stubEnv("SESSION_TTL_SECONDS", "120");
+    expect(settings().session.ttlSeconds).toBe(120);
+  });
+});
+
+describe("session secrets", () => {
+  it("seal with the newest secret and unseal with all of them", () => {
+    const secrets = secretsFrom([newest, older]);
+    expect(Object.values(secrets.sealing)).toEqual([newest]);
+    expect(Object.values(secrets.unsealing).sort()).toEqual([newest, older].sort());
+  });
+
+  it("give a secret the same id wherever it stands in the list", () => {
+    const olderId = Object.keys(secretsFrom([older]).sealing)[0]!;
+    expect(secretsFrom([newest, older]).unsealing[olderId]).toBe(older);
+  });
+
+  it("are generated once per process when none is set (demo and development)", () => {
+    const first = secretsFrom([]);
+    expect(Object.values(first.sealing)[0]!.length).toBeGreaterThanOrEqual(32);
+    expect(secretsFrom([]).sealing).toEqual(first.sealing);
+  });
+});

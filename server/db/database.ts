@@ -1,0 +1,279 @@
+import "server-only";
+import { resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { checkDataDir, DataDirInUse, DataDirUnusable, lockDataDir } from "./data-dir-lock";
+import { settings } from "@/server/config/settings";
+import { migrate } from "./migrate";
+import { initDataDirOutOfProcess, pgliteStartParams } from "./pglite-options";
+
+/**
+ * The dashboard's durable state: PostgreSQL when DATABASE_URL is set, otherwise an embedded
+ * PGlite in DATA_DIR. Both speak `query(text, params)` with the same SQL, so the layer above
+ * is plain parameterized SQL with a row type next to each query; no ORM sits in between.
+ */
+export interface Db {
+  readonly kind: "postgres" | "pglite";
+  /** One statement, `$1`-style parameters; rows come back with the column names the SQL gives them. */
+  query<R>(sql: string, params?: unknown[]): Promise<R[]>;
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Nested calls join the outer one. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** Several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+  /** The connection pool's state (PostgreSQL): for the metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
+}
+
+// Process-wide: the server is bundled into several chunks, each with its own copy of this class, and the
+// database handle (on globalThis) throws the copy of whichever chunk opened it.
+const UNAVAILABLE = Symbol.for("dashboard.databaseUnavailable");
+
+/** The database cannot be reached (stopped, restarting, network gone, or closed): a 503, never a crash. */
+export class DatabaseUnavailable extends Error {
+  /** `instanceof` holds for an instance of any copy of the class. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && UNAVAILABLE in value;
+  }
+  readonly [UNAVAILABLE] = true;
+  readonly status = 503;
+  readonly code = "database_unavailable";
+  constructor(options?: { cause?: unknown }) {
+    super("The dashboard's database is unavailable.", options);
+    this.name = "DatabaseUnavailable";
+  }
+}
+
+const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EPIPE", "EHOSTUNREACH"]);
+// query_canceled (the statement timeout), admin_shutdown, crash_shutdown, cannot_connect_now,
+// idle_in_transaction_session_timeout, and the whole connection-exception class 08.
+const CONNECTION_SQLSTATES = /^(57014|57P01|57P02|57P03|25P03|08...)$/;
+const CONNECTION_MESSAGES =
+  /connection terminated|connection timeout|timeout exceeded when trying to connect|query read timeout|not queryable|pglite is closed|cannot use a pool after calling end/i;
+
+function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && (CONNECTION_CODES.has(code) || CONNECTION_SQLSTATES.test(code))) return true;
+  if (error instanceof AggregateError) return error.errors.some(isConnectionError);
+  return CONNECTION_MESSAGES.test(error.message);
+}
+
+/** Connection failures become DatabaseUnavailable; SQL errors (constraints, syntax) pass through. */
+async function guarded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw isConnectionError(error) && !(error instanceof DatabaseUnavailable) ? new DatabaseUnavailable({ cause: error }) : error;
+  }
+}
+
+type Queryable = { query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }> };
+
+/** How the dashboard talks to PostgreSQL; every bound is a setting (README, "Settings"). */
+interface PoolOptions {
+  poolSize: number;
+  connectTimeoutMs: number;
+  /** The longest a statement may run; the server cancels it, and the client gives up a second later. */
+  statementTimeoutMs: number;
+}
+
+const DEFAULT_POOL: PoolOptions = { poolSize: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000 };
+
+function postgresDb(url: string, options: PoolOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    // A silent partition (no reset, no bytes) is noticed: by the keepalive probes on idle
+    // connections, and by the client's own read timeout on a query waiting for an answer.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    statement_timeout: options.statementTimeoutMs,
+    query_timeout: options.statementTimeoutMs + 1_000,
+    idle_in_transaction_session_timeout: options.statementTimeoutMs * 2,
+    application_name: "store-analytics-dashboard",
+  });
+  // An idle client losing its server (PostgreSQL restarting) must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  let ended = false;
+
+  const on = (client: Queryable, inTransaction: boolean): Db => ({
+    kind: "postgres",
+    query: <R>(sql: string, params?: unknown[]) => guarded(async () => (await client.query(sql, params)).rows as R[]),
+    exec: (sql) => guarded(async () => void (await client.query(sql))),
+    transaction: inTransaction ? (fn) => fn(on(client, true)) : transaction,
+    close: async () => {
+      if (ended) return;
+      ended = true;
+      await pool.end();
+    },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  });
+
+  async function transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    const client = await guarded(() => pool.connect());
+    let broken: Error | undefined;
+    try {
+      await guarded(() => client.query("begin"));
+      const result = await fn(on(client, true));
+      await guarded(() => client.query("commit"));
+      return result;
+    } catch (error) {
+      if (error instanceof DatabaseUnavailable) broken = error;
+      else await client.query("rollback").catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      // A client whose connection failed is destroyed instead of going back to the pool.
+      client.release(broken);
+    }
+  }
+
+  return on(pool, false);
+}
+
+async function pgliteDb(dataDir: string): Promise<Db> {
+  let release = () => {};
+  if (!dataDir.startsWith("memory://")) {
+    checkDataDir(dataDir);
+    release = lockDataDir(dataDir);
+  }
+  let lite: PGlite;
+  try {
+    if (!dataDir.startsWith("memory://")) await initDataDirOutOfProcess(dataDir);
+    lite = await PGlite.create({ dataDir, startParams: pgliteStartParams() });
+  } catch (error) {
+    if (error instanceof DataDirUnusable) {
+      release();
+      throw error;
+    }
+    release();
+    const reason = error instanceof Error && error.message ? error.message : String(error);
+    throw new DataDirUnusable(dataDir, `its files cannot be opened (damaged, or written by another PGlite release): ${reason}`, {
+      cause: error,
+    });
+  }
+  let closed = false;
+  type Target = { query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>; exec(sql: string): Promise<unknown> };
+  const ensureOpen = () => {
+    if (closed) throw new DatabaseUnavailable();
+  };
+  // PGlite runs one statement at a time; a plain query waits for any open transaction to end.
+  const on = (target: Target, inTransaction: boolean): Db => ({
+    kind: "pglite",
+    query: <R>(sql: string, params?: unknown[]) => guarded(async () => (ensureOpen(), (await target.query(sql, params)).rows as R[])),
+    exec: (sql) => guarded(async () => void (ensureOpen(), await target.exec(sql))),
+    transaction: inTransaction
+      ? (fn) => fn(on(target, true))
+      : (fn) => guarded(() => (ensureOpen(), lite.transaction((tx) => fn(on(tx, true))))),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        await lite.close();
+      } finally {
+        release();
+      }
+    },
+  });
+  return on(lite, false);
+}
+
+/** Opens PostgreSQL (`url`) or PGlite (`dataDir`) and brings the schema up to date (unless `migrate` is false). */
+export async function openDatabase(options: { url?: string; dataDir?: string; pool?: PoolOptions; migrate?: boolean }): Promise<Db> {
+  const db = options.url
+    ? postgresDb(options.url, options.pool ?? DEFAULT_POOL)
+    : // Not a file of the build: without the hint, the bundler would trace (and copy) the whole project for it.
+      await pgliteDb(resolve(/* turbopackIgnore: true */ options.dataDir ?? ".data"));
+  try {
+    if (options.migrate !== false) await migrate(db);
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+  return db;
+}
+
+// On globalThis so that bundling the server into several chunks still shares one handle per process.
+const processGlobal = globalThis as typeof globalThis & { __dashboardDatabase?: Promise<Db> };
+
+/**
+ * The process's database, from DATABASE_URL or DATA_DIR, opened on first use. A failed open
+ * is forgotten, so the next call tries again (the database may come back).
+ */
+export function database(): Promise<Db> {
+  const { url, dataDir, poolSize, connectTimeoutMs, statementTimeoutMs } = settings().database;
+  processGlobal.__dashboardDatabase ??= openDatabase({ url, dataDir, pool: { poolSize, connectTimeoutMs, statementTimeoutMs } }).catch(
+    (error: unknown) => {
+      processGlobal.__dashboardDatabase = undefined;
+      throw error instanceof DatabaseUnavailable || !isConnectionError(error) ? error : new DatabaseUnavailable({ cause: error });
+    },
+  );
+  return processGlobal.__dashboardDatabase;
+}
+
+/** Closes the process's database (graceful stop, end of a test file); the next `database()` opens it again. */
+export async function closeDatabase(): Promise<void> {
+  const open = processGlobal.__dashboardDatabase;
+  processGlobal.__dashboardDatabase = undefined;
+  if (open) await (await open.catch(() => null))?.close();
+}
+
+/** A cheap round trip for health checks: resolves, or throws DatabaseUnavailable once `timeoutMs` has passed. */
+export async function pingDatabase(timeoutMs = 2_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseUnavailable({ cause: new Error(`no answer within ${timeoutMs} ms`) })), timeoutMs);
+  });
+  try {
+    await Promise.race([database().then((db) => db.query("select 1")), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A PostgreSQL URL as it may be shown: its host, port, user and database, never its password. */
+function describeUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.username ? `${decodeURIComponent(url.username)}@` : ""}${url.hostname}:${url.port || "5432"}${url.pathname}`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/** Why PostgreSQL refused, from its SQLSTATE or the network error, in words. */
+function postgresCause(error: unknown, target: string): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof AggregateError && error.errors.length > 0) return postgresCause(error.errors[0], target);
+  switch (code) {
+    case "ECONNREFUSED":
+      return `nothing accepts connections at ${target} (connection refused)`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `the host of ${target} cannot be found`;
+    case "28P01":
+    case "28000":
+      return `the server refused the user or password (${message})`;
+    case "3D000":
+      return `the database does not exist (${message})`;
+    case "42501":
+      return `the user lacks a privilege the migrations need (${message}); see README "Database privileges"`;
+  }
+  if (/timeout/i.test(message)) return `no answer from ${target} in time`;
+  return message;
+}
+
+/**
+ * One line saying why the process's database could not be opened at start: the setting, the
+ * place (host and database, or the folder) and the cause, never a password.
+ */
+export function describeOpenFailure(error: unknown): string {
+  const { url, dataDir } = settings().database;
+  if (error instanceof DataDirInUse || error instanceof DataDirUnusable) return error.message;
+  const cause = error instanceof DatabaseUnavailable ? (error.cause ?? error) : error;
+  if (url) return `DATABASE_URL (${describeUrl(url)}) cannot be used: ${postgresCause(cause, describeUrl(url))}.`;
+  return `DATA_DIR ${resolve(/* turbopackIgnore: true */ dataDir)} cannot be used: ${cause instanceof Error ? cause.message : String(cause)}.`;
+}

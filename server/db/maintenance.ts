@@ -1,0 +1,30 @@
+import "server-only";
+import { settings } from "@/server/config/settings";
+import { purgeAudit } from "./audit";
+import { purgeCloneAttempts } from "./clone-attempts";
+import type { Db } from "./database";
+import { purgeIdempotency } from "./idempotency";
+import { purgeFailures } from "./rate-limits";
+import { purgeViews } from "./saved-views";
+import { purgeSessions } from "./sessions";
+
+const PURGE_INTERVAL_MS = 60_000;
+const lastPurge = new WeakMap<Db, number>();
+
+/**
+ * Deletes what has outlived its purpose: idempotency records past 24 h, audit entries past
+ * their retention, sign-in failures out of their window, views deleted past the undo window,
+ * sessions ended or expired a day ago, clone attempts as old as their idempotency records.
+ * Runs at most once a minute per database handle (any instance may do it; it is idempotent).
+ */
+export async function purgeExpired(db: Db, now: Date, options: { auditRetentionDays?: number; force?: boolean } = {}): Promise<boolean> {
+  if (!options.force && now.getTime() - (lastPurge.get(db) ?? 0) < PURGE_INTERVAL_MS) return false;
+  lastPurge.set(db, now.getTime());
+  await purgeIdempotency(db, now);
+  await purgeAudit(db, now, options.auditRetentionDays ?? settings().auditRetentionDays);
+  await purgeFailures(db, now);
+  await purgeViews(db, now);
+  await purgeSessions(db, now, settings().session.ttlSeconds);
+  await purgeCloneAttempts(db, now);
+  return true;
+}

@@ -1,0 +1,38 @@
+import "server-only";
+import { fork } from "node:child_process";
+import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { DataDirUnusable } from "./data-dir-lock";
+
+/**
+ * The embedded database kept small. PostgreSQL's defaults (128 MB of shared buffers, and more)
+ * live in PGlite's WebAssembly memory, which never shrinks; these are ample for the dashboard's
+ * few small tables. They apply to a data directory made earlier too.
+ */
+const SETTINGS = ["shared_buffers=8MB", "work_mem=2MB", "maintenance_work_mem=8MB", "temp_buffers=2MB", "max_connections=5"];
+
+export const pgliteStartParams = () => [...PGlite.defaultStartParams, ...SETTINGS.flatMap((setting) => ["-c", setting])];
+
+/** The script that runs initdb in a child process (copied into every release). */
+const initdbScript = () => join(/* turbopackIgnore: true */ process.cwd(), "server", "db", "pglite-initdb.mjs");
+
+/**
+ * Makes a new data directory in a child process, so that initdb's peak memory (several hundred MB
+ * under WebAssembly) is the child's and is given back when it exits; then moves it into
+ * `dataDir`, which holds only the dashboard's lock file until then.
+ */
+export async function initDataDirOutOfProcess(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, "PG_VERSION"))) return;
+  const strangers = readdirSync(dataDir).filter((name) => name !== "dashboard.lock" && !name.startsWith(".write-test"));
+  if (strangers.length > 0) throw new DataDirUnusable(dataDir, `it holds files (${strangers.slice(0, 3).join(", ")}) but no database`);
+  const staging = `${dataDir}.initdb-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  await new Promise<void>((resolve, reject) => {
+    const child = fork(initdbScript(), [staging, JSON.stringify(SETTINGS)], { execArgv: ["--liftoff-only"], stdio: "ignore" });
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`initdb exited with code ${code}`))));
+  });
+  for (const name of readdirSync(staging)) renameSync(join(staging, name), join(dataDir, name));
+  rmSync(staging, { recursive: true, force: true });
+}

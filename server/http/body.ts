@@ -1,0 +1,56 @@
+import "server-only";
+import { DashboardError } from "./responses";
+
+/**
+ * Reads a request body as UTF-8 text, counting bytes as they arrive: past `maxBytes` the
+ * read stops at once with a 413, so a large body is never held whole.
+ */
+async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = () => new DashboardError(413, "payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`);
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch {
+      // The client went away (or its connection was cut for being slow) mid-body: an answer, not a crash.
+      throw new DashboardError(400, "bad_request", "The request body was cut off before its end.");
+    }
+    const { done, value } = read;
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new DashboardError(400, "bad_request", "The request body is not valid UTF-8.");
+  }
+}
+
+/** The body as JSON, or as a form (application/x-www-form-urlencoded) when `form` allows it. */
+export async function readBody(
+  request: Request,
+  maxBytes: number,
+  options: { form?: boolean } = {},
+): Promise<{ value: unknown; form: boolean }> {
+  const text = await readBodyText(request, maxBytes);
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (options.form && type === "application/x-www-form-urlencoded") {
+    return { value: Object.fromEntries(new URLSearchParams(text)), form: true };
+  }
+  try {
+    return { value: JSON.parse(text), form: false };
+  } catch {
+    throw new DashboardError(400, "bad_request", "The request body is not valid JSON.");
+  }
+}

@@ -1,0 +1,31 @@
+import "server-only";
+import { settings } from "@/server/config/settings";
+import { HOST_HEADER } from "./forwarded";
+
+/**
+ * Whether a state-changing request comes from our own pages. Browsers send Origin on every
+ * POST and DELETE, and Sec-Fetch-Site where supported; a request with neither is refused,
+ * and so is `Origin: null` (sandboxed frames, some redirects).
+ */
+export function isSameOrigin(request: Request): boolean {
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite !== null && fetchSite !== "same-origin") return false;
+  const origin = request.headers.get("origin");
+  if (origin === null) return fetchSite === "same-origin";
+  if (origin === "null") return false;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  return allowedHosts(request).includes(originHost);
+}
+
+/** The host the browser asked for (as the dashboard's server vouches for it, behind a proxy too), and APP_ORIGIN's. */
+function allowedHosts(request: Request): string[] {
+  const hosts = [request.headers.get(HOST_HEADER) ?? request.headers.get("host") ?? new URL(request.url).host];
+  const { appOrigin } = settings();
+  if (appOrigin) hosts.push(new URL(appOrigin).host);
+  return hosts;
+}

@@ -1,0 +1,264 @@
+import "server-only";
+import { z } from "zod";
+import { readBody } from "./body";
+import { DashboardError, errorResponse, invalidInput, newRequestId } from "./responses";
+import { logException, logRequest } from "@/server/observability/log";
+import { currentRequest } from "@/server/runtime/request-context";
+import { isSameOrigin } from "./origin";
+import { endSessionsOfKey } from "@/server/auth/current-session";
+import { forgetReach, keyReach } from "@/server/auth/key-reach";
+import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
+import { toDashboardError, withSessionEnded } from "./failures";
+import { nulProblem } from "./input";
+import { namedOrganization, verifyScope, type Scope, type VerifiedScope } from "./scope";
+import { requireSession, type ActiveSession } from "@/server/auth/require-session";
+
+const isKeyRefusal = (code: string): code is "key_expired" | "key_revoked" | "key_invalid" =>
+  code === "key_expired" || code === "key_revoked" || code === "key_invalid";
+
+/** Bodies the dashboard accepts: sign-in is small, actions a little larger. */
+export const SIGN_IN_BODY_LIMIT = 16 * 1024;
+export const ACTION_BODY_LIMIT = 64 * 1024;
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Path parameters as Next.js hands them to a route (already decoded). */
+export type RawParams = Record<string, string | string[] | undefined>;
+
+interface BodySpec<B> {
+  schema: z.ZodType<B>;
+  maxBytes: number;
+  /** Also accept application/x-www-form-urlencoded (a form posted before any script runs). */
+  form?: boolean;
+}
+
+type Resolve<P, T> = T | ((params: P) => T);
+
+/** What a route declares; the pipeline does the rest in the same order for every route. */
+interface RouteSpec<P, Q, B> {
+  /** The methods this handler answers, exported under these names by its route file. */
+  methods: readonly HttpMethod[];
+  /** The route file's folder under app/, in Next's syntax: "/api/stores/[storeUrl]/saved-views". */
+  path: string;
+  /** What the route works on: verified against the key's reach before the handler runs. */
+  scope: Resolve<P, Scope>;
+  /** Reads the path parameters (404/400 as DashboardError); default: each one a plain text value. */
+  params?: (raw: RawParams, url: URL, request: Request) => P;
+  /** The name in the log line (a template, never the raw path); default "METHOD path". */
+  name?: (params: P, method: string) => string;
+  /** Whether a signed-in session is needed (default true). */
+  session?: boolean;
+  /** A health probe: its log line follows LOG_PROBES (an orchestrator asks every few seconds). */
+  probe?: boolean;
+  /** Whether the route changes state and so must come from our own pages (default: any method but GET). */
+  mutation?: Resolve<P, boolean>;
+  query?: Resolve<P, z.ZodType<Q>>;
+  body?: Resolve<P, BodySpec<B> | undefined>;
+}
+
+interface HandlerContext<P, Q, B> {
+  request: Request;
+  url: URL;
+  requestId: string;
+  params: P;
+  /** The signed-in session (absent only on routes declared with `session: false`). */
+  session: ActiveSession;
+  /** The organization and store the route works on, verified (absent only on routes without a session). */
+  scope: VerifiedScope;
+  /** The upstream as this session's key, in the verified organization (absent only on routes without a session). */
+  upstream: UpstreamClient;
+  query: Q;
+  body: B;
+  /** Whether the body came as a form post (answer with a redirect, not JSON). */
+  form: boolean;
+  /** Set by the handler when the upstream answered, so the log line carries both ids. */
+  log: { upstreamRequestId?: string; code?: string };
+}
+
+/** What Next.js passes as the second argument of a route handler. */
+interface RouteContext {
+  params?: Promise<RawParams> | RawParams;
+}
+
+/** What the route table tells about a route. */
+interface RouteInfo {
+  readonly methods: readonly HttpMethod[];
+  readonly path: string;
+  readonly session: boolean;
+  /** `by-path` when the scope depends on what the path names (the proxy: per upstream endpoint). */
+  readonly scope: Scope | "by-path";
+}
+
+export type RouteHandler = ((request: Request, context?: RouteContext) => Promise<Response>) & { readonly spec: RouteInfo };
+
+function resolve<P, T>(value: Resolve<P, T>, params: P): T {
+  return typeof value === "function" ? (value as (params: P) => T)(params) : value;
+}
+
+/** Each path parameter a single value without NUL; no route takes more. */
+function plainParams(raw: RawParams): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value !== "string") throw new DashboardError(404, "not_found");
+    const problem = nulProblem(value);
+    if (problem) throw new DashboardError(400, "bad_request", `The path parameter ${name} ${problem}.`);
+    params[name] = value;
+  }
+  return params;
+}
+
+const noQuery = z.strictObject({});
+
+/**
+ * The query, each parameter at most once and without NUL, checked by the route's schema. The
+ * organization (organizationId) belongs to the scope, not to the route's own parameters.
+ */
+function parseQuery<Q>(url: URL, schema: z.ZodType<Q>): Q {
+  const names = [...url.searchParams.keys()];
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated) throw new DashboardError(400, "bad_request", `Query parameter "${repeated}" is given more than once.`);
+  const values = Object.fromEntries([...url.searchParams].filter(([name]) => name !== "organizationId"));
+  for (const [name, value] of Object.entries(values)) {
+    const problem = nulProblem(value);
+    if (problem) throw new DashboardError(400, "bad_request", `Query parameter "${name}" ${problem}.`);
+  }
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) throw invalidInput("The query", parsed.error.issues);
+  return parsed.data;
+}
+
+/** A field of a JSON body that PostgreSQL could not store (a NUL character), named by its path. */
+function bodyNulProblem(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === "string") {
+    const problem = nulProblem(value);
+    return problem && `The request body field ${path.join(".") || "(the body)"} ${problem}.`;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const problem = bodyNulProblem(key, [...path, "(a key)"]) ?? bodyNulProblem(item, [...path, key]);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+async function readRouteBody<B>(request: Request, spec: BodySpec<B>): Promise<{ body: B; form: boolean }> {
+  const read = await readBody(request, spec.maxBytes, { form: spec.form });
+  const problem = bodyNulProblem(read.value);
+  if (problem) throw new DashboardError(400, "bad_request", problem);
+  const parsed = spec.schema.safeParse(read.value);
+  if (!parsed.success) throw invalidInput("The request body", parsed.error.issues);
+  return { body: parsed.data, form: read.form };
+}
+
+function setHeader(response: Response, name: string, value: string): Response {
+  try {
+    if (!response.headers.has(name)) response.headers.set(name, value);
+    return response;
+  } catch {
+    // Immutable headers (a redirect): copy the answer.
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
+}
+
+/** The session's upstream client: its key stays inside; a 401 or 403 makes the pipeline read the key's reach again. */
+function sessionUpstream(session: ActiveSession, requestId: string, signal: AbortSignal): UpstreamClient {
+  return upstreamClient({
+    apiKey: session.data.apiKey,
+    requestId,
+    signal,
+    onAnswer: (status) => {
+      if (status === 401 || status === 403) forgetReach(session.id);
+    },
+  });
+}
+
+/**
+ * The one way into every dashboard route: a request id, the path parameters, the origin check
+ * for mutations, the session, the scope verified against the key's reach, the query and a
+ * byte-limited body, then the handler. Any failure becomes an answer in the contract's Error
+ * shape; every request writes one log line with the dashboard's and the upstream's request ids.
+ */
+export function route<P = Record<string, string>, Q = Record<string, never>, B = undefined>(
+  spec: RouteSpec<P, Q, B>,
+  handler: (context: HandlerContext<P, Q, B>) => Promise<Response>,
+): RouteHandler {
+  const template = spec.path.replace(/\[(?:\.\.\.)?([^\]]+)\]/g, "{$1}");
+  const run = async (request: Request, routeContext?: RouteContext): Promise<Response> => {
+    const started = performance.now();
+    const context = currentRequest();
+    const requestId = context?.requestId ?? newRequestId();
+    const log: HandlerContext<P, Q, B>["log"] = {};
+    let routeName = `${request.method} ${template}`;
+    let response: Response;
+    let code: string | undefined;
+    let session: ActiveSession | undefined;
+    try {
+      const url = new URL(request.url);
+      const raw = (await routeContext?.params) ?? {};
+      const params = spec.params ? spec.params(raw, url, request) : (plainParams(raw) as P);
+      if (spec.name) routeName = spec.name(params, request.method);
+      const mutation = spec.mutation === undefined ? request.method !== "GET" && request.method !== "HEAD" : resolve(spec.mutation, params);
+      if (mutation && !isSameOrigin(request)) throw new DashboardError(403, "cross_site");
+      const named = namedOrganization(request, url);
+      let scope: VerifiedScope | undefined;
+      let upstream: UpstreamClient | undefined;
+      if (spec.session !== false) {
+        session = await requireSession(request);
+        upstream = sessionUpstream(session, requestId, request.signal);
+        const storeUrl = (params as { storeUrl?: string } | undefined)?.storeUrl;
+        scope = verifyScope(resolve(spec.scope, params), await keyReach(session.id, upstream), session, named, storeUrl);
+        upstream = upstream.with({ organizationId: scope.organizationId ?? undefined });
+      }
+      const query = parseQuery(url, (spec.query ? resolve(spec.query, params) : noQuery) as z.ZodType<Q>);
+      const bodySpec = spec.body ? resolve(spec.body, params) : undefined;
+      const { body, form } = bodySpec ? await readRouteBody(request, bodySpec) : { body: undefined as B, form: false };
+      response = await handler({
+        request,
+        url,
+        requestId,
+        params,
+        session: session!,
+        scope: scope!,
+        upstream: upstream!,
+        query,
+        body,
+        form,
+        log,
+      });
+    } catch (error) {
+      const known = toDashboardError(error);
+      if (!known) logException(requestId, routeName, error);
+      const failure = known ?? new DashboardError(500, "internal_error");
+      code = failure.code;
+      log.upstreamRequestId ??= failure.extra.upstreamRequestId;
+      response = withSessionEnded(errorResponse(failure, requestId), failure, request);
+      // The upstream refused the key: every session of it ends, on every instance.
+      if (session && isKeyRefusal(failure.code)) await endSessionsOfKey(session.keyFingerprint, failure.code).catch(() => undefined);
+    }
+    // A browser that left before the answer is logged as such, not as the upstream's failure.
+    const status = request.signal.aborted ? 499 : response.status;
+    const line = {
+      method: request.method,
+      route: routeName,
+      status,
+      durationMs: performance.now() - started,
+      requestId,
+      upstreamRequestId: log.upstreamRequestId,
+      code: status === 499 ? "client_closed" : (code ?? log.code),
+    };
+    // Under the dashboard's server, the server writes the line once the answer is sent; alone (tests), the route does.
+    if (context)
+      Object.assign(context, { route: routeName, upstreamRequestId: line.upstreamRequestId, code: line.code, probe: spec.probe });
+    else logRequest(line);
+    return setHeader(response, "x-dashboard-request-id", requestId);
+  };
+  const info: RouteInfo = {
+    methods: spec.methods,
+    path: spec.path,
+    session: spec.session !== false,
+    scope: typeof spec.scope === "string" ? spec.scope : "by-path",
+  };
+  return Object.assign(run, { spec: info });
+}

@@ -1,0 +1,70 @@
+import "server-only";
+import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
+import { DashboardError } from "@/server/http/responses";
+import { UpstreamFailure, UpstreamHttpError, type UpstreamClient } from "@/server/upstream/client";
+import { isMetricRow, type MetricRow } from "./aggregate";
+import { MalformedJsonError, readJsonArray } from "./json-array-stream";
+
+export interface ProductRows {
+  upstreamRequestId?: string;
+  batches: AsyncIterable<MetricRow[]>;
+}
+
+/** The upstream's own failure words for a body that broke off or did not parse. */
+function streamFailure(error: unknown, upstreamRequestId?: string): Error {
+  if (error instanceof UpstreamFailure) return error;
+  if (error instanceof MalformedJsonError) {
+    return new UpstreamFailure(
+      502,
+      "upstream_malformed",
+      `The analytics service answered with malformed rows (${error.message}).`,
+      upstreamRequestId,
+    );
+  }
+  // The deadline passed while rows were still arriving: the range was too much for one read.
+  if (error instanceof Error && error.name === "TimeoutError") {
+    return new DashboardError(
+      504,
+      "range_too_long",
+      "Reading this range took longer than the deadline allows. Try a shorter range or fewer filters.",
+      {
+        upstreamRequestId,
+      },
+    );
+  }
+  return new UpstreamFailure(502, "upstream_unavailable", "The analytics service's answer was cut off.", upstreamRequestId);
+}
+
+async function* validatedBatches(body: ReadableStream<Uint8Array>, upstreamRequestId?: string): AsyncGenerator<MetricRow[]> {
+  try {
+    for await (const batch of readJsonArray(body)) {
+      for (const row of batch) {
+        if (!isMetricRow(row)) {
+          throw new UpstreamFailure(
+            502,
+            "upstream_malformed",
+            "The analytics service answered with a row in an unexpected shape.",
+            upstreamRequestId,
+          );
+        }
+      }
+      yield batch as MetricRow[];
+    }
+  } catch (error) {
+    throw streamFailure(error, upstreamRequestId);
+  }
+}
+
+/**
+ * Opens GET /ad-metrics/{storeUrl}/products and resolves once the upstream has answered
+ * 200, so that an error status is known before anything is sent on. The rows then stream
+ * in batches, validated one by one, and are never held whole.
+ */
+export async function openProductRows(upstream: UpstreamClient, storeUrl: string, filters: MetricsFilters): Promise<ProductRows> {
+  const response = await upstream.send("products", { params: { storeUrl }, query: filters });
+  const upstreamRequestId = response.headers.get("x-request-id") ?? undefined;
+  if (!response.ok) throw await UpstreamHttpError.from(response);
+  if (!response.body)
+    throw new UpstreamFailure(502, "upstream_malformed", "The analytics service answered without a body.", upstreamRequestId);
+  return { upstreamRequestId, batches: validatedBatches(response.body, upstreamRequestId) };
+}

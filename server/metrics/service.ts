@@ -1,0 +1,114 @@
+import "server-only";
+import { processSingleton } from "@/server/runtime/singleton";
+import { currencyDecimals } from "@/shared/format";
+import type { ComparisonMode, MetricsFilters, ProductBreakdown, ProductMetricsView } from "@/shared/schemas/product-metrics-view";
+import { BreakdownAggregator, ProductMetricsAggregator } from "./aggregate";
+import { biggestChanges } from "./changes";
+import { comparisonRange } from "@/shared/metrics/date-range";
+import type { UpstreamClient } from "@/server/upstream/client";
+import { openProductRows, type ProductRows } from "./product-rows";
+import { ViewCache } from "./view-cache";
+
+const PROGRESS_EVERY_ROWS = 50_000;
+
+/** One minute is enough to move between views of one range; 50 views bound the memory. */
+const viewCache = processSingleton("productMetricsCache", () => new ViewCache<ProductMetricsView>(60_000, 50));
+
+interface AggregationHooks {
+  /** Called once every upstream read has answered 200: from here on, errors arrive mid-stream. */
+  onOpened?: () => void;
+  onProgress?: (rowsRead: number) => void;
+}
+
+async function sumRows(rows: ProductRows, aggregator: ProductMetricsAggregator, progress: () => void) {
+  for await (const batch of rows.batches) {
+    for (const row of batch) aggregator.add(row);
+    progress();
+  }
+}
+
+async function aggregate(
+  upstream: UpstreamClient,
+  storeUrl: string,
+  filters: MetricsFilters,
+  compare: ComparisonMode | undefined,
+  hooks: AggregationHooks,
+): Promise<ProductMetricsView> {
+  const comparisonFilters = compare ? { ...filters, ...comparisonRange(filters, compare) } : undefined;
+  const [main, previous] = await Promise.all([
+    openProductRows(upstream, storeUrl, filters),
+    comparisonFilters ? openProductRows(upstream, storeUrl, comparisonFilters) : undefined,
+  ]);
+  hooks.onOpened?.();
+
+  const current = new ProductMetricsAggregator();
+  const earlier = new ProductMetricsAggregator();
+  let reported = 0;
+  const progress = () => {
+    const read = current.rows + earlier.rows;
+    if (read - reported >= PROGRESS_EVERY_ROWS) {
+      reported = read;
+      hooks.onProgress?.(read);
+    }
+  };
+  await Promise.all([sumRows(main, current, progress), previous ? sumRows(previous, earlier, progress) : undefined]);
+
+  const currency = current.currency ?? earlier.currency;
+  const decimals = currency ? currencyDecimals(currency) : 2;
+  const before = earlier.result(decimals);
+  return {
+    startDate: filters.startDate,
+    endDate: filters.endDate,
+    currency,
+    ...current.result(decimals),
+    ...(comparisonFilters
+      ? {
+          comparison: {
+            startDate: comparisonFilters.startDate,
+            endDate: comparisonFilters.endDate,
+            totals: before.totals,
+            series: before.series,
+            changes: biggestChanges(current.revenues(), earlier.revenues(), decimals),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * The page's view of the product metrics, from the cache when the same read was made a
+ * moment ago. Identical reads in flight share one aggregation, which stops only when every
+ * reader's `signal` has aborted.
+ */
+export function productMetricsView(
+  upstream: UpstreamClient,
+  storeUrl: string,
+  filters: MetricsFilters,
+  compare: ComparisonMode | undefined,
+  hooks: AggregationHooks = {},
+  signal?: AbortSignal,
+): { view: Promise<ProductMetricsView>; cached: boolean } {
+  const key = ViewCache.key(upstream.keyIdentity, upstream.organizationId, storeUrl, JSON.stringify(filters), compare);
+  const load = (shared: AbortSignal) => aggregate(upstream.with({ signal: shared }), storeUrl, filters, compare, hooks);
+  const { value, hit } = viewCache.get(key, load, signal);
+  return { view: value, cached: hit };
+}
+
+/** One product's rows by channel and ad: a read filtered to that product, so it stays small. */
+export async function productBreakdown(
+  upstream: UpstreamClient,
+  storeUrl: string,
+  filters: MetricsFilters,
+  productId: string,
+): Promise<ProductBreakdown> {
+  const rows = await openProductRows(upstream, storeUrl, { ...filters, filterProductId: productId });
+  const breakdown = new BreakdownAggregator();
+  let currency: string | null = null;
+  for await (const batch of rows.batches) {
+    for (const row of batch) {
+      currency ??= row.currency ?? null;
+      breakdown.add(row);
+    }
+  }
+  return breakdown.result(productId, currency ? currencyDecimals(currency) : 2);
+}

@@ -1,0 +1,126 @@
+import "server-only";
+import { csvLine } from "@/server/metrics/csv";
+import { activityQuerySchema, type ActivityFilters, type ActivityResponse, type AuditEntry } from "@/shared/schemas/activity";
+import { DashboardError, jsonResponse } from "@/server/http/responses";
+import { getAudit, InvalidCursor, listAudit, type AuditFilters } from "@/server/db/audit";
+import { database } from "@/server/db/database";
+import { route } from "@/server/http/pipeline";
+
+const PAGE_SIZE = 50;
+/** The export stops here: a history longer than this is narrowed with the filters first. */
+const EXPORT_LIMIT = 10_000;
+const DAY_MS = 86_400_000;
+
+function storeFilters(filters: ActivityFilters): AuditFilters {
+  return {
+    action: filters.action,
+    outcome: filters.outcome,
+    storeUrl: filters.store,
+    userEmail: filters.person,
+    from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
+    // The last day is included: up to the start of the next.
+    to: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS) : undefined,
+  };
+}
+
+async function page(organizationId: string, filters: ActivityFilters, before: string | undefined, limit: number) {
+  try {
+    return await listAudit(await database(), { organizationId, filters: storeFilters(filters) }, { limit, before });
+  } catch (error) {
+    if (error instanceof InvalidCursor) throw new DashboardError(400, "bad_request", "This page of the Activity list does not exist.");
+    throw error;
+  }
+}
+
+/** GET /api/activity: one page of the organization's guarded actions, newest first, filtered. */
+export const activity = route(
+  { methods: ["GET"], path: "/api/activity", scope: "organization", query: activityQuerySchema },
+  async ({ scope, requestId, query }) => {
+    const organizationId = scope.organizationId!;
+    const { before, entry, ...filters } = query;
+    if (entry) {
+      const found = await getAudit(await database(), organizationId, entry);
+      const entries = found ? [found] : [];
+      return jsonResponse({ entries, nextCursor: null } satisfies ActivityResponse, { requestId });
+    }
+    return jsonResponse((await page(organizationId, filters, before, PAGE_SIZE)) satisfies ActivityResponse, { requestId });
+  },
+);
+
+const COLUMNS = [
+  "time_utc",
+  "action",
+  "outcome",
+  "status",
+  "store",
+  "person",
+  "connection_id",
+  "connection_name",
+  "channel",
+  "ad_account_id",
+  "source_campaign_group_id",
+  "source_campaign_group_name",
+  "new_campaign_group_name",
+  "new_campaign_group_id",
+  "dashboard_request_id",
+  "upstream_request_id",
+  "entry_id",
+];
+
+function entryLine(entry: AuditEntry): string {
+  const { target } = entry;
+  return csvLine([
+    entry.at,
+    entry.action,
+    entry.outcome,
+    entry.status,
+    entry.storeUrl,
+    entry.userEmail,
+    target.connectionId,
+    target.connectionName,
+    target.channel,
+    target.adAccountId,
+    target.sourceCampaignGroupId,
+    target.sourceCampaignGroupName,
+    target.newGroupName,
+    target.newGroupId,
+    entry.requestId,
+    entry.upstreamRequestId,
+    entry.id,
+  ]);
+}
+
+/** GET /api/activity/export: the filtered list as CSV, the filters written in its first lines. */
+export const activityExport = route(
+  { methods: ["GET"], path: "/api/activity/export", scope: "organization", query: activityQuerySchema },
+  async ({ scope, requestId, query }) => {
+    const organizationId = scope.organizationId!;
+    const filters = { ...query, before: undefined, entry: undefined };
+    const described = Object.entries(filters)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => `${name}=${value}`);
+    const lines = [
+      csvLine(["# Activity of organization", organizationId, "exported", new Date().toISOString()]),
+      csvLine(["# Filters", ...(described.length > 0 ? described : ["none"])]),
+      csvLine(COLUMNS),
+    ];
+    let cursor: string | undefined;
+    let count = 0;
+    while (count < EXPORT_LIMIT) {
+      const next = await page(organizationId, filters, cursor, Math.min(500, EXPORT_LIMIT - count));
+      for (const entry of next.entries) lines.push(entryLine(entry));
+      count += next.entries.length;
+      if (!next.nextCursor) break;
+      cursor = next.nextCursor;
+    }
+    if (count >= EXPORT_LIMIT) lines.push(csvLine([`# Stopped at ${EXPORT_LIMIT} entries: narrow the filters to export the rest.`]));
+    return new Response(lines.join(""), {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="activity-${new Date().toISOString().slice(0, 10)}.csv"`,
+        "cache-control": "no-store",
+        "x-request-id": requestId,
+      },
+    });
+  },
+);

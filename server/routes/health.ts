@@ -1,0 +1,75 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { hostname } from "node:os";
+import { settings } from "@/server/config/settings";
+import { newestAppliedMigration } from "@/server/db/migrate";
+import { database, DatabaseUnavailable } from "@/server/db/database";
+import { jsonResponse } from "@/server/http/responses";
+import { route } from "@/server/http/pipeline";
+import { sessionSecrets } from "@/server/auth/secrets";
+import { buildInfo } from "@/server/runtime/build-info";
+import { isDraining } from "@/server/runtime/lifecycle";
+
+/**
+ * Probes an orchestrator can use. Liveness says the process can serve (no database call: a
+ * database blip must not restart every instance); readiness says it should be sent requests:
+ * its database answers within a short timeout, its schema is the one this build expects, and
+ * it is not draining for a stop. Both name the build and the instance (host and process), and a fingerprint of the session secret
+ * (never the secret) so that instances started with different secrets can be told apart.
+ */
+const READY_TIMEOUT_MS = 1_500;
+
+function identity() {
+  const info = buildInfo();
+  const newest = Object.values(sessionSecrets().sealing)[0]!;
+  return {
+    version: info.version,
+    buildId: info.buildId,
+    migration: info.migration,
+    sessionSecretFingerprint: createHash("sha256").update(`session-secret:${newest}`).digest("hex").slice(0, 12),
+    instance: `${hostname()}:${process.pid}`,
+    uptimeSeconds: Math.round(process.uptime()),
+  };
+}
+
+/** The newest migration the database has applied, within the timeout; "unavailable" otherwise. */
+async function appliedMigration(): Promise<string | "unavailable"> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DatabaseUnavailable()), READY_TIMEOUT_MS)));
+  try {
+    return await Promise.race([database().then(newestAppliedMigration), timedOut]);
+  } catch {
+    return "unavailable";
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** GET /api/health/live: the process answers. */
+export const liveness = route(
+  { methods: ["GET"], path: "/api/health/live", scope: "none", session: false, probe: true },
+  async ({ requestId }) => jsonResponse({ status: "ok", ...identity() }, { requestId }),
+);
+
+const readinessHandler = async ({ requestId }: { requestId: string }) => {
+  const applied = await appliedMigration();
+  const expected = buildInfo().migration;
+  const database = applied === "unavailable" ? "unavailable" : "ok";
+  const schema =
+    applied === "unavailable" ? "unknown" : !expected || applied === expected ? "current" : applied < expected ? "behind" : "ahead";
+  const status = isDraining() ? "draining" : database !== "ok" ? "unavailable" : schema === "behind" ? "migrations_pending" : "ok";
+  const databaseKind = settings().database.embedded ? "embedded (PGlite, this instance only)" : "postgresql";
+  return jsonResponse(
+    { status, database, databaseKind, schema: { expected, applied: applied === "unavailable" ? null : applied }, ...identity() },
+    { status: status === "ok" ? 200 : 503, requestId },
+  );
+};
+
+/** GET /api/health/ready: 200 when this instance should be sent requests, 503 (with why) otherwise. */
+export const readiness = route(
+  { methods: ["GET"], path: "/api/health/ready", scope: "none", session: false, probe: true },
+  readinessHandler,
+);
+
+/** GET /api/health: readiness, as load balancers configured for it still ask. */
+export const health = route({ methods: ["GET"], path: "/api/health", scope: "none", session: false, probe: true }, readinessHandler);

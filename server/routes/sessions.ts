@@ -1,0 +1,55 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import type { SessionListItem } from "@/shared/schemas/sessions";
+import { DashboardError, jsonResponse } from "@/server/http/responses";
+import { settings } from "@/server/config/settings";
+import { database } from "@/server/db/database";
+import { listSessionsOfKey, revokeOthers, revokeSession, sessionState } from "@/server/db/sessions";
+import { route } from "@/server/http/pipeline";
+
+/** The handle the browser sees for a session: derived from its id, which stays on the server. */
+const publicId = (id: string) => createHash("sha256").update(id).digest("base64url").slice(0, 22);
+
+/** GET /api/sessions: the signed-in key's sessions that still count, this one marked. */
+export const listSessions = route({ methods: ["GET"], path: "/api/sessions", scope: "none" }, async ({ session, requestId }) => {
+  const now = new Date();
+  const limits = settings().session;
+  const rows = await listSessionsOfKey(await database(), session.keyFingerprint);
+  const sessions: SessionListItem[] = rows
+    .filter((row) => sessionState(row, now, limits) === "active")
+    .map((row) => ({
+      id: publicId(row.id),
+      userAgent: row.userAgent,
+      clientAddress: row.clientAddress,
+      userEmail: row.userEmail,
+      createdAt: row.createdAt.toISOString(),
+      lastSeenAt: row.lastSeenAt.toISOString(),
+      current: row.id === session.id,
+    }));
+  return jsonResponse({ sessions }, { requestId });
+});
+
+/** DELETE /api/sessions/{id}: signs out one session of the same key. */
+export const endSession = route(
+  {
+    methods: ["DELETE"],
+    path: "/api/sessions/[id]",
+    scope: "none",
+    params: ({ id }) => {
+      if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new DashboardError(404, "not_found", "No such session.");
+      return { id };
+    },
+  },
+  async ({ session, params, requestId }) => {
+    const db = await database();
+    const target = (await listSessionsOfKey(db, session.keyFingerprint)).find((row) => publicId(row.id) === params.id);
+    if (!target) throw new DashboardError(404, "not_found", "No such session: it may have ended already.");
+    const ended = (await revokeSession(db, target.id, "session_revoked", new Date(), session.keyFingerprint)) ? 1 : 0;
+    return jsonResponse({ ended }, { requestId });
+  },
+);
+
+/** DELETE /api/sessions: signs out every other session of the key. */
+export const endOtherSessions = route({ methods: ["DELETE"], path: "/api/sessions", scope: "none" }, async ({ session, requestId }) =>
+  jsonResponse({ ended: await revokeOthers(await database(), session.keyFingerprint, session.id, new Date()) }, { requestId }),
+);

@@ -1,0 +1,64 @@
+import "server-only";
+import type { Server } from "node:http";
+import { logger } from "@/server/observability/log";
+import { metrics } from "@/server/observability/metrics";
+import type { DashboardServerState } from "./lifecycle";
+
+const HOOK_TIMEOUT_MS = 5_000;
+/** Within this, a second signal is the first one delivered twice (Ctrl-C reaches the whole process group). */
+const DUPLICATE_SIGNAL_MS = 1_000;
+
+/** Settles with the promise's outcome, or with `onTimeout` after `ms`; the timer keeps the process alive meanwhile. */
+function within<T>(promise: Promise<T>, ms: number, onTimeout: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(onTimeout), ms)));
+  return Promise.race([promise, timedOut]).finally(() => clearTimeout(timer));
+}
+
+async function runShutdownHooks(state: DashboardServerState): Promise<void> {
+  for (const hook of state.shutdownHooks) {
+    const ran = Promise.resolve()
+      .then(hook)
+      .then(
+        () => "done",
+        (error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    const outcome = await within(ran, HOOK_TIMEOUT_MS, `did not finish within ${HOOK_TIMEOUT_MS} ms`);
+    if (outcome !== "done") logger.error(`A shutdown hook ${outcome}.`);
+  }
+}
+
+/**
+ * SIGTERM or SIGINT: readiness turns to draining, no new connections are taken, requests in
+ * flight finish within `graceMs` (then their connections are cut), the shutdown hooks run, and
+ * the process exits 0. A second signal, a second or more after the first, stops it at once (1).
+ */
+export function stopGracefullyOnSignals(servers: Server[], state: DashboardServerState, graceMs: number): void {
+  let signalledAt = 0;
+  const stop = async (signal: string) => {
+    if (state.draining) {
+      if (Date.now() - signalledAt < DUPLICATE_SIGNAL_MS) return;
+      logger.error(`${signal} again: stopping now.`);
+      process.exit(1);
+    }
+    signalledAt = Date.now();
+    state.draining = true;
+    metrics.draining.set(1);
+    logger.info(`${signal}: finishing the requests in flight (up to ${graceMs} ms), then stopping.`);
+    const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    for (const server of servers) server.closeIdleConnections();
+    const drained = await within(
+      closed.then(() => true),
+      graceMs,
+      false,
+    );
+    if (!drained) {
+      logger.error(`Requests still in flight after ${graceMs} ms: closing their connections.`);
+      for (const server of servers) server.closeAllConnections();
+    }
+    await runShutdownHooks(state);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}

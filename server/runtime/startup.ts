@@ -1,0 +1,31 @@
+import "server-only";
+import { settingProblems } from "@/server/config/settings";
+import { closeDatabase, database, describeOpenFailure } from "@/server/db/database";
+import { onShutdown } from "./lifecycle";
+
+/**
+ * What runs before the server listens. Any problem stops the process with exit code 1 and one
+ * line per problem on stderr, naming the setting and the cause (never a password): plain text,
+ * for the person starting it, not a JSON event.
+ */
+
+export function refuseToStart(lines: string[]): never {
+  for (const line of lines) process.stderr.write(`${line}\n`);
+  process.exit(1);
+}
+
+/** Every setting, checked at once. */
+export function checkSettingsOrExit(): void {
+  const problems = settingProblems();
+  if (problems.length > 0) refuseToStart(problems.map((problem) => `Configuration error: ${problem}`));
+}
+
+/** Opens the database and applies its migrations; it closes after the last request of a graceful stop. */
+export async function openDatabaseOrExit(): Promise<void> {
+  onShutdown(closeDatabase);
+  try {
+    await database();
+  } catch (error) {
+    refuseToStart([`Database error: ${describeOpenFailure(error)}`]);
+  }
+}

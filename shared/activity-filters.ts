@@ -1,0 +1,35 @@
+import { activityFiltersSchema, type ActivityFilters } from "@/shared/schemas/activity";
+
+/** The filters in the order the URL, the API query and the CSV header list them. */
+const ACTIVITY_FILTER_NAMES = ["action", "outcome", "store", "person", "from", "to"] as const satisfies readonly (keyof ActivityFilters)[];
+
+/**
+ * The Activity page's filters read from its URL. Each one is checked on its own: a value the
+ * schema refuses (an edited link, an old bookmark) is dropped, and the others still apply.
+ */
+export function filtersFromSearch(search: URLSearchParams): ActivityFilters {
+  const filters: Record<string, string> = {};
+  for (const name of ACTIVITY_FILTER_NAMES) {
+    const value = search.get(name);
+    if (value === null) continue;
+    const parsed = activityFiltersSchema.shape[name].safeParse(value);
+    if (parsed.success && parsed.data !== undefined) filters[name] = parsed.data;
+  }
+  const result = activityFiltersSchema.parse(filters);
+  // A range given backwards is read the way it was meant.
+  if (result.from && result.to && result.from > result.to) return { ...result, from: result.to, to: result.from };
+  return result;
+}
+
+/** The filters as a query string (without "?"), empty ones left out: for the URL, the API and the export. */
+export function searchOfFilters(filters: ActivityFilters, extra: Record<string, string | undefined> = {}): string {
+  const search = new URLSearchParams();
+  for (const name of ACTIVITY_FILTER_NAMES) {
+    const value = filters[name];
+    if (value) search.set(name, value);
+  }
+  for (const [name, value] of Object.entries(extra)) if (value) search.set(name, value);
+  return search.toString();
+}
+
+export const hasFilters = (filters: ActivityFilters) => ACTIVITY_FILTER_NAMES.some((name) => filters[name] !== undefined);

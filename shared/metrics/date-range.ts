@@ -1,0 +1,107 @@
+import { interpretTimeZone } from "@/shared/store-locale";
+import { epochMsToZonedLocal } from "@/shared/time-zone";
+
+/**
+ * Date ranges in the store's time zone. Dates are plain `YYYY-MM-DD` strings (the contract's
+ * format), and arithmetic on them is done in UTC, where every day has 24 hours.
+ */
+
+export const presets = ["today", "yesterday", "last7", "last30", "last90", "monthToDate", "lastMonth"] as const;
+export type Preset = (typeof presets)[number];
+
+export const presetLabels: Record<Preset, string> = {
+  today: "Today",
+  yesterday: "Yesterday",
+  last7: "Last 7 days",
+  last30: "Last 30 days",
+  last90: "Last 90 days",
+  monthToDate: "Month to date",
+  lastMonth: "Last month",
+};
+
+export interface DateRange {
+  startDate: string;
+  endDate: string;
+}
+
+const DAY_MS = 86_400_000;
+
+function toUtc(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`);
+}
+
+function fromUtc(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  return fromUtc(toUtc(date) + days * DAY_MS);
+}
+
+/** Days from start to end, both included. */
+export function dayCount({ startDate, endDate }: DateRange): number {
+  return Math.round((toUtc(endDate) - toUtc(startDate)) / DAY_MS) + 1;
+}
+
+/**
+ * Today's date in a time zone (the store's, as `interpretTimeZone` reads it), whatever the
+ * browser's own zone. A zone that cannot be used reads as UTC, as the page then says.
+ */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  return epochMsToZonedLocal(now.getTime(), interpretTimeZone(timeZone).zone).slice(0, 10);
+}
+
+export function resolvePreset(preset: Preset, timeZone: string, now: Date = new Date()): DateRange {
+  const today = todayIn(timeZone, now);
+  const firstOfMonth = `${today.slice(0, 8)}01`;
+  switch (preset) {
+    case "today":
+      return { startDate: today, endDate: today };
+    case "yesterday":
+      return { startDate: addDays(today, -1), endDate: addDays(today, -1) };
+    case "last7":
+      return { startDate: addDays(today, -6), endDate: today };
+    case "last30":
+      return { startDate: addDays(today, -29), endDate: today };
+    case "last90":
+      return { startDate: addDays(today, -89), endDate: today };
+    case "monthToDate":
+      return { startDate: firstOfMonth, endDate: today };
+    case "lastMonth": {
+      const lastDay = addDays(firstOfMonth, -1);
+      return { startDate: `${lastDay.slice(0, 8)}01`, endDate: lastDay };
+    }
+  }
+}
+
+/** 52 weeks: a year earlier on the same weekday, so Saturdays are compared with Saturdays. */
+const WEEKS_OF_A_YEAR_DAYS = 364;
+
+/** The period to compare with: the same length just before, or the same weekdays 52 weeks earlier. */
+export function comparisonRange(range: DateRange, mode: "previous" | "year"): DateRange {
+  const shift = mode === "year" ? WEEKS_OF_A_YEAR_DAYS : dayCount(range);
+  return { startDate: addDays(range.startDate, -shift), endDate: addDays(range.endDate, -shift) };
+}
+
+/** Every date from start to end, both included. */
+export function datesOf(range: DateRange): string[] {
+  const dates: string[] = [];
+  for (let day = toUtc(range.startDate); day <= toUtc(range.endDate); day += DAY_MS) dates.push(fromUtc(day));
+  return dates;
+}
+
+/** Days from one date to another (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((toUtc(to) - toUtc(from)) / DAY_MS);
+}
+
+/**
+ * Monday of the date's ISO week, or the first of its month: the bucket a day falls in. Text
+ * that is not a date stays a bucket of its own rather than breaking the chart.
+ */
+export function bucketStart(date: string, granularity: "day" | "week" | "month"): string {
+  if (granularity === "day" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(toUtc(date))) return date;
+  if (granularity === "month") return `${date.slice(0, 8)}01`;
+  const weekday = (new Date(toUtc(date)).getUTCDay() + 6) % 7;
+  return addDays(date, -weekday);
+}

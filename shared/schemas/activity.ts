@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { dashboardDateSchema } from "./common";
+
+/**
+ * One line of the dashboard's change history, as the server keeps it and the Activity page
+ * reads it. Shared by both, so this module stays free of server-only code. It names who,
+ * where, what and how it ended; never the API key or the Idempotency-Key.
+ */
+export const auditActions = ["tracking-connection.remove", "campaign-group.clone"] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/**
+ * How an action ended: `succeeded`/`failed` are the upstream's definitive answer; `not_done` means it
+ * never ran (not sent, or the upstream asked to retry later); `unknown` means it was sent and no
+ * readable answer came back, so it may or may not have happened.
+ */
+export const auditOutcomes = ["succeeded", "failed", "not_done", "unknown"] as const;
+export type AuditOutcome = (typeof auditOutcomes)[number];
+
+/** What an action was aimed at, with the names known at the time (they may change or vanish later). */
+export const auditTargetSchema = z.strictObject({
+  connectionId: z.string().optional(),
+  connectionName: z.string().optional(),
+  channel: z.string().optional(),
+  adAccountId: z.string().optional(),
+  adAccountName: z.string().optional(),
+  sourceCampaignGroupId: z.string().optional(),
+  sourceCampaignGroupName: z.string().optional(),
+  newGroupName: z.string().optional(),
+  /** The cloned campaign group, once the upstream named it. */
+  newGroupId: z.string().optional(),
+});
+export type AuditTarget = z.infer<typeof auditTargetSchema>;
+
+export const auditEntrySchema = z.strictObject({
+  id: z.string(),
+  /** ISO 8601 time the action finished (or was found unfinished). */
+  at: z.string(),
+  userEmail: z.string(),
+  organizationId: z.string().nullable(),
+  storeUrl: z.string(),
+  action: z.enum(auditActions),
+  target: auditTargetSchema,
+  /** The target's IDs alone: the connection, or the ad account and source campaign group. */
+  targetIds: z.array(z.string()),
+  /** What the action created (the cloned campaign group), when it created something. */
+  resultIds: z.array(z.string()),
+  outcome: z.enum(auditOutcomes),
+  /** The upstream's status; null when no answer came. */
+  status: z.number().int().nullable(),
+  /** The dashboard's request id, and the upstream's. */
+  requestId: z.string().nullable(),
+  upstreamRequestId: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** GET /api/activity: one page, newest first; `nextCursor` asks for the page after it. */
+export const activityResponseSchema = z.strictObject({ entries: z.array(auditEntrySchema), nextCursor: z.string().nullable() });
+export type ActivityResponse = z.infer<typeof activityResponseSchema>;
+
+/** The Activity page's filters, kept in its URL and sent as the query of GET /api/activity and its CSV export. */
+export const activityFiltersSchema = z.strictObject({
+  action: z.enum(auditActions).optional(),
+  outcome: z.enum(auditOutcomes).optional(),
+  store: z.string().trim().min(1).max(300).optional(),
+  person: z.string().trim().min(1).max(320).optional(),
+  /** First and last day shown, both included, in UTC. */
+  from: dashboardDateSchema.optional(),
+  to: dashboardDateSchema.optional(),
+});
+export type ActivityFilters = z.infer<typeof activityFiltersSchema>;
+
+/** `entry` asks for one entry by its id (the link from an action's notice); `before` for the page after a cursor. */
+export const activityQuerySchema = activityFiltersSchema.extend({
+  before: z.string().max(200).optional(),
+  entry: z.string().max(100).optional(),
+});

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { parseViewState, toSearchParams } from "@/shared/metrics/view-state";
+
+/**
+ * A saved product-metrics view: a name and the view's own URL query (range preset or fixed
+ * dates, comparison, filters, attribution, chart and table settings), kept per organization
+ * and store. The query is checked by the same parser as the page's URL, on both sides.
+ */
+export const savedViewNameSchema = z
+  .string()
+  // One way to write each name: composed (NFC), without spaces around it.
+  .transform((value) => value.normalize("NFC").trim())
+  .pipe(
+    z
+      .string()
+      .min(1, "Give the view a name.")
+      .max(80, "A view's name has at most 80 characters.")
+      .refine((value) => !/[\u0000-\u001f\u007f-\u009f]/.test(value), "A view's name cannot hold control characters.")
+      .refine(
+        (value) => !/[\u202a-\u202e\u2066-\u2069]/.test(value),
+        "A view's name cannot hold direction overrides: they make a name read differently from what it is.",
+      )
+      .refine((value) => /[^\p{Cf}\p{Z}\s]/u.test(value), "A view's name needs at least one visible character."),
+  );
+
+/**
+ * Two names that only differ in case (Unicode case folding: "Straße" and "STRASSE") or in how
+ * their characters are composed are the same name.
+ */
+export function savedViewNameKey(name: string): string {
+  return name.normalize("NFC").toUpperCase().toLowerCase().normalize("NFC");
+}
+
+const viewSearchSchema = z
+  .string()
+  .max(4000, "This view is too large to save.")
+  .refine(
+    (search) => parseViewState(new URLSearchParams(search)).problems.length === 0,
+    "This view has settings the page does not understand.",
+  )
+  // Stored in the page's own canonical form, so the same view is always the same text.
+  .transform((search) => toSearchParams(parseViewState(new URLSearchParams(search)).state).toString());
+
+export const newSavedViewSchema = z.strictObject({ name: savedViewNameSchema, search: viewSearchSchema });
+export const renameSavedViewSchema = z.strictObject({ name: savedViewNameSchema });
+
+export const savedViewSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  search: z.string(),
+  createdByEmail: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SavedViewItem = z.infer<typeof savedViewSchema>;
+
+export const savedViewListSchema = z.strictObject({ views: z.array(savedViewSchema) });
+/** DELETE answers with the view and until when it can be restored. */
+export const deletedSavedViewSchema = z.strictObject({ view: savedViewSchema, undoUntil: z.string() });
+
+/** The URL query a stored view holds (the database keeps `{ search }`); empty when it holds none. */
+export function storedViewSearch(view: unknown): string {
+  return z.object({ search: z.string() }).safeParse(view).data?.search ?? "";
+}
