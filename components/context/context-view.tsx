@@ -1,8 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useStoreContext } from "@/lib/queries/context";
-import type { Context } from "@/lib/schemas/context";
+import { useStoreContext } from "@/client/queries/context";
+import type { Context } from "@/shared/schemas/context";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";

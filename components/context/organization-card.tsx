@@ -1,8 +1,10 @@
 import Link from "next/link";
-import type { Organization } from "@/lib/schemas/context";
-import { formatDateTime } from "@/lib/format";
+import type { Organization } from "@/shared/schemas/context";
+import { formatDateTime } from "@/shared/format";
 import { Badge, Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/states";
+import { Breakable } from "@/components/ui/breakable";
+import { StoreWeek } from "./store-week";
 
 export function OrganizationCard({ organization, organizationId }: { organization: Organization; organizationId?: string }) {
   const suffix = organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : "";
@@ -10,25 +12,28 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
     <Card
       boundary={{ name: "This organization", resetKey: organization }}
       title={
-        <span className="flex flex-wrap items-center gap-2 wrap-anywhere">
+        <span className="flex flex-wrap items-center gap-2">
           <bdi>{organization.name}</bdi> <Badge tone="info">{organization.role}</Badge>
         </span>
       }
     >
-      <p className="mb-4 text-sm text-slate-600 wrap-anywhere dark:text-slate-400">
-        <span className="font-mono">{organization.slug}</span> · ID <span className="font-mono">{organization.id}</span> · created{" "}
-        {formatDateTime(organization.createdAt)}
+      <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
+        <Breakable className="font-mono" text={organization.slug} /> · ID <Breakable className="font-mono" text={organization.id} /> ·
+        created {formatDateTime(organization.createdAt)}
       </p>
       {organization.stores.length === 0 ? (
         <EmptyState title="No stores">This key does not reach any store of this organization.</EmptyState>
       ) : (
         <div className="relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
+          <table className="cards-on-phone w-full text-left text-sm">
             <caption className="sr-only">Stores of {organization.name}</caption>
             <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
               <tr>
                 <th scope="col" className="py-2 pr-4">
                   Store
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Revenue, last 7 days
                 </th>
                 <th scope="col" className="py-2 pr-4">
                   Type
@@ -47,18 +52,29 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {organization.stores.map((store) => (
                 <tr key={store.id}>
-                  <td className="max-w-md py-2 pr-4 wrap-anywhere">
+                  <th scope="row" className="max-w-md py-2 pr-4 text-left font-normal">
                     <Link
                       href={`/stores/${encodeURIComponent(store.url)}${suffix}`}
                       className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
                     >
-                      {store.url}
+                      <Breakable text={store.url} />
                     </Link>
+                  </th>
+                  <td data-label="Revenue, last 7 days" className="py-2 pr-4">
+                    <StoreWeek storeUrl={store.url} organizationId={organizationId} />
                   </td>
-                  <td className="max-w-40 py-2 pr-4 wrap-anywhere">{store.type}</td>
-                  <td className="max-w-40 py-2 pr-4 wrap-anywhere">{store.currency}</td>
-                  <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(store.createdAt)}</td>
-                  <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(store.updatedAt)}</td>
+                  <td data-label="Type" className="max-w-40 py-2 pr-4">
+                    {store.type}
+                  </td>
+                  <td data-label="Currency" className="max-w-40 py-2 pr-4">
+                    {store.currency}
+                  </td>
+                  <td data-label="Created" className="py-2 pr-4 whitespace-nowrap">
+                    {formatDateTime(store.createdAt)}
+                  </td>
+                  <td data-label="Updated" className="py-2 pr-4 whitespace-nowrap">
+                    {formatDateTime(store.updatedAt)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,8 +1,9 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import type { User } from "@/lib/schemas/context";
+import type { User } from "@/shared/schemas/context";
 import { Badge, Card } from "@/components/ui/card";
+import { Breakable } from "@/components/ui/breakable";
 
 function initials(name: string): string {
   return (
@@ -54,12 +55,12 @@ export function UserCard({ user }: { user: User }) {
     <Card title="Signed in as" boundary={{ name: "Your profile", resetKey: user }}>
       <div className="flex items-center gap-4">
         <Avatar user={user} />
-        <div className="min-w-0 wrap-anywhere">
+        <div className="min-w-0">
           <p className="font-medium">
             <bdi>{user.name}</bdi>
           </p>
           <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
-            {user.email}
+            <Breakable text={user.email} />
             <Badge tone={user.emailVerified ? "good" : "warn"}>{user.emailVerified ? "verified" : "not verified"}</Badge>
           </p>
         </div>

@@ -1,7 +1,7 @@
-import type { ChannelSummary } from "@/lib/schemas/product-metrics-view";
-import { formatCurrency, formatNumber, formatPercent } from "@/lib/format";
-import { relativeChange } from "@/lib/metrics/presentation";
-import { enumLabel } from "@/lib/store-locale";
+import type { ChannelSummary } from "@/shared/schemas/product-metrics-view";
+import { formatCurrency, formatNumber, formatPercent } from "@/shared/format";
+import { relativeChange } from "@/shared/metrics/presentation";
+import { enumLabel } from "@/shared/store-locale";
 import { Card } from "@/components/ui/card";
 
 /** Each channel's orders and revenue under both attributions, and how far first touch moves them. */
@@ -52,16 +52,14 @@ export function AttributionComparison({
               const change = relativeChange(row.firstTouch?.revenue ?? 0, row.conversion?.revenue);
               return (
                 <tr key={row.channel}>
-                  <th scope="row" className="max-w-xs py-2 pr-3 font-medium wrap-anywhere">
+                  <th scope="row" className="max-w-xs py-2 pr-3 font-medium">
                     <bdi>{enumLabel(row.channel)}</bdi>
                   </th>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatNumber(row.conversion?.orders ?? 0)}</td>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatNumber(row.firstTouch?.orders ?? 0)}</td>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatCurrency(row.conversion?.revenue ?? 0, currency)}</td>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatCurrency(row.firstTouch?.revenue ?? 0, currency)}</td>
-                  <td className="py-2 pr-3 text-right tabular-nums">
-                    {change === null ? "—" : `${change >= 0 ? "+" : "−"}${formatPercent(Math.abs(change))}`}
-                  </td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{change === null ? "—" : formatPercent(change, 1, true)}</td>
                 </tr>
               );
             })}

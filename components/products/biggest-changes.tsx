@@ -1,9 +1,6 @@
-import type { BiggestChanges, ChangeRanking, RevenueChange } from "@/lib/schemas/product-metrics-view";
-import { formatCurrency, formatDate, formatPercent } from "@/lib/format";
+import type { BiggestChanges, ChangeRanking, RevenueChange } from "@/shared/schemas/product-metrics-view";
+import { formatCurrency, formatDate, formatPercent } from "@/shared/format";
 import { Badge, Card } from "@/components/ui/card";
-
-const signed = (value: number, format: (magnitude: number) => string) =>
-  `${value > 0 ? "+" : value < 0 ? "−" : ""}${format(Math.abs(value))}`;
 
 function ChangeItem({ item, currency, onSelect }: { item: RevenueChange; currency: string; onSelect: () => void }) {
   const up = item.change > 0;
@@ -18,15 +15,15 @@ function ChangeItem({ item, currency, onSelect }: { item: RevenueChange; currenc
       >
         <span className="flex min-w-0 flex-wrap items-center gap-2 font-medium">
           <span className="sr-only">Show only </span>
-          <span className="break-all">{item.name ?? item.key}</span>
+          <span className="break-words">{item.name ?? item.key}</span>
           {item.presence !== "both" && <Badge tone={item.presence === "new" ? "info" : "warn"}>{item.presence}</Badge>}
         </span>
         <span className="tabular-nums">
           <span className={`font-semibold ${up ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400"}`}>
-            {signed(item.change, (value) => formatCurrency(value, currency))}
+            {formatCurrency(item.change, currency, true)}
           </span>{" "}
           <span className="text-slate-600 dark:text-slate-400">
-            ({item.percent === null ? (item.presence === "new" ? "new" : "from nothing") : signed(item.percent, formatPercent)})
+            ({item.percent === null ? (item.presence === "new" ? "new" : "from nothing") : formatPercent(item.percent, 1, true)})
             {item.shareOfChange !== null && <> · {formatPercent(item.shareOfChange)} of the net change</>}
           </span>
         </span>
@@ -93,7 +90,7 @@ export function BiggestChangesPanel({
       <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
         Revenue against {day(comparison.startDate)} – {day(comparison.endDate)}: net change{" "}
         <span className="font-semibold tabular-nums" data-testid="net-change">
-          {signed(changes.totalChange, (value) => formatCurrency(value, currency))}
+          {formatCurrency(changes.totalChange, currency, true)}
         </span>
         . Choose one to filter the page to it.
       </p>

@@ -1,84 +1,46 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { ProductMetricsView } from "@/lib/schemas/product-metrics-view";
-import { formatCompact, formatCurrency, formatDate, formatMonth, formatNumber, formatPercent } from "@/lib/format";
-import { bucketSeries, channelShares, topProducts, type ChartPoint } from "@/lib/metrics/presentation";
-import { requestIdOf } from "@/lib/queries/api-client";
-import { enumLabel } from "@/lib/store-locale";
+import {
+  Area,
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  ComposedChart,
+  Legend,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import type { ProductMetricsView, SeriesPoint } from "@/shared/schemas/product-metrics-view";
+import { formatCompactCurrency, formatCurrency, formatDate, formatMonth, formatNumber, formatPercent } from "@/shared/format";
+import { bucketSeries, channelShares, topProducts } from "@/shared/metrics/presentation";
+import { bucketTotals, type Granularity } from "@/shared/metrics/comparison";
+import { bucketStart, datesOf } from "@/shared/metrics/date-range";
+import { requestIdOf } from "@/client/queries/api-client";
+import { enumLabel } from "@/shared/store-locale";
 import { Card } from "@/components/ui/card";
-
-const CHANNEL_COLORS: Record<string, string> = {
-  facebook: "#4f46e5",
-  google: "#0ea5e9",
-  tiktok: "#ec4899",
-  linkedin: "#0d9488",
-  pinterest: "#e11d48",
-  snapchat: "#eab308",
-  email: "#8b5cf6",
-  organic: "#64748b",
-};
-/** Channels the dashboard does not know are drawn in neutral greys, never dropped. */
-const FALLBACK_COLORS = ["#94a3b8", "#475569", "#cbd5e1", "#334155"];
-const colorOf = (channel: string, index: number) => CHANNEL_COLORS[channel] ?? FALLBACK_COLORS[index % FALLBACK_COLORS.length]!;
+import { BAR_COLOR, colorOf, OTHER_BAR_COLOR } from "./chart-colors";
+import { ChartTooltip, LABEL_LINES, MarkerLabel, Segmented, WrappedTick } from "./chart-parts";
+import type { ChartMarker } from "./chart-markers";
 
 const axisTick = { fill: "currentColor", fontSize: 12 };
 
-type Granularity = "day" | "week" | "month";
-
-interface TooltipProps {
-  active?: boolean;
-  payload?: ReadonlyArray<{ dataKey?: unknown; name?: unknown; value?: unknown; color?: string }>;
-  label?: unknown;
-  format: (value: number) => string;
-  title: (label: string) => string;
-}
-
-function ChartTooltip({ active, payload, label, format, title }: TooltipProps) {
-  if (!active || !payload?.length) return null;
-  const rows = payload.filter((entry) => Number(entry.value) !== 0);
-  return (
-    <div className="rounded-lg border border-slate-200 bg-white p-2 text-xs shadow-md dark:border-slate-700 dark:bg-slate-900">
-      <p className="mb-1 font-semibold">{title(String(label))}</p>
-      {rows.map((entry, index) => (
-        <p key={index} className="flex justify-between gap-4">
-          <bdi style={{ color: entry.color }}>{String(entry.name)}</bdi>
-          <span className="tabular-nums">{format(Number(entry.value))}</span>
-        </p>
-      ))}
-    </div>
-  );
-}
-
-function Segmented<T extends string>({
-  label,
-  value,
-  options,
-  onChange,
-}: {
+/** A comparison period drawn over the current one: its series already moved onto the current dates. */
+export interface ChartComparison {
+  key: string;
   label: string;
-  value: T;
-  options: { value: T; label: string }[];
-  onChange: (value: T) => void;
-}) {
-  return (
-    <div role="radiogroup" aria-label={label} className="inline-flex rounded-lg border border-slate-300 p-0.5 dark:border-slate-700">
-      {options.map((option) => (
-        <button
-          key={option.value}
-          type="button"
-          role="radio"
-          aria-checked={value === option.value}
-          onClick={() => onChange(option.value)}
-          className={`rounded-md px-2.5 py-1 text-xs font-medium ${value === option.value ? "bg-indigo-600 text-white" : "text-slate-700 dark:text-slate-300"}`}
-        >
-          {option.label}
-        </button>
-      ))}
-    </div>
-  );
+  series: readonly SeriesPoint[];
 }
+
+/** Distinct dashes, so the two comparisons can be told apart without colour. */
+const DASHES = ["6 4", "2 3"];
+
+const partialWords: Record<Granularity, string> = { day: "today", week: "this week", month: "this month" };
 
 /** Room for one date label ("Sep 30, 2026" at 12 px) and a gap, and the y axis with the margins. */
 const TICK_SPACING_PX = 110;
@@ -108,26 +70,48 @@ export default function ProductCharts({
   timeZone,
   granularity,
   onGranularityChange,
+  comparisons,
+  partialBucket,
+  markers,
+  target,
 }: {
   view: ProductMetricsView;
   currency: string;
   timeZone: string;
   granularity: Granularity;
   onGranularityChange: (granularity: Granularity) => void;
+  comparisons: ChartComparison[];
+  /** The bucket still filling up (today's), marked rather than read as a drop. */
+  partialBucket: string | null;
+  /** Actions and notes of the range, each on its bucket. */
+  markers: ChartMarker[];
+  /** This month's revenue target: drawn per bucket on the revenue chart. */
+  target: { perDay: number; amount: number } | null;
 }) {
   const [metric, setMetric] = useState<"revenue" | "orders">("revenue");
   const [chartWidth, setChartWidth] = useState<number>();
   const stage = useStagedReveal(2);
-  const { points, channels } = bucketSeries(view.series, granularity, metric);
+  const { points: filled, channels } = bucketSeries(view.series, granularity, metric);
+  // Every bucket of the range, with or without rows, so the comparison lines have a place on each.
+  const byBucket = new Map(filled.map((point) => [point.bucket, point]));
+  const buckets = [...new Set(datesOf({ startDate: view.startDate, endDate: view.endDate }).map((date) => bucketStart(date, granularity)))];
+  const lines = comparisons.map((comparison) => bucketTotals(comparison.series, granularity, metric));
+  const points = buckets.map((bucket) => ({
+    bucket,
+    values: byBucket.get(bucket)?.values ?? Object.fromEntries(channels.map((channel) => [channel, 0])),
+    compared: lines.map((totals) => totals.get(bucket) ?? 0),
+  }));
   const money = (value: number) => formatCurrency(value, currency);
   const format = metric === "revenue" ? money : (value: number) => formatNumber(value);
   const bucketLabel = (bucket: string) => {
     const date = formatDate(`${bucket}T12:00:00Z`, "UTC");
-    return granularity === "week" ? `Week of ${date}` : granularity === "month" ? formatMonth(`${bucket}T12:00:00Z`, "UTC") : date;
+    const name = granularity === "week" ? `Week of ${date}` : granularity === "month" ? formatMonth(`${bucket}T12:00:00Z`, "UTC") : date;
+    return bucket === partialBucket ? `${name} (so far)` : name;
   };
   const top = topProducts(view.products, 8);
   const shares = channelShares(view.channels);
   const panel = (name: string) => ({ name, requestId: requestIdOf(view), resetKey: view });
+  type Point = (typeof points)[number];
 
   return (
     <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
@@ -162,11 +146,12 @@ export default function ProductCharts({
         <figure data-testid="time-chart" className="h-72 text-slate-600 dark:text-slate-300">
           <figcaption className="sr-only">
             {metric} per {granularity} and channel, {view.startDate} to {view.endDate}, in {timeZone}
+            {comparisons.map((comparison) => `; dashed: ${comparison.label}`).join("")}
           </figcaption>
           {stage >= 1 && (
             <ResponsiveContainer width="100%" height="100%" onResize={(width) => setChartWidth(width)}>
               {/* Stacked areas: one shape per channel, however many days, so long ranges stay quick to draw. */}
-              <AreaChart data={points} margin={{ left: 8, right: 8 }}>
+              <ComposedChart data={points} margin={{ left: 8, right: 8 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} vertical={false} />
                 {/* An interval from the chart's width, without recharts measuring every label's text. */}
                 <XAxis
@@ -177,20 +162,23 @@ export default function ProductCharts({
                 />
                 <YAxis
                   tick={axisTick}
-                  tickFormatter={(value: number) => (metric === "revenue" ? formatCompact(value) : formatNumber(value))}
-                  width={56}
+                  tickFormatter={(value: number) => (metric === "revenue" ? formatCompactCurrency(value, currency) : formatNumber(value))}
+                  width={64}
                 />
                 <Tooltip
                   content={({ active, payload, label }) => (
                     <ChartTooltip active={active} payload={payload} label={label} format={format} title={bucketLabel} />
                   )}
                 />
-                <Legend wrapperStyle={{ fontSize: 12 }} />
+                <Legend
+                  wrapperStyle={{ fontSize: 12 }}
+                  formatter={(value) => <span className="text-slate-700 dark:text-slate-200">{value}</span>}
+                />
                 {channels.map((channel, index) => (
                   <Area
                     key={channel}
                     type="monotone"
-                    dataKey={(point: ChartPoint) => point.values[channel] ?? 0}
+                    dataKey={(point: Point) => point.values[channel] ?? 0}
                     name={enumLabel(channel)}
                     stackId="channels"
                     stroke={colorOf(channel, index)}
@@ -201,26 +189,61 @@ export default function ProductCharts({
                     isAnimationActive={false}
                   />
                 ))}
-              </AreaChart>
+                {comparisons.map((comparison, index) => (
+                  <Line
+                    key={comparison.key}
+                    type="monotone"
+                    dataKey={(point: Point) => point.compared[index] ?? 0}
+                    name={comparison.label}
+                    stroke="currentColor"
+                    strokeWidth={2}
+                    strokeDasharray={DASHES[index % DASHES.length]}
+                    dot={false}
+                    activeDot={false}
+                    isAnimationActive={false}
+                  />
+                ))}
+                {markers
+                  .filter((marker) => buckets.includes(bucketStart(marker.date, granularity)))
+                  .map((marker) => (
+                    <ReferenceLine
+                      key={marker.key}
+                      x={bucketStart(marker.date, granularity)}
+                      stroke="currentColor"
+                      strokeOpacity={0.6}
+                      label={<MarkerLabel marker={marker} />}
+                    />
+                  ))}
+                {target && metric === "revenue" && (
+                  <ReferenceLine
+                    y={granularity === "month" ? target.amount : granularity === "week" ? target.perDay * 7 : target.perDay}
+                    stroke="currentColor"
+                    strokeDasharray="8 3 2 3"
+                    label={{ value: `Target per ${granularity}`, position: "insideBottomLeft", fill: "currentColor", fontSize: 11 }}
+                  />
+                )}
+                {partialBucket && (
+                  <ReferenceLine
+                    x={partialBucket}
+                    stroke="currentColor"
+                    strokeDasharray="2 2"
+                    label={{ value: `${partialWords[granularity]} so far`, position: "insideTopRight", fill: "currentColor", fontSize: 11 }}
+                  />
+                )}
+              </ComposedChart>
             </ResponsiveContainer>
           )}
         </figure>
       </Card>
       <Card boundary={panel("The top products chart")} className="xl:col-span-2" title="Top products by revenue">
-        <figure className="h-80 text-slate-600 dark:text-slate-300">
+        {/* Room for each bar's label in up to three lines. */}
+        <figure className="text-slate-600 dark:text-slate-300" style={{ height: Math.max(240, top.length * (LABEL_LINES * 14 + 8) + 40) }}>
           <figcaption className="sr-only">The eight products with the most revenue, the rest grouped as Other</figcaption>
           {stage >= 2 && (
             <ResponsiveContainer width="100%" height="100%">
               <BarChart data={top} layout="vertical" margin={{ left: 8, right: 16 }}>
-                <XAxis type="number" tick={axisTick} tickFormatter={(value: number) => formatCompact(value)} />
-                <YAxis
-                  type="category"
-                  dataKey="name"
-                  tick={axisTick}
-                  width={170}
-                  interval={0}
-                  tickFormatter={(name: string) => (name.length > 26 ? `${name.slice(0, 25)}…` : name)}
-                />
+                <XAxis type="number" tick={axisTick} tickFormatter={(value: number) => formatCompactCurrency(value, currency)} />
+                <YAxis type="category" dataKey="name" tick={<WrappedTick />} width={170} interval={0} />
                 <Tooltip
                   cursor={{ fillOpacity: 0.08 }}
                   content={({ active, payload, label }) => (
@@ -229,7 +252,7 @@ export default function ProductCharts({
                 />
                 <Bar dataKey="revenue" name="Revenue" isAnimationActive={false}>
                   {top.map((entry, index) => (
-                    <Cell key={index} fill={entry.name === "Other" ? "#94a3b8" : "#6366f1"} />
+                    <Cell key={index} fill={entry.name === "Other" ? OTHER_BAR_COLOR : BAR_COLOR} />
                   ))}
                 </Bar>
               </BarChart>

@@ -1,44 +1,52 @@
-import type { MetricsTotals } from "@/lib/schemas/product-metrics-view";
-import { formatCurrency, formatNumber, formatPercent } from "@/lib/format";
-import { relativeChange } from "@/lib/metrics/presentation";
+import type { MetricsTotals, SeriesPoint } from "@/shared/schemas/product-metrics-view";
+import { formatCurrency, formatNumber } from "@/shared/format";
+import { compactChange, dailyTotals } from "@/shared/metrics/comparison";
+import type { DateRange } from "@/shared/metrics/date-range";
+import { MetricTile } from "@/components/metrics/metric-tile";
 
-function Delta({ change }: { change: number | null }) {
-  if (change === null) return <span className="text-xs text-slate-500 dark:text-slate-400">no comparison figure</span>;
-  const up = change >= 0;
-  return (
-    <span className={`text-xs font-medium ${up ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400"}`}>
-      <span aria-hidden="true">{up ? "▲" : "▼"}</span> {formatPercent(Math.abs(change))} {up ? "more" : "less"} than the comparison period
-    </span>
-  );
+/** A period the figures are compared with: its totals, a short prefix and the words of the sentence. */
+export interface KpiComparison {
+  prefix: string;
+  against: string;
+  totals: MetricsTotals;
 }
 
-/** Revenue, orders, units, average order value and units per order, with their change when compared. */
+const ratio = (a: number[], b: number[]) => a.map((value, index) => (b[index]! > 0 ? value / b[index]! : 0));
+
+/** Revenue, orders, units, average order value and units per order: value, sparkline of the range, change per comparison. */
 export function KpiCards({
   totals,
-  comparison,
+  series,
+  range,
+  comparisons,
   currency,
   title,
 }: {
   totals: MetricsTotals;
-  comparison?: MetricsTotals;
+  series: readonly SeriesPoint[];
+  range: DateRange;
+  comparisons: KpiComparison[];
   currency: string;
   title?: string;
 }) {
+  const revenue = dailyTotals(series, range, "revenue");
+  const orders = dailyTotals(series, range, "orders");
+  const units = dailyTotals(series, range, "units");
   const cards = [
-    { label: "Revenue", value: formatCurrency(totals.revenue, currency), current: totals.revenue, previous: comparison?.revenue },
-    { label: "Orders", value: formatNumber(totals.orders), current: totals.orders, previous: comparison?.orders },
-    { label: "Units", value: formatNumber(totals.units), current: totals.units, previous: comparison?.units },
+    { label: "Revenue", value: formatCurrency(totals.revenue, currency), daily: revenue, pick: (t: MetricsTotals) => t.revenue },
+    { label: "Orders", value: formatNumber(totals.orders), daily: orders, pick: (t: MetricsTotals) => t.orders },
+    { label: "Units", value: formatNumber(totals.units), daily: units, pick: (t: MetricsTotals) => t.units },
     {
       label: "Average order value",
       value: totals.averageOrderValue === null ? "—" : formatCurrency(totals.averageOrderValue, currency),
-      current: totals.averageOrderValue,
-      previous: comparison?.averageOrderValue,
+      daily: ratio(revenue, orders),
+      pick: (t: MetricsTotals) => t.averageOrderValue,
     },
     {
       label: "Units per order",
       value: totals.unitsPerOrder === null ? "—" : formatNumber(totals.unitsPerOrder, 2),
-      current: totals.unitsPerOrder,
-      previous: comparison?.unitsPerOrder,
+      daily: ratio(units, orders),
+      pick: (t: MetricsTotals) => t.unitsPerOrder,
     },
   ];
   return (
@@ -46,21 +54,16 @@ export function KpiCards({
       {title && <h2 className="mb-2 text-sm font-semibold text-slate-600 dark:text-slate-300">{title}</h2>}
       <ul className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5">
         {cards.map((card) => (
-          <li
+          <MetricTile
             key={card.label}
-            className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-          >
-            {/* A figure named by its caption: the label is announced with its value. */}
-            <figure>
-              <figcaption className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">
-                {card.label}
-              </figcaption>
-              <p className="mt-1 text-xl font-semibold tabular-nums" data-testid={`kpi-${card.label}`}>
-                {card.value}
-              </p>
-              {comparison && <Delta change={relativeChange(card.current, card.previous)} />}
-            </figure>
-          </li>
+            label={card.label}
+            value={card.value}
+            daily={card.daily}
+            changes={comparisons.map((comparison) => ({
+              prefix: comparisons.length > 1 ? comparison.prefix : undefined,
+              change: compactChange(card.pick(totals), card.pick(comparison.totals), comparison.against),
+            }))}
+          />
         ))}
       </ul>
     </section>

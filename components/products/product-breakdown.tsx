@@ -1,14 +1,15 @@
 "use client";
 
 import { useQueries } from "@tanstack/react-query";
-import type { MetricsFilters } from "@/lib/schemas/product-metrics-view";
-import { formatCurrency, formatNumber } from "@/lib/format";
-import { enrichQueryOptions } from "@/lib/queries/enrich";
-import { useProductBreakdown } from "@/lib/queries/product-metrics";
-import { enumLabel, statusTone } from "@/lib/store-locale";
+import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
+import { formatCurrency, formatNumber } from "@/shared/format";
+import { enrichQueryOptions } from "@/client/queries/enrich";
+import { useProductBreakdown } from "@/client/queries/product-metrics";
+import { enumLabel, statusTone } from "@/shared/store-locale";
 import { Badge } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
+import { statusWords } from "@/shared/words";
 
 /** One product's revenue by channel and ad, with ad names and statuses resolved per channel. */
 export function ProductBreakdown({
@@ -68,16 +69,16 @@ export function ProductBreakdown({
           const asset = row.adId ? assets.get(`${row.channel}\u0000${row.adId}`) : undefined;
           return (
             <tr key={`${row.channel}-${row.adId ?? "none"}`} className="border-t border-slate-100 dark:border-slate-800">
-              <td className="py-1 pr-3 wrap-anywhere">
+              <td className="py-1 pr-3">
                 <bdi>{enumLabel(row.channel)}</bdi>
               </td>
-              <td className="py-1 pr-3 wrap-anywhere">
+              <td className="py-1 pr-3">
                 {row.adId === null ? (
                   <span className="text-slate-500 dark:text-slate-400">no ad</span>
                 ) : asset ? (
                   <span className="flex flex-wrap items-center gap-2">
                     <bdi>{asset.assetName}</bdi>
-                    <Badge tone={statusTone(asset.assetEffectiveStatus)}>{enumLabel(asset.assetEffectiveStatus.toLowerCase())}</Badge>
+                    <Badge tone={statusTone(asset.assetEffectiveStatus)}>{statusWords(enumLabel(asset.assetEffectiveStatus))}</Badge>
                     <code className="font-mono text-xs text-slate-500 dark:text-slate-400">{row.adId}</code>
                   </span>
                 ) : (
@@ -86,9 +87,9 @@ export function ProductBreakdown({
                   </code>
                 )}
               </td>
-              <td className="py-1 pr-3 text-right tabular-nums">{formatNumber(row.orders)}</td>
-              <td className="py-1 pr-3 text-right tabular-nums">{formatNumber(row.units)}</td>
-              <td className="py-1 pr-3 text-right tabular-nums">{formatCurrency(row.revenue, currency)}</td>
+              <td className="py-1 pr-3 text-right whitespace-nowrap tabular-nums">{formatNumber(row.orders)}</td>
+              <td className="py-1 pr-3 text-right whitespace-nowrap tabular-nums">{formatNumber(row.units)}</td>
+              <td className="py-1 pr-3 text-right whitespace-nowrap tabular-nums">{formatCurrency(row.revenue, currency)}</td>
             </tr>
           );
         })}

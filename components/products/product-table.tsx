@@ -1,17 +1,21 @@
 "use client";
 
 import { Fragment, useState } from "react";
-import type { MetricsFilters, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
-import { formatCurrency, formatNumber, formatPercent } from "@/lib/format";
-import { productRows, tablePage, type ProductRow } from "@/lib/metrics/presentation";
-import { requestIdOf } from "@/lib/queries/api-client";
-import type { SortColumn, ViewState } from "@/lib/metrics/view-state";
+import type { MetricsFilters, ProductMetricsView } from "@/shared/schemas/product-metrics-view";
+import { formatCurrency, formatNumber, formatPercent } from "@/shared/format";
+import { productRows, tablePage, type ProductRow } from "@/shared/metrics/presentation";
+import { requestIdOf } from "@/client/queries/api-client";
+import type { SortColumn, ViewState } from "@/shared/metrics/view-state";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/states";
 import { ProductBreakdown } from "./product-breakdown";
+import { Breakable } from "@/components/ui/breakable";
 
 const PAGE_SIZE = 25;
+/** The product column stays in view while the figures scroll beneath it on narrow screens. */
+const STICKY =
+  "sticky left-0 z-10 bg-white dark:bg-slate-900 max-sm:max-w-[11rem] max-sm:min-w-[9rem] shadow-[1px_0_0_var(--color-slate-200)] dark:shadow-[1px_0_0_var(--color-slate-800)]";
 
 const columns: { key: SortColumn; label: string; numeric: boolean }[] = [
   { key: "name", label: "Product", numeric: false },
@@ -100,7 +104,7 @@ export function ProductTable({
                         key={column.key}
                         scope="col"
                         aria-sort={active ? (table.direction === "asc" ? "ascending" : "descending") : "none"}
-                        className={`py-2 pr-3 ${column.numeric ? "text-right" : ""}`}
+                        className={`py-2 pr-3 ${column.numeric ? "text-right whitespace-nowrap" : STICKY}`}
                       >
                         <button
                           type="button"
@@ -123,7 +127,7 @@ export function ProductTable({
                   return (
                     <Fragment key={row.productId}>
                       <tr className="border-t border-slate-100 dark:border-slate-800" data-testid="product-row">
-                        <td className="max-w-md py-2 pr-3 wrap-anywhere">
+                        <td className={`max-w-md py-2 pr-3 ${STICKY}`}>
                           <button
                             type="button"
                             aria-expanded={open}
@@ -138,13 +142,13 @@ export function ProductTable({
                                 <bdi>{row.name ?? "Unnamed product"}</bdi>
                               </span>
                               <span className="block text-xs text-slate-500 dark:text-slate-400">
-                                SKU <bdi>{row.sku ?? "—"}</bdi> · ID <span className="font-mono break-all">{row.productId}</span>
+                                SKU <bdi>{row.sku ?? "—"}</bdi> · ID <Breakable className="font-mono" text={row.productId} />
                               </span>
                             </span>
                           </button>
                         </td>
                         {columns.slice(1).map((column) => (
-                          <td key={column.key} className="py-2 pr-3 text-right tabular-nums">
+                          <td key={column.key} className="py-2 pr-3 text-right whitespace-nowrap tabular-nums" data-testid="number-cell">
                             {cell(row, column.key)}
                           </td>
                         ))}

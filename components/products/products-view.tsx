@@ -1,16 +1,22 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useDeferredValue, useEffect, useMemo, useState } from "react";
-import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/lib/schemas/product-metrics-view";
-import { formatDate, formatNumber } from "@/lib/format";
-import { dateRangeOf, filtersOf, parseViewState, toSearchParams, type ViewState } from "@/lib/metrics/view-state";
-import { useDimensions } from "@/lib/queries/dimensions";
-import { exportPath, useAggregationProgress, useProductMetrics } from "@/lib/queries/product-metrics";
-import { requestIdOf } from "@/lib/queries/api-client";
-import { useStoreProfile } from "@/lib/queries/store";
-import { interpretCurrency, interpretTimeZone } from "@/lib/store-locale";
+import { usePathname } from "next/navigation";
+import { useDeferredValue, useEffect, useMemo } from "react";
+import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/shared/schemas/product-metrics-view";
+import { formatDate, formatNumber } from "@/shared/format";
+import { alignToCurrent, autoGranularity, partialBucket } from "@/shared/metrics/comparison";
+import { dateRangeOf, filtersOf, toSearchParams } from "@/shared/metrics/view-state";
+import { useDimensions } from "@/client/queries/dimensions";
+import { useAggregationProgress, useProductMetrics } from "@/client/queries/product-metrics";
+import { ExportButtons } from "./export-buttons";
+import { requestIdOf } from "@/client/queries/api-client";
+import { useStoreProfile } from "@/client/queries/store";
+import { useAnnotations } from "@/client/queries/annotations";
+import { useTargets } from "@/client/queries/targets";
+import { daysInMonth } from "@/shared/metrics/pacing";
+import { todayIn } from "@/shared/metrics/date-range";
+import { interpretCurrency, interpretTimeZone } from "@/shared/store-locale";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { FallbackNote } from "@/components/ui/fallback-note";
@@ -18,9 +24,16 @@ import { PanelBoundary } from "@/components/ui/panel-boundary";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { AttributionComparison } from "./attribution-comparison";
 import { BiggestChangesPanel } from "./biggest-changes";
-import { KpiCards } from "./kpi-cards";
+import { KpiCards, type KpiComparison } from "./kpi-cards";
+import type { ChartComparison } from "./charts";
+import { AnnotationsPanel } from "./annotations-panel";
+import { PacingCard } from "@/components/metrics/pacing-card";
+import { stepRange } from "@/shared/metrics/step-period";
+import { Shortcuts } from "./shortcuts";
+import { chartMarkers } from "./chart-markers";
 import { ProductTable } from "./product-table";
 import { SavedViewsMenu } from "./saved-views-menu";
+import { comparisonsOf, comparisonWords, useViewState } from "./view-url";
 import { AttributionControl, DateControls, FilterChips, FilterControls } from "./view-controls";
 
 // Charts are the heaviest code of the page: loaded only here, and only in the browser.
@@ -51,30 +64,6 @@ function Progress({
   );
 }
 
-function useViewState() {
-  const searchParams = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
-  const parsed = useMemo(() => parseViewState(new URLSearchParams(searchParams.toString())), [searchParams]);
-  // The URL changes only when the server has answered for it: until then the controls show the
-  // change at once. The optimistic state is dropped as soon as the URL (searchParams) moves on.
-  const [optimistic, setOptimistic] = useState<{ base: typeof searchParams; state: ViewState }>();
-  const state = optimistic?.base === searchParams ? optimistic.state : parsed.state;
-  const problems = parsed.problems;
-  /** Changes the view; any change but paging or sorting goes back to the first page. Typing replaces history. */
-  const update = (patch: Partial<ViewState>, mode: "push" | "replace" = "push") => {
-    const next = { ...state, ...patch, page: patch.page ?? 1 };
-    setOptimistic({ base: searchParams, state: next });
-    const params = toSearchParams(next);
-    // The organization chosen on the context page belongs to the store, not to the view: keep it.
-    const organizationId = searchParams.get("organizationId");
-    if (organizationId) params.set("organizationId", organizationId);
-    const query = params.toString();
-    router[mode](`${pathname}${query ? `?${query}` : ""}`, { scroll: false });
-  };
-  return { state, problems, update };
-}
-
 export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const { state, problems, update } = useViewState();
   const pathname = usePathname();
@@ -86,13 +75,22 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
   const currency = profile.data?.currency ?? "USD";
   const currencyNote = interpretCurrency(currency).fallbackNote;
   const range = dateRangeOf(state, timeZone);
-  const compare = state.compare === "off" ? undefined : state.compare;
+  // Two comparisons at once are two reads: the previous period with the page, the year earlier beside it.
+  const compare = state.compare === "off" ? undefined : state.compare === "both" ? "previous" : state.compare;
+  const granularity = state.granularity ?? autoGranularity(range);
   const primarySource = state.source === "first_touch" ? "first_touch" : "conversion";
   const filters = filtersOf(state, range, primarySource);
   const secondaryFilters = filtersOf(state, range, "first_touch");
   const ready = profile.isSuccess;
   const primary = useProductMetrics(storeUrl, filters, { compare, organizationId, enabled: ready });
+  const yearEarlier = useProductMetrics(storeUrl, filters, { compare: "year", organizationId, enabled: ready && state.compare === "both" });
   const secondary = useProductMetrics(storeUrl, secondaryFilters, { compare, organizationId, enabled: ready && state.source === "both" });
+  const annotations = useAnnotations(storeUrl, range, organizationId);
+  const month = todayIn(timeZone).slice(0, 7);
+  const targets = useTargets(storeUrl, month, organizationId);
+  // This month's target of what the view shows (the store, or the channel it is filtered to), per bucket.
+  const target = targets.data?.targets.find((candidate) => candidate.channel === (state.channel ?? null));
+  const perDay = target ? target.amount / daysInMonth(month) : null;
   const dimensions = useDimensions(
     storeUrl,
     {
@@ -116,12 +114,27 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
   if (profile.isError) return <ErrorPanel error={profile.error} onRetry={() => profile.refetch()} />;
 
   const view: ProductMetricsView | undefined = primary.data;
+  const compared = comparisonsOf([
+    { mode: compare ?? "previous", view },
+    ...(state.compare === "both" ? [{ mode: "year" as const, view: yearEarlier.data }] : []),
+  ]);
+  const kpiComparisons: KpiComparison[] = compared.map(({ mode, comparison }) => ({ ...comparisonWords[mode], totals: comparison.totals }));
+  const chartComparisons: ChartComparison[] = compared.map(({ mode, comparison }) => ({
+    key: mode,
+    label: comparisonWords[mode].label,
+    series: alignToCurrent(comparison.series, range, comparison),
+  }));
+  const step = (direction: -1 | 1) => {
+    const next = stepRange(range, direction, todayIn(timeZone));
+    if (next) update({ range: "custom", from: next.startDate, to: next.endDate });
+  };
   return (
     <div className="space-y-6">
+      <Shortcuts onStep={step} onToggleCompare={() => update({ compare: state.compare === "off" ? "previous" : "off" })} />
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 className="text-xl font-semibold">Product metrics</h2>
-          <p className="text-sm text-slate-600 wrap-anywhere dark:text-slate-400">
+          <p className="text-sm text-slate-600 dark:text-slate-400">
             {formatDate(`${range.startDate}T12:00:00Z`, "UTC")} – {formatDate(`${range.endDate}T12:00:00Z`, "UTC")} · {zone.label} ·{" "}
             {currency}
           </p>
@@ -135,20 +148,12 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
             currentSearch={toSearchParams(state).toString()}
             pathname={pathname}
           />
-          <a
-            className="rounded-lg border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
-            href={exportPath(storeUrl, filters, "products", organizationId)}
-            download
-          >
-            Export table (CSV)
-          </a>
-          <a
-            className="rounded-lg border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
-            href={exportPath(storeUrl, filters, "rows", organizationId)}
-            download
-          >
-            Export raw rows (CSV)
-          </a>
+          <ExportButtons
+            storeUrl={storeUrl}
+            organizationId={organizationId}
+            filters={filters}
+            table={{ q: state.q, sort: state.sort, direction: state.direction }}
+          />
         </div>
       </header>
 
@@ -191,13 +196,25 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
           {primary.isFetching && <Progress storeUrl={storeUrl} filters={filters} compare={compare} organizationId={organizationId} />}
           <PanelBoundary name="The key figures" requestId={requestIdOf(view)} resetKey={view}>
             {state.source === "both" ? (
-              <div className="grid grid-cols-1 gap-6 wrap-anywhere 2xl:grid-cols-2">
-                <KpiCards title="Credit to the conversion" totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
+              <div className="grid grid-cols-1 gap-6 2xl:grid-cols-2">
+                <KpiCards
+                  title="Credit to the conversion"
+                  totals={view.totals}
+                  series={view.series}
+                  range={range}
+                  comparisons={kpiComparisons}
+                  currency={currency}
+                />
                 {secondary.data ? (
                   <KpiCards
                     title="Credit to the first touch"
                     totals={secondary.data.totals}
-                    comparison={secondary.data.comparison?.totals}
+                    series={secondary.data.series}
+                    range={range}
+                    comparisons={comparisonsOf([{ mode: compare ?? "previous", view: secondary.data }]).map(({ mode, comparison }) => ({
+                      ...comparisonWords[mode],
+                      totals: comparison.totals,
+                    }))}
                     currency={currency}
                   />
                 ) : secondary.isError ? (
@@ -207,11 +224,12 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
                 )}
               </div>
             ) : (
-              <div className="wrap-anywhere">
-                <KpiCards totals={view.totals} comparison={view.comparison?.totals} currency={currency} />
+              <div className="break-words">
+                <KpiCards totals={view.totals} series={view.series} range={range} comparisons={kpiComparisons} currency={currency} />
               </div>
             )}
           </PanelBoundary>
+          <PacingCard storeUrl={storeUrl} organizationId={organizationId} zone={timeZone} currency={currency} />
           {state.source === "both" && secondary.data && (
             <AttributionComparison conversion={view.channels} firstTouch={secondary.data.channels} currency={currency} />
           )}
@@ -229,10 +247,29 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
               view={deferredView}
               currency={currency}
               timeZone={zone.label}
-              granularity={state.granularity}
-              onGranularityChange={(granularity) => update({ granularity, page: state.page })}
+              granularity={granularity}
+              onGranularityChange={(chosen) => update({ granularity: chosen, page: state.page })}
+              comparisons={chartComparisons}
+              partialBucket={partialBucket(range, granularity, timeZone)}
+              markers={chartMarkers(annotations.data, range, timeZone)}
+              target={perDay === null ? null : { perDay, amount: target!.amount }}
             />
           )}
+          <Card boundary={{ name: "The notes and actions", requestId: requestIdOf(annotations.data), resetKey: annotations.data }}>
+            {annotations.data ? (
+              <AnnotationsPanel
+                storeUrl={storeUrl}
+                organizationId={organizationId}
+                annotations={annotations.data}
+                zone={timeZone}
+                defaultDate={range.endDate}
+              />
+            ) : annotations.isError ? (
+              <ErrorPanel error={annotations.error} onRetry={() => annotations.refetch()} />
+            ) : (
+              <Skeleton lines={2} label="Loading the notes and actions" />
+            )}
+          </Card>
           {deferredView && (
             <ProductTable
               storeUrl={storeUrl}

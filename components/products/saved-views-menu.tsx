@@ -2,13 +2,14 @@
 
 import Link from "next/link";
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { formatDateTime } from "@/lib/format";
-import { ApiRequestError } from "@/lib/queries/api-client";
-import { useSavedViewActions, useSavedViews } from "@/lib/queries/saved-views";
-import { savedViewNameSchema, type SavedViewItem } from "@/lib/schemas/saved-view";
+import { formatDateTime } from "@/shared/format";
+import { ApiRequestError } from "@/client/queries/api-client";
+import { useSavedViewActions, useSavedViews } from "@/client/queries/saved-views";
+import { savedViewNameSchema, type SavedViewItem } from "@/shared/schemas/saved-view";
 import { Button } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
+import { Breakable } from "@/components/ui/breakable";
 
 const UNDO_MS = 10_000;
 
@@ -98,8 +99,8 @@ function ViewRow({
           <Link href={href} onClick={onOpen} className="font-medium break-words text-indigo-700 hover:underline dark:text-indigo-300">
             {view.name}
           </Link>
-          <p className="text-xs break-all text-slate-500 dark:text-slate-400">
-            {view.createdByEmail} · <time dateTime={view.createdAt}>{formatDateTime(view.createdAt)}</time>
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            <Breakable text={view.createdByEmail} /> · <time dateTime={view.createdAt}>{formatDateTime(view.createdAt)}</time>
           </p>
         </div>
         <div className="flex gap-1">

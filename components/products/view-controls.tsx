@@ -1,10 +1,11 @@
 "use client";
 
 import { useState } from "react";
-import type { DimensionValues } from "@/lib/schemas/product-metrics";
-import { presetLabels, presets, type DateRange } from "@/lib/metrics/date-range";
-import { listFilters, type ViewState } from "@/lib/metrics/view-state";
-import { KNOWN_CHANNELS } from "@/lib/store-locale";
+import type { DimensionValues } from "@/shared/schemas/product-metrics";
+import { presetLabels, presets, type DateRange } from "@/shared/metrics/date-range";
+import { listFilters, type ViewState } from "@/shared/metrics/view-state";
+import { KNOWN_CHANNELS } from "@/shared/store-locale";
+import { formatCountry } from "@/shared/format";
 import { Button } from "@/components/ui/button";
 import { MultiSelect } from "./multi-select";
 
@@ -106,7 +107,8 @@ export function DateControls({ state, range, onChange }: { state: ViewState; ran
         >
           <option value="off">No comparison</option>
           <option value="previous">Previous period</option>
-          <option value="year">Same period last year</option>
+          <option value="year">A year earlier (same weekdays)</option>
+          <option value="both">Previous period and a year earlier</option>
         </select>
       </div>
     </div>
@@ -207,12 +209,18 @@ export function FilterControls({
           options={dimensions?.[filter.dimension] ?? []}
           loading={dimensionsLoading}
           selected={state[filter.key]}
-          describe={filter.key === "products" ? (id) => productNames.get(id) ?? id : undefined}
+          describe={(value) => describeValue(filter.key, value, productNames)}
           onChange={(values) => onChange({ [filter.key]: values })}
         />
       ))}
     </div>
   );
+}
+
+/** A filter value in words: a product by its name, a country by its name with the code beside. */
+function describeValue(key: (typeof listFilters)[number]["key"], value: string, productNames: Map<string, string>): string {
+  if (key === "products") return productNames.get(value) ?? value;
+  return key === "countries" ? formatCountry(value) : value;
 }
 
 /** The active filters as removable chips, and one "clear all". */
@@ -222,8 +230,10 @@ export function FilterChips({ state, productNames, onChange }: { state: ViewStat
   if (state.adId) chips.push({ label: `Ad: ${state.adId}`, remove: { adId: undefined } });
   for (const filter of listFilters) {
     for (const value of state[filter.key]) {
-      const shown = filter.key === "products" ? (productNames.get(value) ?? value) : value;
-      chips.push({ label: `${filter.label}: ${shown}`, remove: { [filter.key]: state[filter.key].filter((item) => item !== value) } });
+      chips.push({
+        label: `${filter.label}: ${describeValue(filter.key, value, productNames)}`,
+        remove: { [filter.key]: state[filter.key].filter((item) => item !== value) },
+      });
     }
   }
   if (chips.length === 0) return null;

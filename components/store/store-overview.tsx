@@ -1,19 +1,41 @@
 "use client";
 
-import { requestIdOf } from "@/lib/queries/api-client";
-import { useCatalogConnections, useStoreProfile } from "@/lib/queries/store";
-import { interpretCurrency, interpretTimeZone } from "@/lib/store-locale";
+import { requestIdOf } from "@/client/queries/api-client";
+import { useCatalogConnections, useStoreProfile } from "@/client/queries/store";
+import { interpretCurrency, interpretTimeZone } from "@/shared/store-locale";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { FallbackNote } from "@/components/ui/fallback-note";
-import { GenericValue } from "@/components/ui/generic-value";
+import { CatalogCard } from "./catalog-card";
 import { EmptyState, Skeleton } from "@/components/ui/states";
+import { Breakable } from "@/components/ui/breakable";
+import { PacingCard } from "@/components/metrics/pacing-card";
+import { StoreHealth } from "./store-health";
+import { StorePulse } from "./store-pulse";
 
 export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const profile = useStoreProfile(storeUrl, organizationId);
   const catalogs = useCatalogConnections(storeUrl, organizationId);
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+      {/* The overview opens on numbers: the last week first, then what keeps them flowing. */}
+      {profile.isSuccess && (
+        <div className="space-y-6 lg:col-span-2">
+          <StorePulse
+            storeUrl={storeUrl}
+            organizationId={organizationId}
+            timeZone={interpretTimeZone(profile.data.timezone).zone}
+            currency={profile.data.currency}
+          />
+          <PacingCard
+            storeUrl={storeUrl}
+            organizationId={organizationId}
+            zone={interpretTimeZone(profile.data.timezone).zone}
+            currency={profile.data.currency}
+          />
+          <StoreHealth storeUrl={storeUrl} organizationId={organizationId} />
+        </div>
+      )}
       <Card
         title={<span>Store profile</span>}
         boundary={{ name: "The store profile", requestId: requestIdOf(profile.data), resetKey: profile.data }}
@@ -25,7 +47,7 @@ export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; 
         ) : (
           <DescriptionList
             items={[
-              { label: "Store URL", value: profile.data.url },
+              { label: "Store URL", value: <Breakable text={profile.data.url} /> },
               { label: "Store ID", value: <code className="font-mono text-xs">{profile.data.id}</code> },
               { label: "Type", value: profile.data.type },
               {
@@ -64,7 +86,7 @@ export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; 
           <ul className="space-y-3" aria-label="Catalog connections">
             {catalogs.data.map((connection, index) => (
               <li key={String(connection.id ?? index)} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-                <GenericValue value={connection} />
+                <CatalogCard catalog={connection} timeZone={profile.data?.timezone} />
               </li>
             ))}
           </ul>

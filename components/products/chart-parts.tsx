@@ -1,0 +1,97 @@
+"use client";
+
+import { wrapLabel } from "@/shared/metrics/presentation";
+import type { ChartMarker } from "./chart-markers";
+
+interface TooltipProps {
+  active?: boolean;
+  payload?: ReadonlyArray<{ dataKey?: unknown; name?: unknown; value?: unknown; color?: string; strokeDasharray?: unknown }>;
+  label?: unknown;
+  format: (value: number) => string;
+  title: (label: string) => string;
+}
+
+export function ChartTooltip({ active, payload, label, format, title }: TooltipProps) {
+  if (!active || !payload?.length) return null;
+  const rows = payload.filter((entry) => Number(entry.value) !== 0);
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-2 text-xs text-slate-900 shadow-md dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
+      <p className="mb-1 font-semibold">{title(String(label))}</p>
+      {rows.map((entry, index) => (
+        <p key={index} className="flex justify-between gap-4">
+          {/* Dashed series (the comparisons) read in the text colour: currentColor would be the tooltip's. */}
+          <bdi style={{ color: entry.color === "currentColor" ? undefined : entry.color }}>{String(entry.name)}</bdi>
+          <span className="tabular-nums">{format(Number(entry.value))}</span>
+        </p>
+      ))}
+    </div>
+  );
+}
+
+export function Segmented<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: { value: T; label: string }[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <div role="radiogroup" aria-label={label} className="inline-flex rounded-lg border border-slate-300 p-0.5 dark:border-slate-700">
+      {options.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          role="radio"
+          aria-checked={value === option.value}
+          onClick={() => onChange(option.value)}
+          className={`rounded-md px-2.5 py-1 text-xs font-medium ${value === option.value ? "bg-indigo-600 text-white" : "text-slate-700 dark:text-slate-300"}`}
+        >
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Characters per line of a bar label at 12 px in the label column, and lines before an ellipsis. */
+const LABEL_CHARS = 24;
+export const LABEL_LINES = 3;
+const LINE_HEIGHT = 14;
+
+/** A bar's label in up to three lines, broken between words; the full name in its own tooltip. */
+export function WrappedTick({ x = 0, y = 0, payload }: { x?: number; y?: number; payload?: { value?: unknown } }) {
+  const text = String(payload?.value ?? "");
+  const lines = wrapLabel(text, LABEL_CHARS, LABEL_LINES);
+  return (
+    <text x={x} y={y} textAnchor="end" fill="currentColor" fontSize={12} data-testid="bar-label">
+      <title>{text}</title>
+      {lines.map((line, index) => (
+        <tspan key={index} x={x} dy={index === 0 ? -((lines.length - 1) * LINE_HEIGHT) / 2 + 4 : LINE_HEIGHT}>
+          {line}
+        </tspan>
+      ))}
+    </text>
+  );
+}
+
+/** The label of a marker line: a link to its Activity entry for an action, plain for a note. */
+export function MarkerLabel({ viewBox, marker }: { viewBox?: { x?: number; y?: number }; marker: ChartMarker }) {
+  const x = (viewBox?.x ?? 0) + 3;
+  const y = (viewBox?.y ?? 0) + 12;
+  const text = (
+    <text x={x} y={y} fontSize={11} fill="currentColor">
+      {marker.label}
+    </text>
+  );
+  return marker.href ? (
+    <a href={marker.href} data-testid="chart-marker" aria-label={`${marker.label} on ${marker.date}: open its Activity entry`}>
+      {text}
+    </a>
+  ) : (
+    <g data-testid="chart-marker">{text}</g>
+  );
+}

@@ -1,0 +1,62 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
+import { exportPath } from "@/client/queries/product-metrics";
+import { downloadWithManifest } from "@/client/export-download";
+import { formatNumber } from "@/shared/format";
+import { ErrorPanel } from "@/components/ui/error-panel";
+
+const buttonClass =
+  "rounded-lg border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800";
+
+/** The two exports, each saved with its manifest, and the way to check one later. */
+export function ExportButtons({
+  storeUrl,
+  organizationId,
+  filters,
+  table,
+}: {
+  storeUrl: string;
+  organizationId?: string;
+  filters: MetricsFilters;
+  table: { q: string; sort: string; direction: string };
+}) {
+  const [pending, setPending] = useState<"products" | "rows">();
+  const [done, setDone] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const run = async (kind: "products" | "rows") => {
+    setPending(kind);
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const manifest = await downloadWithManifest(exportPath(storeUrl, filters, kind, organizationId, table));
+      setDone(`Saved ${formatNumber(manifest.row_count)} rows and the file's manifest (SHA-256 ${manifest.sha256.slice(0, 12)}…).`);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setPending(undefined);
+    }
+  };
+  const verify = `/stores/${encodeURIComponent(storeUrl)}/verify${organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : ""}`;
+  return (
+    <div className="flex flex-col items-end gap-2">
+      <div className="flex flex-wrap gap-2 text-sm">
+        <button type="button" className={buttonClass} disabled={pending !== undefined} onClick={() => void run("products")}>
+          {pending === "products" ? "Exporting the table…" : "Export table (CSV)"}
+        </button>
+        <button type="button" className={buttonClass} disabled={pending !== undefined} onClick={() => void run("rows")}>
+          {pending === "rows" ? "Exporting the rows…" : "Export raw rows (CSV)"}
+        </button>
+        <Link href={verify} className="self-center font-medium text-indigo-700 underline dark:text-indigo-300">
+          Verify an export
+        </Link>
+      </div>
+      <p role="status" className="text-xs text-slate-600 dark:text-slate-400">
+        {done}
+      </p>
+      {error !== undefined && <ErrorPanel error={error} />}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { sortColumns } from "@/shared/metrics/view-state";
+
+/** The product table's own state, so its export holds what it shows: its search and its sort. */
+export const tableExportFields = {
+  q: z.string().max(200).optional(),
+  sort: z.enum(sortColumns).optional(),
+  direction: z.enum(["asc", "desc"]).optional(),
+};
+
+/** A store-local day whose length is not 24 hours (a daylight-saving change). */
+const irregularDaySchema = z.strictObject({ date: z.string(), hours: z.number() });
+
+/**
+ * What an export was: sent beside each CSV file as `<file>.manifest.json`. The dashboard writes
+ * every field but the last two in the export's `x-export-manifest` header; the browser adds the
+ * file's SHA-256 and its row count from the very bytes it saved. "Verify" reads it back.
+ */
+export const exportManifestSchema = z.object({
+  manifest_version: z.literal(1),
+  kind: z.enum(["products", "rows"]),
+  store_url: z.string(),
+  /** The dashboard route that made the file; with `parameters`, what "Verify" asks again. */
+  endpoint: z.string(),
+  parameters: z.record(z.string(), z.string()),
+  dimension_source: z.enum(["conversion", "first_touch"]),
+  /** The store's value as sent, what the figures were read as, and a note when they differ. */
+  currency: z.object({ store_value: z.string().nullable(), used: z.string(), note: z.string().optional() }),
+  time_zone: z.object({ store_value: z.string(), used: z.string(), note: z.string().optional() }),
+  range: z.object({
+    start_date: z.string(),
+    end_date: z.string(),
+    /** The first and the last instant of the range in the store's zone, in UTC (end exclusive). */
+    utc_start: z.string(),
+    utc_end_exclusive: z.string(),
+    days: z.number(),
+    irregular_days: z.array(irregularDaySchema),
+  }),
+  /** Notes and actions of the store within the range; empty until notes travel with exports. */
+  annotations: z.array(z.unknown()),
+  dashboard_version: z.string(),
+  exported_at: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  row_count: z.number().int().nonnegative(),
+});
+export type ExportManifest = z.infer<typeof exportManifestSchema>;
+/** The part the server knows before the file is saved. */
+export type ExportManifestBase = Omit<ExportManifest, "sha256" | "row_count">;
+export const EXPORT_MANIFEST_HEADER = "x-export-manifest";

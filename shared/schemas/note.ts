@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { dashboardDateSchema } from "./common";
+
+/**
+ * A note on a store's charts: a store-local date or range of dates and a short text, shared in
+ * the organization, with its author. Guarded actions (a clone, a removal) appear beside notes
+ * as markers of their own, read from Activity.
+ */
+const noteTextSchema = z
+  .string()
+  .transform((value) => value.normalize("NFC").trim())
+  .pipe(
+    z
+      .string()
+      .min(1, "Write the note.")
+      .max(280, "A note has at most 280 characters.")
+      .refine(
+        (value) => !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(value),
+        "A note cannot hold control characters.",
+      ),
+  );
+
+export const newNoteSchema = z
+  .strictObject({ startDate: dashboardDateSchema, endDate: dashboardDateSchema, text: noteTextSchema })
+  .refine((note) => note.endDate >= note.startDate, { path: ["endDate"], message: "must not be before the start date" });
+export type NewNote = z.infer<typeof newNoteSchema>;
+
+export const noteSchema = z.strictObject({
+  id: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  text: z.string(),
+  authorEmail: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Note = z.infer<typeof noteSchema>;
