@@ -1,0 +1,4 @@
+import { deleteDigest } from "@/server/routes/digests";
+
+export const dynamic = "force-dynamic";
+export { deleteDigest as DELETE };

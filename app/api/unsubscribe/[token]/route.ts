@@ -1,0 +1,4 @@
+import { unsubscribePage } from "@/server/routes/unsubscribe";
+
+export const dynamic = "force-dynamic";
+export { unsubscribePage as GET, unsubscribePage as POST };

@@ -1,0 +1,53 @@
+"use client";
+
+import { useOutbox } from "@/client/queries/runs";
+import { formatDateTime } from "@/shared/format";
+import { Badge, Card } from "@/components/ui/card";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { EmptyState, Skeleton } from "@/components/ui/states";
+import { OUTCOMES } from "./runs-view";
+
+/**
+ * Every message that would have been e-mailed, rendered, when no SMTP server is set (the demo).
+ * Each message is shown in a sandboxed frame: its HTML runs no script and reaches nothing.
+ */
+export function OutboxView({ organizationId }: { organizationId?: string }) {
+  const outbox = useOutbox(organizationId);
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-xl font-semibold">Outbox</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {outbox.data?.smtp
+            ? "E-mail goes out by SMTP on this dashboard; messages sent before it was set up are kept here."
+            : "No SMTP server is set up (SMTP_URL), so every message the dashboard would send is kept here, as it would arrive."}
+        </p>
+      </header>
+      {outbox.isPending && <Skeleton lines={3} label="Loading the Outbox" />}
+      {outbox.isError && <ErrorPanel error={outbox.error} onRetry={() => outbox.refetch()} />}
+      {outbox.data?.messages.length === 0 && (
+        <Card>
+          <EmptyState title="The Outbox is empty">Schedule a digest on a store&apos;s Digests page, then use Send now.</EmptyState>
+        </Card>
+      )}
+      {outbox.data?.messages.map((message) => (
+        <Card key={message.key} title={message.subject}>
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+            To {message.recipient} · <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>{" "}
+            <Badge tone={OUTCOMES[message.outcome].tone}>{OUTCOMES[message.outcome].label}</Badge>
+          </p>
+          <iframe
+            title={`Message: ${message.subject}`}
+            sandbox=""
+            srcDoc={message.html}
+            className="h-96 w-full rounded-lg border border-slate-200 bg-white dark:border-slate-800"
+          />
+          <details className="mt-3 text-sm">
+            <summary className="cursor-pointer font-medium">Plain-text part</summary>
+            <pre className="mt-2 whitespace-pre-wrap break-words">{message.text}</pre>
+          </details>
+        </Card>
+      ))}
+    </div>
+  );
+}

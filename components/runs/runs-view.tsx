@@ -1,0 +1,110 @@
+"use client";
+
+import { useRuns } from "@/client/queries/runs";
+import { formatDateTime } from "@/shared/format";
+import type { DeliveryItem, RunItem } from "@/shared/schemas/runs";
+import { Badge, Card } from "@/components/ui/card";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { EmptyState, Skeleton } from "@/components/ui/states";
+
+const RUN_STATES: Record<RunItem["state"], { label: string; tone: "neutral" | "good" | "warn" | "bad" | "info" }> = {
+  queued: { label: "Queued", tone: "neutral" },
+  running: { label: "Running", tone: "info" },
+  done: { label: "Done", tone: "good" },
+  dead: { label: "Stopped", tone: "bad" },
+};
+
+export const OUTCOMES: Record<DeliveryItem["outcome"], { label: string; tone: "neutral" | "good" | "warn" | "bad" | "info" }> = {
+  sending: { label: "Sending", tone: "info" },
+  sent: { label: "Sent", tone: "good" },
+  not_sent: { label: "Not sent", tone: "bad" },
+  unknown: { label: "Unknown: check the mailbox", tone: "warn" },
+};
+
+const JOB_NAMES: Record<string, string> = { "digest.send": "Digest" };
+
+const cell = "px-3 py-2 text-left align-top";
+
+/** The organization's recent background runs and deliveries, with their outcome: "why didn't I get my digest". */
+export function RunsView({ organizationId }: { organizationId?: string }) {
+  const runs = useRuns(organizationId);
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-xl font-semibold">Runs and deliveries</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Background work of your organization: each run with its attempts, and each message with its outcome. A message whose outcome is
+          unknown (its sender stopped mid-send) is never sent again by itself.
+        </p>
+      </header>
+      <Card title="Recent runs">
+        {runs.isPending && <Skeleton lines={3} label="Loading runs" />}
+        {runs.isError && <ErrorPanel error={runs.error} onRetry={() => runs.refetch()} />}
+        {runs.data?.runs.length === 0 && <EmptyState title="No runs yet">Scheduled digests and Send now appear here.</EmptyState>}
+        {runs.data && runs.data.runs.length > 0 && (
+          // Scrolls sideways on a phone: focusable and named, so a keyboard can scroll it too.
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Recent runs (scrolls sideways)">
+            <table className="min-w-full text-sm">
+              <caption className="sr-only">Recent runs</caption>
+              <thead>
+                <tr className="border-b border-slate-200 dark:border-slate-800">
+                  <th scope="col" className={cell}>
+                    Run
+                  </th>
+                  <th scope="col" className={cell}>
+                    Outcome
+                  </th>
+                  <th scope="col" className={cell}>
+                    Attempts
+                  </th>
+                  <th scope="col" className={cell}>
+                    Started
+                  </th>
+                  <th scope="col" className={cell}>
+                    Detail
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {runs.data.runs.map((run) => (
+                  <tr key={run.id} className="border-b border-slate-100 dark:border-slate-800">
+                    <th scope="row" className={`${cell} font-medium`}>
+                      {JOB_NAMES[run.name] ?? run.name} #{run.id}
+                    </th>
+                    <td className={cell}>
+                      <Badge tone={RUN_STATES[run.state].tone}>{RUN_STATES[run.state].label}</Badge>
+                    </td>
+                    <td className={cell}>
+                      {run.attempts} of {run.maxAttempts}
+                    </td>
+                    <td className={cell}>{run.startedAt ? <time dateTime={run.startedAt}>{formatDateTime(run.startedAt)}</time> : "—"}</td>
+                    <td className={`${cell} break-words`}>{run.detail ?? ""}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      <Card title="Recent deliveries">
+        {runs.data?.deliveries.length === 0 && <EmptyState title="No deliveries yet" />}
+        {runs.data && runs.data.deliveries.length > 0 && (
+          <ul aria-label="Recent deliveries" className="divide-y divide-slate-200 dark:divide-slate-800">
+            {runs.data.deliveries.map((delivery) => (
+              <li key={delivery.key} className="py-3 text-sm">
+                <p className="font-medium break-words">
+                  {delivery.subject} <Badge tone={OUTCOMES[delivery.outcome].tone}>{OUTCOMES[delivery.outcome].label}</Badge>
+                </p>
+                <p className="break-words text-slate-600 dark:text-slate-400">
+                  To {delivery.recipient} · {delivery.channel === "outbox" ? "Outbox" : "SMTP"} ·{" "}
+                  <time dateTime={delivery.updatedAt}>{formatDateTime(delivery.updatedAt)}</time>
+                  {delivery.detail ? ` · ${delivery.detail}` : ""}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { US_STORE } from "./support/demo";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
+
+const DIGESTS = `/stores/${US_STORE}/digests`;
+
+/** A card of the page, by its heading. */
+const card = (page: Page, heading: string | RegExp) =>
+  page.locator("section", { has: page.getByRole("heading", { level: 2, name: heading }) });
+
+test("an owner grants read access, schedules a saved view, sends it now into the Outbox, sees the run, and revokes the grant", async ({
+  signedInPage: page,
+}) => {
+  const name = `January digest ${Date.now()}`;
+  const saved = await page.request.post(`/api/stores/${US_STORE}/saved-views`, {
+    data: { name, search: "range=custom&from=2026-01-01&to=2026-01-31&compare=previous" },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(saved.status()).toBe(201);
+
+  await page.goto(DIGESTS);
+  const access = card(page, "Access while you're away");
+  await expect(access).toContainText("reads only");
+  const grant = access.getByRole("button", { name: "Grant read access" });
+  await expect(grant).toBeDisabled();
+  await access.getByLabel("Let this dashboard read this store's analytics for my digests and alerts").check();
+  await grant.click();
+  const grants = access.getByRole("list", { name: "Grants" });
+  await expect(grants).toContainText("In force");
+  await expect(grants).toContainText("No digest depends on it.");
+
+  const form = card(page, "Schedule a digest");
+  await form.getByLabel("Saved view").selectOption({ label: name });
+  await form.getByLabel("How often").selectOption("weekly");
+  await form.getByLabel("Weekday (weekly digests)").selectOption({ label: "Monday" });
+  await form.getByLabel("Time, in the store's time zone").fill("07:30");
+  await form.getByLabel(/^Recipients/).fill("team@example.com, lead@example.com");
+  await form.getByRole("button", { name: "Schedule digest" }).click();
+  await expect(form.getByRole("status")).toContainText(`Scheduled “${name}”.`);
+
+  const list = page.getByRole("list", { name: "Scheduled digests" });
+  const row = list.getByRole("listitem").filter({ hasText: name });
+  await expect(row).toContainText("Every Monday at 07:30 (America/New_York)");
+  await expect(grants).toContainText("1 digest depend on it.");
+
+  await row.getByRole("button", { name: `Send “${name}” now` }).click();
+  await expect(row.getByRole("status")).toContainText("Queued");
+  await row.getByRole("link", { name: "Outbox" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Outbox" })).toBeVisible();
+  const message = card(page, new RegExp(`^${name}`)).first();
+  await expect(message).toBeVisible({ timeout: 20_000 });
+  await expect(message).toContainText("team@example.com");
+  await expect(message.frameLocator("iframe").getByRole("table", { name: "Key figures" })).toBeVisible();
+  await message.getByText("Plain-text part").click();
+  await expect(message.locator("pre")).toContainText("Revenue:");
+
+  // The unsubscribe link works with no sign-in, by one click.
+  const text = (await message.locator("pre").textContent()) ?? "";
+  const unsubscribe = /Unsubscribe: (\S+)/.exec(text)![1]!;
+  const visitor = await page.context().browser()!.newPage();
+  await visitor.goto(unsubscribe);
+  await visitor.getByRole("button", { name: "Unsubscribe" }).click();
+  await expect(visitor.getByRole("heading", { name: "You are unsubscribed" })).toBeVisible();
+  await visitor.close();
+
+  // Its link opens exactly the saved view.
+  const viewLink = new URL(/Open this view: (\S+)/.exec(text)![1]!);
+  await page.goto(`${viewLink.pathname}${viewLink.search}`);
+  await expect(page).toHaveURL(/from=2026-01-01/);
+  await expect(page).toHaveURL(/compare=previous/);
+  await expect(page.getByRole("heading", { level: 1, name: "Northwind Outfitters (US)" })).toBeVisible();
+
+  await page.goto("/runs");
+  await expect(page.getByRole("heading", { level: 1, name: "Runs and deliveries" })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Recent runs" }).getByRole("row").filter({ hasText: "Digest" }).first()).toContainText(
+    "Done",
+  );
+  await expect(page.getByRole("list", { name: "Recent deliveries" })).toContainText("Sent");
+
+  // Revoking the grant stops the digest that depends on it.
+  await page.goto(DIGESTS);
+  await expect(row).toContainText(/unsubscribed|lead@example.com/);
+  await grants
+    .getByRole("button", { name: /^Revoke/ })
+    .first()
+    .click();
+  await expect(grants).toContainText("Revoked");
+  await expect(row).toContainText("Stopped: its grant has ended");
+  await expect(row.getByRole("button", { name: `Send “${name}” now` })).toBeDisabled();
+});

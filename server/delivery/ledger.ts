@@ -1,0 +1,105 @@
+import "server-only";
+import type { Db } from "@/server/db/database";
+
+/** One message's row in the deliveries ledger (migration 0007). */
+export interface Delivery {
+  key: string;
+  organizationId: string | null;
+  storeUrl: string | null;
+  jobId: string | null;
+  recipient: string;
+  subject: string;
+  html: string;
+  textBody: string;
+  headers: Record<string, string>;
+  channel: "smtp" | "outbox";
+  outcome: DeliveryOutcome;
+  detail: string | null;
+  messageId: string | null;
+  attempts: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type DeliveryOutcome = "sending" | "sent" | "not_sent" | "unknown";
+
+const COLUMNS = `key, organization_id as "organizationId", store_url as "storeUrl", job_id::text as "jobId", recipient, subject, html,
+  text_body as "textBody", headers, channel, outcome, detail, message_id as "messageId", attempts, created_at as "createdAt", updated_at as "updatedAt"`;
+
+type NewDelivery = Pick<Delivery, "key" | "recipient" | "subject" | "html" | "textBody" | "headers" | "channel"> &
+  Partial<Pick<Delivery, "organizationId" | "storeUrl" | "jobId">>;
+
+/**
+ * Records the attempt before anything leaves. `begun` is false when the key has a row already
+ * that must not be sent again: sent, unknown, or another sender's attempt still in flight (not
+ * older than `staleAfterMs`); a stale 'sending' row (its sender died) becomes unknown.
+ * A 'not_sent' row (it surely did not leave) is attempted again.
+ */
+export async function beginDelivery(db: Db, message: NewDelivery, staleAfterMs: number): Promise<{ begun: boolean; delivery: Delivery }> {
+  return db.transaction(async (tx) => {
+    const [inserted] = await tx.query<Delivery>(
+      `insert into deliveries (key, organization_id, store_url, job_id, recipient, subject, html, text_body, headers, channel, outcome)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, ($9::text)::jsonb, $10, 'sending') on conflict (key) do nothing returning ${COLUMNS}`,
+      [
+        message.key,
+        message.organizationId ?? null,
+        message.storeUrl ?? null,
+        message.jobId ?? null,
+        message.recipient,
+        message.subject,
+        message.html,
+        message.textBody,
+        JSON.stringify(message.headers),
+        message.channel,
+      ],
+    );
+    if (inserted) return { begun: true, delivery: inserted };
+    const [existing] = await tx.query<Delivery>(`select ${COLUMNS} from deliveries where key = $1 for update`, [message.key]);
+    if (existing!.outcome === "not_sent") {
+      const [retried] = await tx.query<Delivery>(
+        `update deliveries set outcome = 'sending', attempts = attempts + 1, updated_at = now(), subject = $2, html = $3, text_body = $4,
+           headers = ($5::text)::jsonb, channel = $6, job_id = $7, detail = null where key = $1 returning ${COLUMNS}`,
+        [
+          message.key,
+          message.subject,
+          message.html,
+          message.textBody,
+          JSON.stringify(message.headers),
+          message.channel,
+          message.jobId ?? null,
+        ],
+      );
+      return { begun: true, delivery: retried! };
+    }
+    if (existing!.outcome === "sending" && Date.now() - existing!.updatedAt.getTime() > staleAfterMs) {
+      const [unknown] = await tx.query<Delivery>(
+        `update deliveries set outcome = 'unknown', updated_at = now(),
+           detail = 'The sending instance stopped mid-send: the message may or may not have arrived, so it is not sent again.'
+         where key = $1 returning ${COLUMNS}`,
+        [message.key],
+      );
+      return { begun: false, delivery: unknown! };
+    }
+    return { begun: false, delivery: existing! };
+  });
+}
+
+export async function finishDelivery(
+  db: Db,
+  key: string,
+  result: { outcome: Exclude<DeliveryOutcome, "sending">; detail?: string; messageId?: string },
+): Promise<Delivery> {
+  const [row] = await db.query<Delivery>(
+    `update deliveries set outcome = $2, detail = $3, message_id = $4, updated_at = now() where key = $1 returning ${COLUMNS}`,
+    [key, result.outcome, result.detail ?? null, result.messageId ?? null],
+  );
+  return row!;
+}
+
+/** The organization's recent deliveries, newest first (the Runs page; `channel` 'outbox' for the Outbox). */
+export function listDeliveries(db: Db, organizationId: string, options: { channel?: "outbox"; limit?: number } = {}): Promise<Delivery[]> {
+  return db.query<Delivery>(
+    `select ${COLUMNS} from deliveries where organization_id = $1 and ($2::text is null or channel = $2) order by created_at desc limit $3`,
+    [organizationId, options.channel ?? null, options.limit ?? 100],
+  );
+}

@@ -1,0 +1,37 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { freePort } from "@/test/processes";
+import { startMailSink, type MailSink } from "@/test/mail-sink";
+import { deliverMail } from "./mail";
+
+let sink: MailSink;
+beforeAll(async () => (sink = await startMailSink({ reject: ["nobody@example.com"] })));
+afterAll(() => sink.close());
+afterEach(() => vi.unstubAllEnvs());
+
+const mail = (key: string, to: string) => ({ key, to, subject: "Hello", html: "<p>Hello</p>", text: "Hello", organizationId: "org_mail" });
+
+describe("deliverMail", () => {
+  it("sends by SMTP once per key: the same key again sends nothing", async () => {
+    vi.stubEnv("SMTP_URL", sink.url);
+    expect(await deliverMail(mail("mail:once", "ada@example.com"))).toMatchObject({ outcome: "sent", channel: "smtp" });
+    expect(await deliverMail(mail("mail:once", "ada@example.com"))).toMatchObject({ outcome: "sent" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sink.messages.filter((message) => message.subject === "Hello").length).toBe(1);
+  });
+
+  it("records 'not sent' when the server refuses the recipient or cannot be reached", async () => {
+    vi.stubEnv("SMTP_URL", sink.url);
+    const refused = await deliverMail(mail("mail:refused", "nobody@example.com"));
+    expect(refused).toMatchObject({ outcome: "not_sent", detail: expect.stringContaining("550") });
+    vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${await freePort()}`);
+    expect(await deliverMail(mail("mail:unreachable", "ada@example.com"))).toMatchObject({ outcome: "not_sent" });
+  });
+
+  it("keeps every message in the Outbox when no SMTP server is set", async () => {
+    expect(await deliverMail(mail("mail:outbox", "ada@example.com"))).toMatchObject({
+      outcome: "sent",
+      channel: "outbox",
+      html: "<p>Hello</p>",
+    });
+  });
+});

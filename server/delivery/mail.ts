@@ -1,0 +1,98 @@
+import "server-only";
+import nodemailer, { type Transporter } from "nodemailer";
+import { settings } from "@/server/config/settings";
+import { database } from "@/server/db/database";
+import { processSingleton } from "@/server/runtime/singleton";
+import { beginDelivery, finishDelivery, type Delivery } from "./ledger";
+
+/**
+ * Sends one e-mail once: by SMTP (SMTP_URL) or, without it, into the in-app Outbox. The ledger
+ * row is written before the message leaves and after, so a retry of the same key never sends
+ * twice: sent and unknown are final, only "not sent" (it surely did not leave) is tried again.
+ */
+interface MailMessage {
+  /** What, which slot, which recipient: "digest:<schedule>:<slot>:<address>". */
+  key: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** Extra headers (List-Unsubscribe). */
+  headers?: Record<string, string>;
+  organizationId?: string;
+  storeUrl?: string;
+  jobId?: string;
+}
+
+/** Where links in e-mails point: APP_ORIGIN, else this server's own address. */
+export function publicOrigin(): string {
+  const { appOrigin, server } = settings();
+  return appOrigin ?? `http://localhost:${server.port}`;
+}
+
+/** Text as it may stand in an e-mail's HTML. */
+export const escapeHtml = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+
+/** An attempt in flight longer than this belonged to a process that died. */
+const SEND_TIMEOUT_MS = 30_000;
+
+function transporter(url: string): Transporter {
+  return processSingleton(`smtp:${url}`, () =>
+    nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: SEND_TIMEOUT_MS } as Parameters<
+      typeof nodemailer.createTransport
+    >[0]),
+  );
+}
+
+/** SMTP commands after which the message may have been accepted even though no answer came back. */
+const AFTER_DATA = new Set(["DATA", "API", undefined]);
+
+/**
+ * Refused by the server (an SMTP reply) or never connected: not sent. Cut off after the
+ * message was handed over: unknown.
+ */
+function classify(error: unknown): { outcome: "not_sent" | "unknown"; detail: string } {
+  const failure = error as { responseCode?: number; command?: string; code?: string; message?: string };
+  const detail = (failure.message ?? String(error)).slice(0, 300);
+  if (typeof failure.responseCode === "number") return { outcome: "not_sent", detail };
+  if (failure.command === "CONN" || failure.code === "ECONNECTION" || failure.code === "EDNS") return { outcome: "not_sent", detail };
+  if (!AFTER_DATA.has(failure.command)) return { outcome: "not_sent", detail };
+  return { outcome: "unknown", detail };
+}
+
+export async function deliverMail(message: MailMessage): Promise<Delivery> {
+  const db = await database();
+  const { smtpUrl, from } = settings().mail;
+  const { begun, delivery } = await beginDelivery(
+    db,
+    {
+      key: message.key,
+      recipient: message.to,
+      subject: message.subject,
+      html: message.html,
+      textBody: message.text,
+      headers: message.headers ?? {},
+      channel: smtpUrl ? "smtp" : "outbox",
+      organizationId: message.organizationId,
+      storeUrl: message.storeUrl,
+      jobId: message.jobId,
+    },
+    SEND_TIMEOUT_MS,
+  );
+  if (!begun) return delivery;
+  if (!smtpUrl) return finishDelivery(db, message.key, { outcome: "sent", detail: "In the Outbox (no SMTP_URL is set)." });
+  try {
+    const info = (await transporter(smtpUrl).sendMail({
+      from,
+      to: message.to,
+      subject: message.subject,
+      html: message.html,
+      text: message.text,
+      headers: message.headers,
+    })) as { messageId?: string; response?: string };
+    return finishDelivery(db, message.key, { outcome: "sent", messageId: info.messageId, detail: info.response?.slice(0, 300) });
+  } catch (error) {
+    return finishDelivery(db, message.key, classify(error));
+  }
+}

@@ -1,0 +1,75 @@
+import "server-only";
+import type { Db } from "@/server/db/database";
+import { notesInRange } from "@/server/db/notes";
+import { revenueTargets } from "@/server/db/targets";
+import { productMetricsView } from "@/server/metrics/service";
+import type { UpstreamClient } from "@/server/upstream/client";
+import { todayIn } from "@/shared/metrics/date-range";
+import { dailyRevenue, dayFractionAt, HISTORY_DAYS, pacing, type Pacing } from "@/shared/metrics/pacing";
+import { dateRangeOf, filtersOf, parseViewState } from "@/shared/metrics/view-state";
+import type { ProductMetricsView } from "@/shared/schemas/product-metrics-view";
+import { epochMsToZonedLocal } from "@/shared/time-zone";
+import { interpretTimeZone } from "@/shared/store-locale";
+
+/** What a digest says, computed at send time from the view's settings (its range as of now). */
+export interface DigestContent {
+  storeUrl: string;
+  viewName: string;
+  /** The view's query: the link opens exactly this view. */
+  search: string;
+  timeZone: string;
+  sentAt: Date;
+  metrics: ProductMetricsView;
+  notes: { startDate: string; endDate: string; text: string; authorEmail: string }[];
+  pacing: Pacing | null;
+}
+
+const DAY_MS = 86_400_000;
+const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** Month-to-date against the store's target for this month (whole store), weighted by weekday history. */
+async function pacingNow(
+  db: Db,
+  upstream: UpstreamClient,
+  scope: { organizationId: string; storeUrl: string },
+  timeZone: string,
+  now: Date,
+) {
+  const today = todayIn(timeZone, now);
+  const month = today.slice(0, 7);
+  const target = (await revenueTargets(db, scope, month)).find((candidate) => candidate.channel === null);
+  if (!target) return null;
+  const history = await productMetricsView(upstream, scope.storeUrl, { startDate: shift(today, -HISTORY_DAYS), endDate: today }, undefined)
+    .view;
+  const dayFraction = dayFractionAt(epochMsToZonedLocal(now.getTime(), interpretTimeZone(timeZone).zone));
+  return pacing({ target: target.amount, month, today, dayFraction, daily: dailyRevenue(history.series) });
+}
+
+export async function composeDigest(
+  db: Db,
+  upstream: UpstreamClient,
+  input: { organizationId: string; storeUrl: string; viewName: string; search: string; timeZone: string },
+  now: Date,
+): Promise<DigestContent> {
+  const { state } = parseViewState(new URLSearchParams(input.search));
+  const range = dateRangeOf(state, input.timeZone, now);
+  // A digest always compares, once: the view's own comparison, else (or with two) the period just before.
+  const compare = state.compare === "off" || state.compare === "both" ? "previous" : state.compare;
+  const filters = filtersOf(state, range, state.source === "both" ? "conversion" : state.source);
+  const scope = { organizationId: input.organizationId, storeUrl: input.storeUrl };
+  const [metrics, notes, pace] = await Promise.all([
+    productMetricsView(upstream, input.storeUrl, filters, compare).view,
+    notesInRange(db, scope, range),
+    pacingNow(db, upstream, scope, input.timeZone, now),
+  ]);
+  return {
+    storeUrl: input.storeUrl,
+    viewName: input.viewName,
+    search: input.search,
+    timeZone: input.timeZone,
+    sentAt: now,
+    metrics,
+    notes: notes.map((note) => ({ startDate: note.startDate, endDate: note.endDate, text: note.text, authorEmail: note.authorEmail })),
+    pacing: pace,
+  };
+}

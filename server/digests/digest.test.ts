@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { describeDemo } from "@/demo-upstream/describe";
+import { database, type Db } from "@/server/db/database";
+import { createView } from "@/server/db/saved-views";
+import { createGrant, revokeGrant, noticesOfKey } from "@/server/grants/store";
+import { registerAllJobs } from "@/server/jobs/catalog";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { formatCurrency, formatNumber } from "@/shared/format";
+import { dumpAllTables, unique } from "@/test/databases";
+import { ADMIN_KEY, US_STORE } from "@/test/harness";
+import { startMailSink, type MailSink } from "@/test/mail-sink";
+import { enqueueDigest } from "./jobs";
+import { createSchedule, unsubscribe } from "./store";
+
+const MASTER_OLD = "old-master-key-".padEnd(40, "o");
+const MASTER_NEW = "new-master-key-".padEnd(40, "n");
+const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
+const ORGANIZATION = describeDemo().keys.find((key) => key.key === ADMIN_KEY)!.organizationId!;
+const SEARCH = "range=custom&from=2026-01-01&to=2026-01-31&compare=previous";
+
+let upstream: DemoUpstream;
+let sink: MailSink;
+let db: Db;
+
+function settingsFor(delegationKey: string) {
+  const env = { UPSTREAM_BASE_URL: upstream.baseUrl, SMTP_URL: sink.url, DELEGATION_KEY: delegationKey, JOBS_LEASE_SECONDS: "5" };
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+}
+
+beforeAll(async () => {
+  upstream = await startDemoUpstream({ port: 0, control: true });
+  sink = await startMailSink();
+  settingsFor(MASTER_OLD);
+  db = await database();
+  registerAllJobs();
+  startBackgroundWork({ pollMs: 50 });
+});
+afterAll(async () => {
+  await stopBackgroundWork();
+  vi.unstubAllEnvs();
+  await sink.close();
+  await upstream.close();
+});
+
+async function finished(jobId: string): Promise<{ state: string; detail: string | null }> {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const [job] = await db.query<{ state: string; detail: string | null }>("select state, detail from jobs where id = $1", [jobId]);
+    if (job && (job.state === "done" || job.state === "dead")) return job;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}
+
+async function scheduleFor(apiKey: string, recipients: string[]) {
+  const view = await createView(
+    db,
+    {
+      organizationId: ORGANIZATION,
+      storeUrl: US_STORE,
+      name: unique("January"),
+      view: { search: SEARCH },
+      createdByEmail: "ada@example.com",
+    },
+    new Date(),
+  );
+  const grant = await createGrant(
+    db,
+    {
+      organizationId: ORGANIZATION,
+      storeUrl: US_STORE,
+      keyFingerprint: unique("fp"),
+      ownerEmail: "owner@example.com",
+      apiKey,
+      ttlDays: 90,
+    },
+    new Date(),
+  );
+  const schedule = await createSchedule(
+    db,
+    {
+      organizationId: ORGANIZATION,
+      storeUrl: US_STORE,
+      savedViewId: view.id,
+      grantId: grant.id,
+      cadence: "daily",
+      localTime: "08:00",
+      timeZone: "America/New_York",
+      recipients,
+      createdByEmail: "ada@example.com",
+    },
+    new Date(),
+  );
+  return { view, grant, schedule };
+}
+
+async function rawTotals(startDate: string, endDate: string) {
+  const response = await fetch(`${upstream.baseUrl}/ad-metrics/${US_STORE}/products?startDate=${startDate}&endDate=${endDate}`, {
+    headers: { "x-api-key": ADMIN_KEY },
+  });
+  const rows = (await response.json()) as { revenue: number; orders: number }[];
+  return {
+    revenue: Math.round(rows.reduce((sum, row) => sum + row.revenue, 0) * 100) / 100,
+    orders: rows.reduce((sum, row) => sum + row.orders, 0),
+  };
+}
+
+describe("digests of saved views", () => {
+  it("arrives by SMTP with the sums of the upstream's raw rows, a link to the view and a one-click unsubscribe", async () => {
+    const { schedule } = await scheduleFor(ADMIN_KEY, ["Bea@Example.com", "cy@example.com"]);
+    const { id } = await enqueueDigest(schedule.id, ORGANIZATION, "test-slot-1");
+    expect(await finished(id)).toMatchObject({ state: "done", detail: expect.stringContaining("2 sent") });
+    const messages = await sink.waitFor(2);
+    const message = messages.find((candidate) => JSON.stringify(candidate.to).includes("bea@example.com"))!;
+    const current = await rawTotals("2026-01-01", "2026-01-31");
+    const previous = await rawTotals("2025-12-01", "2025-12-31");
+    expect(message.text).toContain(`Revenue: ${formatCurrency(current.revenue, "USD")} (was ${formatCurrency(previous.revenue, "USD")}`);
+    expect(message.text).toContain(`Orders: ${formatNumber(current.orders)} (was ${formatNumber(previous.orders)}`);
+    expect(message.html).toContain("<table");
+    const link = /Open this view: (\S+)/.exec(message.text!)![1]!;
+    const url = new URL(link);
+    expect(url.pathname).toBe(`/stores/${US_STORE}/products`);
+    expect(new URLSearchParams(url.search).get("from")).toBe("2026-01-01");
+    expect(url.searchParams.get("organizationId")).toBe(ORGANIZATION);
+    const header = (name: string) => message.headerLines.find((line) => line.key === name)?.line.replace(/\r\n\s+/g, " ") ?? "";
+    expect(header("list-unsubscribe")).toMatch(/^List-Unsubscribe: <http:\/\/localhost:\d+\/api\/unsubscribe\/[\w-]+>$/);
+    expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+
+    // The same slot again sends nothing: each recipient's delivery has its key.
+    const again = await enqueueDigest(schedule.id, ORGANIZATION, "test-slot-1");
+    expect(again.created).toBe(false);
+    const [token] = await db.query<{ token: string }>(
+      "select unsubscribe_token as token from digest_recipients where schedule_id = $1 and email = 'cy@example.com'",
+      [schedule.id],
+    );
+    expect(await unsubscribe(db, token!.token, new Date())).toMatchObject({ email: "cy@example.com" });
+    const next = await enqueueDigest(schedule.id, ORGANIZATION, "test-slot-2");
+    expect(await finished(next.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
+  });
+
+  it("holds no API key in plain text in any table, and reads under an old master key after a rotation", async () => {
+    const { schedule, grant } = await scheduleFor(ADMIN_KEY, ["rotation@example.com"]);
+    expect(await dumpAllTables(db)).not.toContain(ADMIN_KEY);
+    settingsFor(`${MASTER_NEW},${MASTER_OLD}`);
+    const before = sink.messages.length;
+    const run = await enqueueDigest(schedule.id, ORGANIZATION, "after-rotation");
+    expect(await finished(run.id)).toMatchObject({ state: "done" });
+    await sink.waitFor(before + 1);
+    // Used once under the new list, the grant was sealed again under the newest key: the old one can go.
+    settingsFor(MASTER_NEW);
+    const later = await enqueueDigest(schedule.id, ORGANIZATION, "old-key-removed");
+    expect(await finished(later.id)).toMatchObject({ state: "done" });
+    expect(await dumpAllTables(db)).not.toContain(ADMIN_KEY);
+    expect(grant.id).toMatch(/^grant_/);
+  });
+
+  it("stops at the next run once the grant is revoked", async () => {
+    const { schedule, grant } = await scheduleFor(ADMIN_KEY, ["revoked@example.com"]);
+    const fingerprint = (await db.query<{ fp: string }>("select key_fingerprint as fp from grants where id = $1", [grant.id]))[0]!.fp;
+    expect(
+      await revokeGrant(db, { organizationId: ORGANIZATION, storeUrl: US_STORE, keyFingerprint: fingerprint }, grant.id, new Date()),
+    ).toBe("revoked");
+    const before = sink.messages.length;
+    const run = await enqueueDigest(schedule.id, ORGANIZATION, "after-revocation");
+    expect(await finished(run.id)).toMatchObject({ state: "dead", detail: expect.stringContaining("revoked") });
+    expect(sink.messages.length).toBe(before);
+  });
+
+  it("ends the grant on an upstream 401, tells its owner, and sends nothing", async () => {
+    const { schedule, grant } = await scheduleFor(MANAGER_KEY, ["refused@example.com"]);
+    await fetch(`${upstream.origin}/__control/revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key: MANAGER_KEY }),
+    });
+    const run = await enqueueDigest(schedule.id, ORGANIZATION, "after-401");
+    expect(await finished(run.id)).toMatchObject({ state: "dead", detail: expect.stringContaining("refused") });
+    expect(sink.messages.some((message) => JSON.stringify(message.to).includes("refused@example.com"))).toBe(false);
+    const [row] = await db.query<{ reason: string; fp: string }>(
+      "select ended_reason as reason, key_fingerprint as fp from grants where id = $1",
+      [grant.id],
+    );
+    expect(row!.reason).toBe("upstream_refused");
+    await vi.waitFor(async () => expect((await noticesOfKey(db, row!.fp)).map((notice) => notice.kind)).toEqual(["grant_ended"]), {
+      timeout: 5_000,
+    });
+    await vi.waitFor(() => expect(sink.messages.some((message) => message.subject?.startsWith("Access for digests"))).toBe(true), {
+      timeout: 5_000,
+    });
+    upstream.reset();
+  });
+});

@@ -1,0 +1,84 @@
+import "server-only";
+import { z } from "zod";
+import { database } from "@/server/db/database";
+import { deliverMail, publicOrigin } from "@/server/delivery/mail";
+import { grantedUpstream, GrantUnusable } from "@/server/grants/granted-upstream";
+import { enqueue, registerJob, scheduleRecurring, type RunningJob } from "@/server/jobs/queue";
+import { UpstreamHttpError } from "@/server/upstream/client";
+import { composeDigest } from "./compose";
+import { renderDigest } from "./render";
+import { activeRecipients, scheduleById, takeDueSlots } from "./store";
+
+const PLAN = "digest.plan";
+const SEND = "digest.send";
+
+const sendPayload = z.object({ scheduleId: z.string(), slot: z.string() });
+
+/** Queues one send of a digest; `slot` names it ("now-…" for Send now), so each slot is sent once. */
+export function enqueueDigest(scheduleId: string, organizationId: string, slot: string) {
+  return enqueue(SEND, { scheduleId, slot }, { uniqueKey: `${SEND}:${scheduleId}:${slot}`, organizationId });
+}
+
+async function planDigests(): Promise<{ detail: string }> {
+  const db = await database();
+  const slots = await db.transaction(async (tx) => {
+    const due = await takeDueSlots(tx, new Date());
+    for (const { scheduleId, organizationId, slot } of due) {
+      await enqueue(
+        SEND,
+        { scheduleId, slot: slot.toISOString() },
+        { uniqueKey: `${SEND}:${scheduleId}:${slot.toISOString()}`, organizationId, db: tx },
+      );
+    }
+    return due.length;
+  });
+  return { detail: `${slots} digest${slots === 1 ? "" : "s"} due` };
+}
+
+async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
+  const { scheduleId, slot } = sendPayload.parse(job.payload);
+  const db = await database();
+  const schedule = await scheduleById(db, scheduleId);
+  if (!schedule) return { detail: "Not sent: the schedule (or its saved view) was deleted." };
+  const recipients = await activeRecipients(db, scheduleId);
+  if (recipients.length === 0) return { detail: "Not sent: every recipient unsubscribed." };
+  const { upstream } = await grantedUpstream(schedule.grantId);
+  let content;
+  try {
+    content = await composeDigest(db, upstream, schedule, new Date());
+  } catch (error) {
+    // The grant's key was refused: the grant has ended (its owner is told); retrying cannot help.
+    if (error instanceof UpstreamHttpError && error.status === 401) throw new GrantUnusable(schedule.grantId, "upstream_refused");
+    throw error;
+  }
+  const params = new URLSearchParams(schedule.search);
+  params.set("organizationId", schedule.organizationId);
+  const viewLink = `${publicOrigin()}/stores/${encodeURIComponent(schedule.storeUrl)}/products?${params}`;
+  const outcomes = { sent: 0, not_sent: 0, unknown: 0, sending: 0 };
+  for (const recipient of recipients) {
+    const unsubscribe = `${publicOrigin()}/api/unsubscribe/${recipient.token}`;
+    const message = renderDigest(content, { view: viewLink, unsubscribe });
+    const delivery = await deliverMail({
+      key: `digest:${scheduleId}:${slot}:${recipient.email}`,
+      to: recipient.email,
+      ...message,
+      headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      organizationId: schedule.organizationId,
+      storeUrl: schedule.storeUrl,
+      jobId: job.id,
+    });
+    outcomes[delivery.outcome] += 1;
+  }
+  const detail = `${outcomes.sent} sent, ${outcomes.not_sent} not sent, ${outcomes.unknown} unknown (not sent again)`;
+  // Not sent surely did not leave: the retry sends those only (the sent ones are in the ledger). A message
+  // another run was sending when it stopped is looked at again later: by then it is unknown, never re-sent.
+  if (outcomes.not_sent > 0 || outcomes.sending > 0)
+    throw new Error(outcomes.sending > 0 ? `${detail}, ${outcomes.sending} still being sent` : detail);
+  return { detail };
+}
+
+export function registerDigestJobs(): void {
+  registerJob(PLAN, planDigests, { maxAttempts: 1 });
+  registerJob(SEND, sendDigest, { maxAttempts: 5, backoffMs: 30_000 });
+  scheduleRecurring(PLAN, 60_000);
+}

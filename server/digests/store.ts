@@ -1,0 +1,130 @@
+import "server-only";
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Db } from "@/server/db/database";
+import { nextDigestSlot, type DigestCadence } from "@/shared/digest-schedule";
+
+/** A saved view sent on a schedule (migration 0007). */
+export interface DigestSchedule extends DigestCadence {
+  id: string;
+  organizationId: string;
+  storeUrl: string;
+  savedViewId: string;
+  viewName: string;
+  /** The saved view's query. */
+  search: string;
+  grantId: string;
+  nextRunAt: Date;
+  createdByEmail: string;
+  createdAt: Date;
+  recipients: { email: string; unsubscribed: boolean }[];
+}
+
+const COLUMNS = `d.id, d.organization_id as "organizationId", d.store_url as "storeUrl", d.saved_view_id as "savedViewId",
+  v.name as "viewName", coalesce(v.view->>'search', '') as search, d.grant_id as "grantId", d.cadence, d.weekday, d.local_time as "localTime", d.time_zone as "timeZone",
+  d.next_run_at as "nextRunAt", d.created_by_email as "createdByEmail", d.created_at as "createdAt",
+  coalesce((select json_agg(json_build_object('email', r.email, 'unsubscribed', r.unsubscribed_at is not null) order by r.email)
+    from digest_recipients r where r.schedule_id = d.id), '[]'::json) as recipients`;
+const FROM = "digest_schedules d join saved_views v on v.id = d.saved_view_id";
+
+export async function createSchedule(
+  db: Db,
+  input: DigestCadence & {
+    organizationId: string;
+    storeUrl: string;
+    savedViewId: string;
+    grantId: string;
+    recipients: string[];
+    createdByEmail: string;
+  },
+  now: Date,
+): Promise<DigestSchedule> {
+  const id = `digest_${randomUUID()}`;
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `insert into digest_schedules (id, organization_id, store_url, saved_view_id, grant_id, cadence, weekday, local_time, time_zone, next_run_at, created_by_email, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        id,
+        input.organizationId,
+        input.storeUrl,
+        input.savedViewId,
+        input.grantId,
+        input.cadence,
+        input.cadence === "weekly" ? input.weekday : null,
+        input.localTime,
+        input.timeZone,
+        nextDigestSlot(input, now),
+        input.createdByEmail,
+        now,
+      ],
+    );
+    for (const email of new Set(input.recipients.map((address) => address.toLowerCase()))) {
+      await tx.query("insert into digest_recipients (schedule_id, email, unsubscribe_token) values ($1, $2, $3)", [
+        id,
+        email,
+        randomBytes(24).toString("base64url"),
+      ]);
+    }
+    return (await scheduleById(tx, id))!;
+  });
+}
+
+export async function scheduleById(db: Db, id: string): Promise<DigestSchedule | null> {
+  const [row] = await db.query<DigestSchedule>(`select ${COLUMNS} from ${FROM} where d.id = $1`, [id]);
+  return row ?? null;
+}
+
+export function listSchedules(db: Db, organizationId: string, storeUrl: string): Promise<DigestSchedule[]> {
+  return db.query<DigestSchedule>(
+    `select ${COLUMNS} from ${FROM} where d.organization_id = $1 and d.store_url = $2 order by d.created_at`,
+    [organizationId, storeUrl],
+  );
+}
+
+export async function deleteSchedule(db: Db, organizationId: string, storeUrl: string, id: string): Promise<boolean> {
+  const rows = await db.query("delete from digest_schedules where organization_id = $1 and store_url = $2 and id = $3 returning id", [
+    organizationId,
+    storeUrl,
+    id,
+  ]);
+  return rows.length > 0;
+}
+
+/**
+ * Takes the schedules due at `now` and moves each to its next slot, in one transaction (rows
+ * locked, skipped by a concurrent planner): each slot comes back exactly once.
+ */
+export function takeDueSlots(db: Db, now: Date, limit = 500): Promise<{ scheduleId: string; organizationId: string; slot: Date }[]> {
+  return db.transaction(async (tx) => {
+    const due = await tx.query<DigestCadence & { id: string; organizationId: string; nextRunAt: Date }>(
+      `select id, organization_id as "organizationId", cadence, weekday, local_time as "localTime", time_zone as "timeZone", next_run_at as "nextRunAt"
+       from digest_schedules where next_run_at <= $1 order by next_run_at limit $2 for update skip locked`,
+      [now, limit],
+    );
+    for (const schedule of due) {
+      // A slot missed while every instance was down is sent once, not once per missed slot.
+      await tx.query("update digest_schedules set next_run_at = $2 where id = $1", [schedule.id, nextDigestSlot(schedule, now)]);
+    }
+    return due.map((schedule) => ({ scheduleId: schedule.id, organizationId: schedule.organizationId, slot: schedule.nextRunAt }));
+  });
+}
+
+/** The recipients still subscribed, with their unsubscribe tokens. */
+export function activeRecipients(db: Db, scheduleId: string): Promise<{ email: string; token: string }[]> {
+  return db.query(
+    "select email, unsubscribe_token as token from digest_recipients where schedule_id = $1 and unsubscribed_at is null order by email",
+    [scheduleId],
+  );
+}
+
+/** One-click unsubscribe: the address and view it was for, or null for an unknown token. */
+export async function unsubscribe(db: Db, token: string, now: Date): Promise<{ email: string; viewName: string; storeUrl: string } | null> {
+  const [row] = await db.query<{ email: string; viewName: string; storeUrl: string }>(
+    `update digest_recipients r set unsubscribed_at = coalesce(r.unsubscribed_at, $2)
+     from digest_schedules d join saved_views v on v.id = d.saved_view_id
+     where r.unsubscribe_token = $1 and d.id = r.schedule_id
+     returning r.email, v.name as "viewName", d.store_url as "storeUrl"`,
+    [token, now],
+  );
+  return row ?? null;
+}

@@ -1,0 +1,86 @@
+import "server-only";
+import { database } from "@/server/db/database";
+import { deliverMail, escapeHtml } from "@/server/delivery/mail";
+import { PermanentJobFailure } from "@/server/jobs/queue";
+import { newRequestId } from "@/server/http/responses";
+import { logger } from "@/server/observability/log";
+import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
+import { openApiKey, sealApiKey, sealedWithNewest, UnreadableGrant } from "./envelope";
+import { addGrantNotice, endGrant, sealedKeyOf, touchGrant, type Grant, type GrantEndReason } from "./store";
+
+/** The upstream as a grant reads it: every mutating endpoint is refused before it is sent. */
+type GrantedUpstream = UpstreamClient & { readonly readOnly: true };
+
+const REASONS: Record<GrantEndReason | "missing", string> = {
+  revoked: "its owner revoked it",
+  upstream_refused: "the analytics service refused its key (expired or revoked)",
+  expired: "it expired (signing in renews grants)",
+  undecryptable: "its sealed key can no longer be opened (the master key it was sealed with was removed)",
+  missing: "it does not exist",
+};
+
+/** Work that needs a grant that has ended: retrying cannot help, so the job stops. */
+export class GrantUnusable extends PermanentJobFailure {
+  constructor(
+    readonly grantId: string,
+    readonly reason: GrantEndReason | "missing",
+  ) {
+    super(`The grant ${grantId} cannot be used: ${REASONS[reason]}.`);
+  }
+}
+
+/** Ends a grant the upstream refused and tells its owner (a notice in the app, and an e-mail). */
+async function endRefusedGrant(grant: Grant): Promise<void> {
+  const db = await database();
+  if (!(await endGrant(db, grant.id, "upstream_refused", new Date()))) return;
+  const message = `The analytics service refused the key behind your grant for ${grant.storeUrl}, so it has ended and its digests stop. Sign in with a valid key and grant access again to resume them.`;
+  await addGrantNotice(db, grant, "grant_ended", message);
+  await deliverMail({
+    key: `grant-ended:${grant.id}`,
+    to: grant.ownerEmail,
+    subject: `Access for digests of ${grant.storeUrl} has ended`,
+    text: message,
+    html: `<p>${escapeHtml(message)}</p>`,
+    organizationId: grant.organizationId,
+    storeUrl: grant.storeUrl,
+  });
+}
+
+/**
+ * A read-only upstream client for the grant `grantId`, in its organization. Throws GrantUnusable
+ * when the grant has ended, expired or cannot be opened. An upstream 401 on any of its reads
+ * ends the grant and tells its owner. A grant sealed under an older master key is sealed again
+ * under the newest one on use, so a rotation completes by itself.
+ */
+export async function grantedUpstream(
+  grantId: string,
+  options: { requestId?: string } = {},
+): Promise<{ upstream: GrantedUpstream; grant: Grant }> {
+  const db = await database();
+  const now = new Date();
+  const found = await sealedKeyOf(db, grantId, now);
+  if ("ended" in found) throw new GrantUnusable(grantId, found.ended);
+  const { grant, sealed } = found;
+  let apiKey: string;
+  try {
+    apiKey = openApiKey(grantId, sealed);
+  } catch (error) {
+    if (!(error instanceof UnreadableGrant)) throw error;
+    await endGrant(db, grantId, "undecryptable", now);
+    throw new GrantUnusable(grantId, "undecryptable");
+  }
+  await touchGrant(db, grantId, now, sealedWithNewest(sealed) ? undefined : sealApiKey(grantId, apiKey));
+  const upstream = upstreamClient({
+    apiKey,
+    organizationId: grant.organizationId,
+    requestId: options.requestId ?? newRequestId(),
+    readOnly: true,
+    onAnswer: (status) => {
+      if (status !== 401) return;
+      endRefusedGrant(grant).catch((error: unknown) =>
+        logger.warn({ grantId, err: error instanceof Error ? error.message : String(error) }, "A refused grant could not be ended"),
+      );
+    },
+  });
+  return { upstream: Object.assign(upstream, { readOnly: true as const }), grant };
+}

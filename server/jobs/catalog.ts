@@ -1,0 +1,16 @@
+import "server-only";
+import { registerAlertJobs } from "@/server/alerts/jobs";
+import { database } from "@/server/db/database";
+import { registerDigestJobs } from "@/server/digests/jobs";
+import { registerJob, scheduleRecurring } from "./queue";
+import { pruneRuns } from "./runs";
+
+/** Every kind of background job, registered on each instance before its worker starts. */
+export function registerAllJobs(): void {
+  registerDigestJobs();
+  registerAlertJobs();
+  registerJob("jobs.prune", async () => ({ detail: `${await pruneRuns(await database(), new Date())} old runs deleted` }), {
+    maxAttempts: 1,
+  });
+  scheduleRecurring("jobs.prune", 3_600_000);
+}

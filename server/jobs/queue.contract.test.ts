@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openForSuite, storageBackends, unique } from "@/test/databases";
+import type { Db } from "@/server/db/database";
+import { claimJobs, enqueue, renewLeases } from "./queue";
+import { listRuns, pruneRuns } from "./runs";
+
+describe.each(storageBackends())("the job queue on %s", (backend) => {
+  let db: Db;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ db, close } = await openForSuite(backend)));
+  afterAll(() => close());
+
+  const state = async (id: string) =>
+    (
+      await db.query<{ state: string; attempts: number; detail: string | null }>("select state, attempts, detail from jobs where id = $1", [
+        id,
+      ])
+    )[0]!;
+
+  it("enqueues a unique key once, and gives each due job to one worker only", async () => {
+    const name = unique("job");
+    const first = await enqueue(name, { n: 1 }, { uniqueKey: `${name}:slot`, db });
+    const again = await enqueue(name, { n: 2 }, { uniqueKey: `${name}:slot`, db });
+    expect(again).toEqual({ id: first.id, created: false });
+    const [a, b] = await Promise.all([claimJobs(db, "worker-a", [name], 10, 30), claimJobs(db, "worker-b", [name], 10, 30)]);
+    expect([...a, ...b].map((job) => job.id)).toEqual([first.id]);
+    expect([...a, ...b][0]!.payload).toEqual({ n: 1 });
+  });
+
+  it("hands a job whose lease lapsed (its worker died) to another worker, and a renewed lease keeps it", async () => {
+    const name = unique("job");
+    const { id } = await enqueue(name, {}, { db });
+    await claimJobs(db, "worker-a", [name], 1, 30);
+    expect(await claimJobs(db, "worker-b", [name], 1, 30)).toEqual([]);
+    expect(await renewLeases(db, "worker-a", [id], 30)).toEqual([]);
+    await db.query("update jobs set lease_until = now() - interval '1 second' where id = $1", [id]);
+    const taken = await claimJobs(db, "worker-b", [name], 1, 30);
+    expect(taken.map((job) => [job.id, job.attempts])).toEqual([[id, 2]]);
+    // The dead worker's heartbeat learns it lost the job.
+    expect(await renewLeases(db, "worker-a", [id], 30)).toEqual([id]);
+  });
+
+  it("makes a job dead when its lease lapses with no attempt left", async () => {
+    const name = unique("job");
+    const { id } = await enqueue(name, {}, { db, maxAttempts: 1 });
+    await claimJobs(db, "worker-a", [name], 1, 30);
+    await db.query("update jobs set lease_until = now() - interval '1 second' where id = $1", [id]);
+    expect(await claimJobs(db, "worker-b", [name], 1, 30)).toEqual([]);
+    expect(await state(id)).toMatchObject({ state: "dead", attempts: 1 });
+  });
+
+  it("does not run a job before its time", async () => {
+    const name = unique("job");
+    await enqueue(name, {}, { db, runAt: new Date(Date.now() + 60_000) });
+    expect(await claimJobs(db, "worker-a", [name], 1, 30)).toEqual([]);
+  });
+
+  it("lists an organization's runs only, and deletes finished runs after 30 days", async () => {
+    const organizationId = unique("org");
+    const old = await enqueue(unique("job"), {}, { db, organizationId });
+    const recent = await enqueue(unique("job"), {}, { db, organizationId });
+    await db.query("update jobs set state = 'done', finished_at = now() - interval '31 days' where id = $1", [old.id]);
+    await db.query("update jobs set state = 'done', finished_at = now() where id = $1", [recent.id]);
+    expect((await listRuns(db, organizationId)).map((run) => run.id).sort()).toEqual([old.id, recent.id].sort());
+    expect(await listRuns(db, unique("org"))).toEqual([]);
+    expect(await pruneRuns(db, new Date())).toBeGreaterThanOrEqual(1);
+    expect((await listRuns(db, organizationId)).map((run) => run.id)).toEqual([recent.id]);
+  });
+});

@@ -1,0 +1,251 @@
+import "server-only";
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { settings } from "@/server/config/settings";
+import { database, type Db } from "@/server/db/database";
+import { logger } from "@/server/observability/log";
+import { processSingleton } from "@/server/runtime/singleton";
+
+/**
+ * Background jobs in the dashboard's own database (README, "Work while you're away"): any
+ * number of instances poll one table; a job is claimed with `for update skip locked` under a
+ * lease its worker renews every third of the lease, so a worker killed mid-run loses it within
+ * JOBS_LEASE_SECONDS and another instance runs the job again. Failures are retried with
+ * exponential backoff up to the job's attempts, then the job is dead (kept, shown on the Runs page).
+ */
+
+export interface RunningJob {
+  id: string;
+  name: string;
+  payload: unknown;
+  /** 1 for the first run. */
+  attempt: number;
+  /** Aborted when the lease is lost or the process stops. */
+  signal: AbortSignal;
+}
+
+/** What a handler may say about a run that succeeded (shown on the Runs page). */
+type JobResult = { detail?: string } | void;
+type JobHandler = (job: RunningJob) => Promise<JobResult>;
+
+/** A failure that retrying cannot fix (a revoked grant): the job is dead at once. */
+export class PermanentJobFailure extends Error {}
+
+interface JobDefinition {
+  handler: JobHandler;
+  maxAttempts: number;
+  /** The first retry's delay; each next one doubles, up to an hour. */
+  backoffMs: number;
+}
+
+interface Recurring {
+  name: string;
+  everyMs: number;
+  payload: unknown;
+}
+
+interface Worker {
+  id: string;
+  timer?: NodeJS.Timeout;
+  heartbeat?: NodeJS.Timeout;
+  running: Map<string, AbortController>;
+  stopped: boolean;
+  inFlight: Set<Promise<void>>;
+}
+
+const registry = processSingleton("jobRegistry", () => ({
+  jobs: new Map<string, JobDefinition>(),
+  recurring: new Map<string, Recurring>(),
+  worker: undefined as Worker | undefined,
+}));
+
+/** Declares what runs a job of this name (on this process: every instance registers the same ones). */
+export function registerJob(name: string, handler: JobHandler, options: { maxAttempts?: number; backoffMs?: number } = {}): void {
+  registry.jobs.set(name, { handler, maxAttempts: options.maxAttempts ?? 5, backoffMs: options.backoffMs ?? 15_000 });
+}
+
+/**
+ * Runs the job `name` once per slot of `everyMs` (aligned on the epoch), however many instances
+ * are running: each slot's job has a unique key, so the first instance to enqueue it wins.
+ */
+export function scheduleRecurring(name: string, everyMs: number, payload: unknown = {}): void {
+  registry.recurring.set(name, { name, everyMs, payload });
+}
+
+interface EnqueueOptions {
+  /** At most one job ever holds this key: enqueuing it again does nothing. */
+  uniqueKey?: string;
+  runAt?: Date;
+  /** Lets the organization's users see the run on the Runs page. */
+  organizationId?: string;
+  maxAttempts?: number;
+  /** Enqueue inside this transaction (the job exists only if it commits). */
+  db?: Db;
+}
+
+/** Adds a job; `created` is false when a job with the same unique key already exists. */
+export async function enqueue(name: string, payload: unknown, options: EnqueueOptions = {}): Promise<{ id: string; created: boolean }> {
+  const db = options.db ?? (await database());
+  const maxAttempts = options.maxAttempts ?? registry.jobs.get(name)?.maxAttempts ?? 5;
+  const [row] = await db.query<{ id: string }>(
+    `insert into jobs (name, payload, unique_key, organization_id, run_at, max_attempts)
+     values ($1, ($2::text)::jsonb, $3, $4, coalesce($5, now()), $6)
+     on conflict (unique_key) do nothing returning id::text as id`,
+    [name, JSON.stringify(payload ?? {}), options.uniqueKey ?? null, options.organizationId ?? null, options.runAt ?? null, maxAttempts],
+  );
+  if (row) return { id: row.id, created: true };
+  const [existing] = await db.query<{ id: string }>("select id::text as id from jobs where unique_key = $1", [options.uniqueKey]);
+  return { id: existing!.id, created: false };
+}
+
+interface ClaimedRow {
+  id: string;
+  name: string;
+  payload: unknown;
+  attempts: number;
+}
+
+/** Jobs whose lease lapsed with no attempt left are dead; then up to `limit` due jobs are taken. */
+export async function claimJobs(db: Db, workerId: string, names: string[], limit: number, leaseSeconds: number): Promise<ClaimedRow[]> {
+  await db.query(
+    `update jobs set state = 'dead', finished_at = now(), locked_by = null, lease_until = null,
+       detail = 'The run stopped (its instance died) and no attempt was left.'
+     where state = 'running' and lease_until < now() and attempts >= max_attempts`,
+  );
+  return db.query<ClaimedRow>(
+    `update jobs set state = 'running', attempts = attempts + 1, locked_by = $1, started_at = now(),
+       lease_until = now() + make_interval(secs => $3)
+     where id in (
+       select id from jobs
+       where name = any($2::text[]) and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
+       order by run_at limit $4 for update skip locked)
+     returning id::text as id, name, payload, attempts`,
+    [workerId, names, leaseSeconds, limit],
+  );
+}
+
+/** Renews the leases of the jobs this worker runs; the ids it no longer holds come back. */
+export async function renewLeases(db: Db, workerId: string, ids: string[], leaseSeconds: number): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const held = await db.query<{ id: string }>(
+    `update jobs set lease_until = now() + make_interval(secs => $3)
+     where id = any($2::bigint[]) and locked_by = $1 and state = 'running' returning id::text as id`,
+    [workerId, ids, leaseSeconds],
+  );
+  const kept = new Set(held.map((row) => row.id));
+  return ids.filter((id) => !kept.has(id));
+}
+
+async function finish(db: Db, workerId: string, job: ClaimedRow, definition: JobDefinition, error?: unknown, result?: JobResult) {
+  if (error === undefined) {
+    await db.query(
+      "update jobs set state = 'done', finished_at = now(), lease_until = null, detail = $3 where id = $1 and locked_by = $2",
+      [job.id, workerId, (result && result.detail) ?? null],
+    );
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const dead = error instanceof PermanentJobFailure || job.attempts >= definition.maxAttempts;
+  // Exponential backoff with jitter, so instances retrying together spread out.
+  const delayMs = Math.min(definition.backoffMs * 2 ** (job.attempts - 1), 3_600_000) * (0.75 + Math.random() / 2);
+  await db.query(
+    `update jobs set state = $3, detail = $4, lease_until = null, locked_by = null,
+       finished_at = case when $3 = 'dead' then now() end, run_at = case when $3 = 'queued' then now() + make_interval(secs => $5) else run_at end
+     where id = $1 and locked_by = $2`,
+    [job.id, workerId, dead ? "dead" : "queued", message.slice(0, 500), delayMs / 1000],
+  );
+}
+
+async function runJob(worker: Worker, job: ClaimedRow): Promise<void> {
+  const definition = registry.jobs.get(job.name)!;
+  const controller = new AbortController();
+  worker.running.set(job.id, controller);
+  const db = await database();
+  try {
+    const result = await definition.handler({
+      id: job.id,
+      name: job.name,
+      payload: job.payload,
+      attempt: job.attempts,
+      signal: controller.signal,
+    });
+    await finish(db, worker.id, job, definition, undefined, result);
+  } catch (error) {
+    logger.warn(
+      { job: job.name, jobId: job.id, attempt: job.attempts, err: error instanceof Error ? error.message : String(error) },
+      "Job failed",
+    );
+    await finish(db, worker.id, job, definition, error ?? new Error("failed")).catch(() => {});
+  } finally {
+    worker.running.delete(job.id);
+  }
+}
+
+async function enqueueRecurring(): Promise<void> {
+  const now = Date.now();
+  for (const recurring of registry.recurring.values()) {
+    const slot = new Date(Math.floor(now / recurring.everyMs) * recurring.everyMs);
+    await enqueue(recurring.name, recurring.payload, { uniqueKey: `${recurring.name}@${slot.toISOString()}`, runAt: slot, maxAttempts: 1 });
+  }
+}
+
+async function poll(worker: Worker): Promise<void> {
+  const { leaseSeconds, concurrency } = settings().jobs;
+  await enqueueRecurring();
+  const free = concurrency - worker.running.size;
+  if (free <= 0 || worker.stopped) return;
+  const claimed = await claimJobs(await database(), worker.id, [...registry.jobs.keys()], free, leaseSeconds);
+  for (const job of claimed) {
+    const run: Promise<void> = runJob(worker, job).finally(() => worker.inFlight.delete(run));
+    worker.inFlight.add(run);
+  }
+}
+
+/** Starts this process's worker (server/main.ts, after the database opened); a no-op when BACKGROUND_JOBS=off. */
+export function startBackgroundWork(options: { pollMs?: number } = {}): void {
+  const { enabled, leaseSeconds } = settings().jobs;
+  if (!enabled || registry.worker) return;
+  const worker: Worker = {
+    id: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
+    running: new Map(),
+    stopped: false,
+    inFlight: new Set(),
+  };
+  registry.worker = worker;
+  const pollMs = options.pollMs ?? 1_000;
+  const tick = async () => {
+    try {
+      await poll(worker);
+    } catch (error) {
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, "Background work could not poll its jobs");
+    }
+    if (!worker.stopped) worker.timer = setTimeout(tick, pollMs);
+  };
+  worker.timer = setTimeout(tick, 0);
+  worker.heartbeat = setInterval(
+    async () => {
+      try {
+        const lost = await renewLeases(await database(), worker.id, [...worker.running.keys()], leaseSeconds);
+        for (const id of lost) worker.running.get(id)?.abort(new Error("The job's lease was lost."));
+      } catch {
+        // The next beat tries again; a lease that lapses lets another instance take the job.
+      }
+    },
+    (leaseSeconds * 1000) / 3,
+  );
+}
+
+/** Stops polling and waits for runs in flight (up to `graceMs`; the rest are aborted and their leases lapse). */
+export async function stopBackgroundWork(graceMs = 4_000): Promise<void> {
+  const worker = registry.worker;
+  if (!worker) return;
+  worker.stopped = true;
+  registry.worker = undefined;
+  clearTimeout(worker.timer);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+  await Promise.race([Promise.allSettled([...worker.inFlight]), timeout]);
+  clearTimeout(timer);
+  clearInterval(worker.heartbeat);
+  for (const controller of worker.running.values()) controller.abort(new Error("The server is stopping."));
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { database } from "@/server/db/database";
+import { enqueue, PermanentJobFailure, registerJob, startBackgroundWork, stopBackgroundWork } from "./queue";
+
+async function settled(id: string) {
+  const db = await database();
+  for (let waited = 0; waited < 15_000; waited += 25) {
+    const [job] = await db.query<{ state: string; attempts: number; detail: string | null }>(
+      "select state, attempts, detail from jobs where id = $1",
+      [id],
+    );
+    if (job && (job.state === "done" || job.state === "dead")) return job;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`job ${id} did not settle`);
+}
+
+describe("the background worker", () => {
+  const tries = new Map<string, number>();
+  beforeAll(() => {
+    registerJob(
+      "test.flaky",
+      async (job) => {
+        const count = (tries.get(job.id) ?? 0) + 1;
+        tries.set(job.id, count);
+        if (count < 3) throw new Error(`failure ${count}`);
+        return { detail: `done on attempt ${job.attempt}` };
+      },
+      { maxAttempts: 5, backoffMs: 20 },
+    );
+    registerJob(
+      "test.broken",
+      async () => {
+        throw new Error("always");
+      },
+      { maxAttempts: 2, backoffMs: 20 },
+    );
+    registerJob("test.hopeless", async () => {
+      throw new PermanentJobFailure("the grant was revoked");
+    });
+    startBackgroundWork({ pollMs: 20 });
+  });
+  afterAll(() => stopBackgroundWork());
+
+  it("retries a failing job with backoff until it succeeds", async () => {
+    const { id } = await enqueue("test.flaky", {});
+    expect(await settled(id)).toEqual({ state: "done", attempts: 3, detail: "done on attempt 3" });
+  });
+
+  it("makes a job dead once its attempts are spent, keeping the last error", async () => {
+    const { id } = await enqueue("test.broken", {});
+    expect(await settled(id)).toEqual({ state: "dead", attempts: 2, detail: "always" });
+  });
+
+  it("makes a job dead at once when no retry can help", async () => {
+    const { id } = await enqueue("test.hopeless", {});
+    expect(await settled(id)).toEqual({ state: "dead", attempts: 1, detail: "the grant was revoked" });
+  });
+});

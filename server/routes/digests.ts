@@ -1,0 +1,111 @@
+import "server-only";
+import { database } from "@/server/db/database";
+import { listViews } from "@/server/db/saved-views";
+import { enqueueDigest } from "@/server/digests/jobs";
+import { createSchedule, deleteSchedule, listSchedules, scheduleById, type DigestSchedule } from "@/server/digests/store";
+import { listGrants } from "@/server/grants/store";
+import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
+import { DashboardError, jsonResponse } from "@/server/http/responses";
+import { newDigestSchema, type DigestItem } from "@/shared/schemas/digest";
+import { storeProfileSchema } from "@/shared/schemas/store";
+import { interpretTimeZone } from "@/shared/store-locale";
+
+const COLLECTION = "/api/stores/[storeUrl]/digests";
+
+function digestPath(raw: RawParams): { storeUrl: string; id: string } {
+  const { storeUrl, id } = raw;
+  if (typeof storeUrl !== "string" || typeof id !== "string" || !/^digest_[0-9a-f-]{36}$/.test(id)) {
+    throw new DashboardError(404, "not_found", "No such digest.");
+  }
+  return { storeUrl, id };
+}
+
+function item(schedule: DigestSchedule, activeGrants: Set<string>): DigestItem {
+  return {
+    id: schedule.id,
+    savedViewId: schedule.savedViewId,
+    viewName: schedule.viewName,
+    cadence: schedule.cadence,
+    weekday: schedule.weekday ?? null,
+    localTime: schedule.localTime,
+    timeZone: schedule.timeZone,
+    nextRunAt: new Date(schedule.nextRunAt).toISOString(),
+    recipients: schedule.recipients,
+    createdByEmail: schedule.createdByEmail,
+    grantActive: activeGrants.has(schedule.grantId),
+  };
+}
+
+async function activeGrantIds(organizationId: string, storeUrl: string): Promise<Set<string>> {
+  const grants = await listGrants(await database(), organizationId, storeUrl);
+  return new Set(grants.filter((grant) => !grant.endedAt && grant.expiresAt > new Date()).map((grant) => grant.id));
+}
+
+/** GET /api/stores/{storeUrl}/digests */
+export const listDigests = route({ methods: ["GET"], path: COLLECTION, scope: "store" }, async ({ scope, requestId }) => {
+  const [schedules, active] = await Promise.all([
+    listSchedules(await database(), scope.organizationId!, scope.store!.url),
+    activeGrantIds(scope.organizationId!, scope.store!.url),
+  ]);
+  return jsonResponse({ digests: schedules.map((schedule) => item(schedule, active)) }, { requestId });
+});
+
+/** POST /api/stores/{storeUrl}/digests: schedules a saved view, read through the signed-in key's grant for the store. */
+export const createDigest = route(
+  { methods: ["POST"], path: COLLECTION, scope: "store", body: { schema: newDigestSchema, maxBytes: ACTION_BODY_LIMIT } },
+  async ({ scope, session, body, upstream, requestId, log }) => {
+    const db = await database();
+    const organizationId = scope.organizationId!;
+    const storeUrl = scope.store!.url;
+    const views = await listViews(db, organizationId, storeUrl);
+    if (!views.some((view) => view.id === body.savedViewId))
+      throw new DashboardError(404, "not_found", "This saved view no longer exists.");
+    const grant = (await listGrants(db, organizationId, storeUrl)).find(
+      (candidate) => candidate.keyFingerprint === session.keyFingerprint && !candidate.endedAt && candidate.expiresAt > new Date(),
+    );
+    if (!grant) throw new DashboardError(409, "grant_needed");
+    const profile = await upstream.json("store-profile", storeProfileSchema, { params: { storeUrl } });
+    log.upstreamRequestId = profile.upstreamRequestId;
+    const schedule = await createSchedule(
+      db,
+      {
+        organizationId,
+        storeUrl,
+        savedViewId: body.savedViewId,
+        grantId: grant.id,
+        cadence: body.cadence,
+        weekday: body.weekday,
+        localTime: body.localTime,
+        timeZone: interpretTimeZone(profile.data.timezone).zone,
+        recipients: body.recipients,
+        createdByEmail: session.data.user.email,
+      },
+      new Date(),
+    );
+    return jsonResponse(item(schedule, new Set([grant.id])), { status: 201, requestId });
+  },
+);
+
+/** DELETE /api/stores/{storeUrl}/digests/{id} */
+export const deleteDigest = route(
+  { methods: ["DELETE"], path: `${COLLECTION}/[id]`, scope: "store", params: digestPath },
+  async ({ scope, params, requestId }) => {
+    if (!(await deleteSchedule(await database(), scope.organizationId!, scope.store!.url, params.id))) {
+      throw new DashboardError(404, "not_found", "No such digest.");
+    }
+    return jsonResponse({ deleted: true }, { requestId });
+  },
+);
+
+/** POST /api/stores/{storeUrl}/digests/{id}/send: "Send now", as the next free background run. */
+export const sendDigestNow = route(
+  { methods: ["POST"], path: `${COLLECTION}/[id]/send`, scope: "store", params: digestPath },
+  async ({ scope, params, requestId }) => {
+    const schedule = await scheduleById(await database(), params.id);
+    if (!schedule || schedule.organizationId !== scope.organizationId || schedule.storeUrl !== scope.store!.url) {
+      throw new DashboardError(404, "not_found", "No such digest.");
+    }
+    const { id } = await enqueueDigest(schedule.id, schedule.organizationId, `now-${new Date().toISOString()}`);
+    return jsonResponse({ jobId: id }, { status: 202, requestId });
+  },
+);

@@ -1,0 +1,48 @@
+import { epochMsToZonedLocal, zonedLocalToEpochMs } from "./time-zone";
+
+/**
+ * When a digest is due: daily, or weekly on an ISO weekday (1 = Monday), at a wall-clock time
+ * in the store's zone. Days are stepped on the calendar, not by 24 hours, so a digest set for
+ * 08:00 stays at 08:00 across daylight-saving changes. A time the clocks skip that day (spring
+ * forward) is sent at the first minute that exists after it; a time shown twice, at the first.
+ */
+export interface DigestCadence {
+  cadence: "daily" | "weekly";
+  weekday?: number | null;
+  /** "HH:MM". */
+  localTime: string;
+  timeZone: string;
+}
+
+const DAY_MS = 86_400_000;
+
+function isoWeekday(date: string): number {
+  return ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
+}
+
+function instantOf(date: string, localTime: string, timeZone: string): number {
+  const exact = zonedLocalToEpochMs(`${date}T${localTime}`, timeZone);
+  if (exact !== null) return exact;
+  // Skipped by a spring-forward: the first minute after it that the clocks show.
+  for (let minutes = 1; minutes <= 180; minutes++) {
+    const [hours, mins] = localTime.split(":").map(Number) as [number, number];
+    const total = hours * 60 + mins + minutes;
+    if (total >= 24 * 60) break;
+    const later = `${String(Math.floor(total / 60)).padStart(2, "0")}:${String(total % 60).padStart(2, "0")}`;
+    const instant = zonedLocalToEpochMs(`${date}T${later}`, timeZone);
+    if (instant !== null) return instant;
+  }
+  return Date.parse(`${date}T${localTime}:00Z`);
+}
+
+/** The first due instant strictly after `after`. */
+export function nextDigestSlot(schedule: DigestCadence, after: Date): Date {
+  const startDate = epochMsToZonedLocal(after.getTime(), schedule.timeZone).slice(0, 10);
+  for (let day = 0; day <= 8; day++) {
+    const date = new Date(Date.parse(`${startDate}T00:00:00Z`) + day * DAY_MS).toISOString().slice(0, 10);
+    if (schedule.cadence === "weekly" && isoWeekday(date) !== schedule.weekday) continue;
+    const instant = instantOf(date, schedule.localTime, schedule.timeZone);
+    if (instant > after.getTime()) return new Date(instant);
+  }
+  throw new Error("No digest slot within eight days.");
+}
