@@ -1,0 +1,4 @@
+import { snoozeAlertRule } from "@/server/routes/alerts";
+
+export const dynamic = "force-dynamic";
+export { snoozeAlertRule as POST };

@@ -1,0 +1,53 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useAlertRule, useAlertRuleActions } from "@/client/queries/alerts";
+import { Button } from "@/components/ui/button";
+import { Card, DescriptionList } from "@/components/ui/card";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { Skeleton } from "@/components/ui/states";
+import { draftOf } from "./rule-draft";
+import { RuleForm } from "./rule-form";
+
+/** One rule: its form (with the backtest), its webhook secret, and deletion. */
+export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: string; id: string; organizationId?: string }) {
+  const rule = useAlertRule(storeUrl, id, organizationId);
+  const actions = useAlertRuleActions(storeUrl, organizationId);
+  const router = useRouter();
+  const list = `/stores/${encodeURIComponent(storeUrl)}/alerts${organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : ""}`;
+  if (rule.isPending) return <Skeleton label="Loading the rule" />;
+  if (rule.isError) return <ErrorPanel error={rule.error} onRetry={() => void rule.refetch()} />;
+  const { webhookSecret } = rule.data;
+  return (
+    <div className="space-y-6">
+      <RuleForm
+        storeUrl={storeUrl}
+        organizationId={organizationId}
+        initial={draftOf(rule.data)}
+        submitLabel="Save changes"
+        pending={actions.update.isPending}
+        error={actions.update.error}
+        onSubmit={(input) => actions.update.mutate({ id, input }, { onSuccess: () => router.push(list) })}
+      />
+      <Card title="Webhook signature">
+        <DescriptionList
+          items={[
+            { label: "Signing secret", value: <code className="font-mono text-xs break-all">{webhookSecret}</code> },
+            {
+              label: "How to verify",
+              value: 'HMAC-SHA256 of "<X-Dashboard-Timestamp>.<raw body>" with this secret, hex, equals X-Dashboard-Signature after "v1=".',
+            },
+          ]}
+        />
+      </Card>
+      <Button
+        variant="danger"
+        disabled={actions.remove.isPending}
+        onClick={() => actions.remove.mutate(id, { onSuccess: () => router.push(list) })}
+      >
+        Delete this rule
+      </Button>
+      {actions.remove.isError && <ErrorPanel error={actions.remove.error} />}
+    </div>
+  );
+}

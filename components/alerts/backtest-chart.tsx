@@ -1,0 +1,81 @@
+"use client";
+
+import { CartesianGrid, Line, LineChart, ReferenceDot, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { AlertMetric, Backtest } from "@/shared/schemas/alert";
+import { formatMetric } from "@/shared/alert-message";
+import { formatCompact } from "@/shared/format";
+
+const axisTick = { fill: "currentColor", fontSize: 12 };
+
+/** The backtest on the time chart: the value and its usual level, each period the rule would have fired marked in red. */
+export function BacktestChart({ backtest, metric }: { backtest: Backtest; metric: AlertMetric }) {
+  const fired = backtest.periods.filter((period) => period.fires);
+  const format = (value: number) => formatMetric(metric, value, backtest.currency);
+  return (
+    <figure className="space-y-3">
+      <figcaption className="text-sm">
+        {backtest.firedOn.length === 0 ? (
+          <>Over the last {backtest.periods.length} periods this rule would not have fired.</>
+        ) : (
+          <>
+            Over the last {backtest.periods.length} periods this rule would have fired{" "}
+            <strong>
+              {backtest.firedOn.length} {backtest.firedOn.length === 1 ? "time" : "times"}
+            </strong>
+            , on: <span data-testid="backtest-dates">{backtest.firedOn.join(", ")}</span>
+          </>
+        )}
+      </figcaption>
+      <div className="h-64 text-slate-500 dark:text-slate-400" data-testid="backtest-chart">
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={backtest.periods} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.2} />
+            <XAxis dataKey="period" tick={axisTick} minTickGap={24} />
+            <YAxis tick={axisTick} tickFormatter={(value: number) => formatCompact(value)} width={56} />
+            <Tooltip formatter={(value) => format(Number(value))} />
+            <Line type="monotone" dataKey="value" name="Value" stroke="#4f46e5" dot={false} isAnimationActive={false} />
+            <Line
+              type="monotone"
+              dataKey="baseline"
+              name="Usual (median of the same weekday)"
+              stroke="#94a3b8"
+              strokeDasharray="4 4"
+              dot={false}
+              isAnimationActive={false}
+            />
+            {fired.map((period) => (
+              <ReferenceDot key={period.period} x={period.period} y={period.value} r={5} fill="#e11d48" stroke="#fff" />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+      {fired.length > 0 && (
+        <table className="w-full text-sm">
+          <caption className="sr-only">Periods the rule would have fired on</caption>
+          <thead>
+            <tr className="text-left text-slate-500 dark:text-slate-400">
+              <th scope="col" className="py-1 font-medium">
+                Period
+              </th>
+              <th scope="col" className="py-1 text-right font-medium">
+                Value
+              </th>
+              <th scope="col" className="py-1 text-right font-medium">
+                Usual
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {fired.map((period) => (
+              <tr key={period.period} className="border-t border-slate-100 dark:border-slate-800">
+                <td className="py-1">{period.period}</td>
+                <td className="py-1 text-right tabular-nums">{format(period.value)}</td>
+                <td className="py-1 text-right tabular-nums">{period.baseline === null ? "—" : format(period.baseline)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </figure>
+  );
+}

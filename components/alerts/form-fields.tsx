@@ -1,0 +1,87 @@
+"use client";
+
+import type { ReactNode } from "react";
+
+const inputClass =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm aria-invalid:border-rose-500 dark:border-slate-700 dark:bg-slate-950";
+
+interface FieldProps {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+}
+
+function Described({ id, hint, error, children }: FieldProps & { children: ReactNode }) {
+  return (
+    <>
+      {children}
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-rose-700 dark:text-rose-400">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+const describedBy = ({ id, hint, error }: FieldProps) =>
+  [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+
+export function TextInput(
+  props: FieldProps & { value: string; onChange: (value: string) => void; inputMode?: "decimal" | "numeric" | "email" | "url" },
+) {
+  return (
+    <div>
+      <label htmlFor={props.id} className="block text-sm font-medium">
+        {props.label}
+      </label>
+      <Described {...props}>
+        <input
+          id={props.id}
+          value={props.value}
+          inputMode={props.inputMode}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => props.onChange(event.target.value)}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={describedBy(props)}
+          className={inputClass}
+        />
+      </Described>
+    </div>
+  );
+}
+
+export function SelectInput<T extends string>(
+  props: FieldProps & { value: T; onChange: (value: T) => void; options: readonly (readonly [T, string])[] },
+) {
+  return (
+    <div>
+      <label htmlFor={props.id} className="block text-sm font-medium">
+        {props.label}
+      </label>
+      <Described {...props}>
+        <select
+          id={props.id}
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value as T)}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={describedBy(props)}
+          className={inputClass}
+        >
+          {props.options.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </Described>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import type { AlertRuleInput } from "@/shared/schemas/alert";
+import { upstreamClient } from "@/server/upstream/client";
+import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
+import { BACKTEST_DAYS, backtestRule, checkRule, lastCompletePeriod } from "./check";
+import { RunReads } from "./reads";
+
+describe("the period a check judges", () => {
+  it("is yesterday, or the hour before, on the store's clock, across daylight-saving changes", () => {
+    // 02:30 UTC is still the evening before in New York.
+    expect(lastCompletePeriod("day", "America/New_York", new Date("2026-11-24T02:30:00Z"))).toBe("2026-11-22");
+    expect(lastCompletePeriod("day", "Asia/Tokyo", new Date("2026-11-24T02:30:00Z"))).toBe("2026-11-23");
+    expect(lastCompletePeriod("hour", "America/New_York", new Date("2026-11-24T02:30:00Z"))).toBe("2026-11-23 20:00");
+    // The night clocks go back (1 November 2026, 02:00 EDT → 01:00 EST): 06:30 UTC is 01:30 EST.
+    expect(lastCompletePeriod("hour", "America/New_York", new Date("2026-11-01T06:30:00Z"))).toBe("2026-11-01 01:00");
+    expect(lastCompletePeriod("day", "Not/A_Zone", new Date("2026-11-24T02:30:00Z"))).toBe("2026-11-23");
+  });
+});
+
+describe("checks and backtests against the demo upstream", () => {
+  let demo: DemoUpstream;
+  beforeAll(async () => {
+    demo = await startDemoUpstream({ port: 0 });
+  });
+  afterAll(() => demo.close());
+  beforeEach(() => {
+    useUpstream(demo.baseUrl);
+    demo.reset();
+  });
+
+  const rule: AlertRuleInput = {
+    name: "Facebook orders",
+    metric: "orders",
+    target: { kind: "channel", channel: "facebook" },
+    savedViewId: null,
+    granularity: "day",
+    condition: { kind: "anomaly", direction: "down", sensitivity: "medium", minVolume: 3, weeks: 6 },
+    emails: [],
+    webhookUrl: null,
+  };
+  const context = () => ({
+    upstream: upstreamClient({ apiKey: ADMIN_KEY, requestId: "test", readOnly: true }),
+    reads: new RunReads(),
+    storeUrl: US_STORE,
+    savedViewSearch: null,
+  });
+  const now = new Date("2026-06-20T18:00:00Z");
+
+  it("marks where an injected drop starts in the last 90 days, and judges each day", async () => {
+    demo.setAnomalies([{ storeUrl: US_STORE, channel: "facebook", from: "2026-05-10", to: "2026-05-12" }]);
+    const result = await backtestRule(rule, context(), now);
+    expect(result.periods).toHaveLength(BACKTEST_DAYS);
+    expect(result.periods.at(-1)!.period).toBe("2026-06-19");
+    expect(result.firedOn).toContain("2026-05-10");
+    expect(result.periods.find((period) => period.period === "2026-05-13")!.fires).toBe(false);
+  });
+
+  it("narrows the read by a saved view's filters, and judges an hour against the same hour of earlier weeks", async () => {
+    const reads = new RunReads();
+    const hourly = { ...rule, granularity: "hour", condition: { kind: "threshold", operator: "above", threshold: -1 } } as const;
+    const check = await checkRule(hourly, { ...context(), reads, savedViewSearch: "country=US&device=mobile" }, now);
+    expect(check.period).toBe("2026-06-20 13:00");
+    expect(check.fires).toBe(true);
+    expect(check.whatMoved!.channels.every((mover) => mover.key === "facebook")).toBe(true);
+    expect(demo.requestCounts().products).toBe(1);
+  });
+});

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { describeDemo } from "@/demo-upstream/describe";
+import type { AlertRuleInput } from "@/shared/schemas/alert";
+import { createRule, deleteRule } from "@/server/db/alert-rules";
+import { database, type Db } from "@/server/db/database";
+import { listNotifications } from "@/server/db/notifications";
+import { listDeliveries } from "@/server/delivery/ledger";
+import { createGrant, revokeGrant } from "@/server/grants/store";
+import { unique } from "@/test/databases";
+import { ADMIN_KEY, US_STORE } from "@/test/harness";
+import { checkEveryRule } from "./jobs";
+
+/** The background alert check: through the rule author's grant, one notification per episode, one e-mail per address. */
+const ORGANIZATION = describeDemo().keys.find((key) => key.key === ADMIN_KEY)!.organizationId!;
+const scope = { organizationId: ORGANIZATION, storeUrl: US_STORE };
+
+let upstream: DemoUpstream;
+let db: Db;
+
+const alwaysFires = (emails: string[]): AlertRuleInput => ({
+  name: unique("Any revenue"),
+  metric: "revenue",
+  target: { kind: "store" },
+  savedViewId: null,
+  granularity: "day",
+  condition: { kind: "threshold", operator: "above", threshold: 0 },
+  emails,
+  webhookUrl: null,
+});
+
+beforeAll(async () => {
+  upstream = await startDemoUpstream({ port: 0 });
+  vi.stubEnv("UPSTREAM_BASE_URL", upstream.baseUrl);
+  vi.stubEnv("DELEGATION_KEY", "alert-jobs-master-key-".padEnd(40, "m"));
+  db = await database();
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await upstream.close();
+});
+beforeEach(async () => {
+  for (const { id } of await db.query<{ id: string }>("select id from alert_rules where deleted_at is null"))
+    await deleteRule(db, scope, id, new Date());
+});
+
+const grantFor = (ownerEmail: string, keyFingerprint = unique("fp")) =>
+  createGrant(db, { ...scope, keyFingerprint, ownerEmail, apiKey: ADMIN_KEY, ttlDays: 90 }, new Date());
+
+describe("alert checks while nobody is signed in", () => {
+  it("read through the author's grant, notify once per episode and e-mail each address once", async () => {
+    const author = `${unique("author")}@example.com`;
+    await grantFor(author);
+    const rule = await createRule(db, scope, alwaysFires(["ops@example.com", "cfo@example.com"]), author, new Date());
+
+    expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 1 fired/);
+    await checkEveryRule();
+
+    const notifications = (await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id);
+    expect(notifications).toHaveLength(1);
+    const mails = (await listDeliveries(db, ORGANIZATION, { channel: "outbox" })).filter((d) =>
+      d.key.startsWith(`alert:${notifications[0]!.id}:`),
+    );
+    expect(mails.map((mail) => mail.recipient).sort()).toEqual(["cfo@example.com", "ops@example.com"]);
+    expect(mails.every((mail) => mail.subject === notifications[0]!.title && mail.outcome === "sent")).toBe(true);
+  });
+
+  it("wait for a grant: a rule whose author granted nothing, or revoked it, is not checked", async () => {
+    const author = `${unique("author")}@example.com`;
+    const rule = await createRule(db, scope, alwaysFires([]), author, new Date());
+    expect((await checkEveryRule()).detail).toBe("0 rules checked: 0 fired, 0 resolved, 0 failed; 1 without a grant in force");
+
+    const keyFingerprint = unique("fp");
+    const grant = await grantFor(author, keyFingerprint);
+    await revokeGrant(db, { ...scope, keyFingerprint }, grant.id, new Date());
+    expect((await checkEveryRule()).detail).toMatch(/; 1 without a grant in force$/);
+    expect((await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+import "server-only";
+import type { AlertMessageInput, AlertRuleInput } from "@/shared/schemas/alert";
+import { alertTitle, whatMovedLines } from "@/shared/alert-message";
+import { settings } from "@/server/config/settings";
+import { listRulesToCheck, type StoredRule } from "@/server/db/alert-rules";
+import { database } from "@/server/db/database";
+import type { Notification } from "@/server/db/notifications";
+import { deliverMail, escapeHtml, publicOrigin } from "@/server/delivery/mail";
+import { grantedUpstream, GrantUnusable } from "@/server/grants/granted-upstream";
+import { grantInForce } from "@/server/grants/store";
+import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
+import type { UpstreamClient } from "@/server/upstream/client";
+import { runAlertChecks } from "./runner";
+
+/**
+ * Alert checks while nobody is signed in: every few minutes one instance (the queue's schedule
+ * runs each slot once) checks every rule, reading through its author's grant for the store; a
+ * rule whose author granted nothing (or whose grant ended) waits for "Check now" or a grant.
+ */
+const CHECK = "alerts.check";
+const CHECK_EVERY_MS = 5 * 60_000;
+
+const ruleLink = (rule: StoredRule) => `${publicOrigin()}/stores/${encodeURIComponent(rule.storeUrl)}/alerts/${rule.id}`;
+
+/** E-mails a notification to the rule's addresses, once each (the delivery key names the notification). */
+export async function emailNotification(notification: Notification, rule: StoredRule, definition: AlertRuleInput): Promise<void> {
+  if (definition.emails.length === 0) return;
+  const message = notification.body as AlertMessageInput;
+  const title = alertTitle(message);
+  const lines = whatMovedLines(message);
+  const text = [
+    title,
+    ...(lines.length ? ["", "What moved:", ...lines.map((line) => `- ${line}`)] : []),
+    "",
+    `Open the rule: ${ruleLink(rule)}`,
+  ].join("\n");
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>
+<h1 style="font-size:18px">${escapeHtml(title)}</h1>
+${lines.length ? `<h2 style="font-size:15px">What moved</h2><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : ""}
+<p><a href="${escapeHtml(ruleLink(rule))}">Open the rule</a></p></body></html>`;
+  for (const to of definition.emails) {
+    await deliverMail({
+      key: `alert:${notification.id}:${to}`,
+      to,
+      subject: title,
+      text,
+      html,
+      organizationId: rule.organizationId,
+      storeUrl: rule.storeUrl,
+    });
+  }
+}
+
+/** A read client per rule, through its author's grant in force for the store. */
+async function grantedClients(rules: readonly StoredRule[], now: Date): Promise<Map<string, UpstreamClient>> {
+  const db = await database();
+  const byGrant = new Map<string, UpstreamClient | null>();
+  const clients = new Map<string, UpstreamClient>();
+  for (const rule of rules) {
+    const grantId = await grantInForce(
+      db,
+      { organizationId: rule.organizationId, storeUrl: rule.storeUrl, ownerEmail: rule.createdByEmail },
+      now,
+    );
+    if (!grantId) continue;
+    if (!byGrant.has(grantId)) {
+      try {
+        byGrant.set(grantId, (await grantedUpstream(grantId)).upstream);
+      } catch (error) {
+        if (!(error instanceof GrantUnusable)) throw error;
+        byGrant.set(grantId, null);
+      }
+    }
+    const client = byGrant.get(grantId);
+    if (client) clients.set(rule.id, client);
+  }
+  return clients;
+}
+
+export async function checkEveryRule(): Promise<{ detail: string }> {
+  const db = await database();
+  const now = new Date();
+  const rules = await listRulesToCheck(db);
+  const clients = await grantedClients(rules, now);
+  const result = await runAlertChecks({
+    db,
+    rules: rules.filter((rule) => clients.has(rule.id)),
+    upstreamFor: (rule) => clients.get(rule.id) ?? null,
+    now,
+    webhooks: settings().webhooks,
+    appOrigin: publicOrigin(),
+    onNotification: emailNotification,
+  });
+  const waiting = rules.length - clients.size;
+  return {
+    detail: `${result.checked} rules checked: ${result.fired} fired, ${result.resolved} resolved, ${result.failed} failed; ${waiting} without a grant in force`,
+  };
+}
+
+export function registerAlertJobs(): void {
+  registerJob(CHECK, checkEveryRule, { maxAttempts: 1 });
+  scheduleRecurring(CHECK, CHECK_EVERY_MS);
+}

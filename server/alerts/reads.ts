@@ -1,0 +1,92 @@
+import "server-only";
+import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
+import { storeProfileSchema } from "@/shared/schemas/store";
+import { openProductRows } from "@/server/metrics/product-rows";
+import type { UpstreamClient } from "@/server/upstream/client";
+
+interface Sums {
+  revenue: number;
+  orders: number;
+  units: number;
+}
+
+/** One period's sums: the whole, by channel and by product. */
+export interface PeriodSums {
+  total: Sums;
+  channels: Map<string, Sums>;
+  products: Map<string, Sums>;
+}
+
+/** A read's sums by store-local day ("2026-11-23") and by hour ("2026-11-23 14:00"). */
+export interface Summary {
+  currency: string | null;
+  periods: Map<string, PeriodSums>;
+  rows: number;
+}
+
+const zero = (): Sums => ({ revenue: 0, orders: 0, units: 0 });
+
+function periodOf(periods: Map<string, PeriodSums>, key: string): PeriodSums {
+  let found = periods.get(key);
+  if (!found) periods.set(key, (found = { total: zero(), channels: new Map(), products: new Map() }));
+  return found;
+}
+
+function add(into: Map<string, Sums>, key: string, row: Sums) {
+  let sums = into.get(key);
+  if (!sums) into.set(key, (sums = zero()));
+  sums.revenue += row.revenue;
+  sums.orders += row.orders;
+  sums.units += row.units;
+}
+
+/** Streams one products read into day and hour sums; the rows themselves are never held. */
+async function summarize(upstream: UpstreamClient, storeUrl: string, filters: MetricsFilters): Promise<Summary> {
+  const rows = await openProductRows(upstream, storeUrl, filters);
+  const summary: Summary = { currency: null, periods: new Map(), rows: 0 };
+  for await (const batch of rows.batches) {
+    for (const row of batch) {
+      summary.rows += 1;
+      summary.currency ??= row.currency ?? null;
+      const time = (row as { time?: unknown }).time;
+      const hour = typeof time === "string" && /^\d{2}/.test(time) ? time.slice(0, 2) : "00";
+      for (const key of [row.date, `${row.date} ${hour}:00`]) {
+        const period = periodOf(summary.periods, key);
+        add(period.channels, row.channel, row);
+        add(period.products, row.product_id, row);
+        period.total.revenue += row.revenue;
+        period.total.orders += row.orders;
+        period.total.units += row.units;
+      }
+    }
+  }
+  return summary;
+}
+
+/**
+ * The reads of one run of alert checks: identical reads (same key, organization, store and
+ * query) are made once and shared by every rule that needs them, so 200 rules over a few
+ * stores and channels cost a few upstream requests, not 200. Lives only for one run, so a
+ * later run reads fresh data.
+ */
+export class RunReads {
+  private readonly summaries = new Map<string, Promise<Summary>>();
+  private readonly profiles = new Map<string, Promise<{ timezone: string; currency: string }>>();
+
+  summary(upstream: UpstreamClient, storeUrl: string, filters: MetricsFilters): Promise<Summary> {
+    const key = JSON.stringify([upstream.keyIdentity, upstream.organizationId ?? null, storeUrl, filters]);
+    let found = this.summaries.get(key);
+    if (!found) this.summaries.set(key, (found = summarize(upstream, storeUrl, filters)));
+    return found;
+  }
+
+  profile(upstream: UpstreamClient, storeUrl: string): Promise<{ timezone: string; currency: string }> {
+    const key = JSON.stringify([upstream.keyIdentity, upstream.organizationId ?? null, storeUrl]);
+    let found = this.profiles.get(key);
+    if (!found) {
+      found = upstream.json("store-profile", storeProfileSchema, { params: { storeUrl } }).then(({ data }) => data);
+      this.profiles.set(key, found);
+    }
+    return found;
+  }
+}

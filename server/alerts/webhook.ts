@@ -1,0 +1,216 @@
+import "server-only";
+import { createHmac } from "node:crypto";
+import { lookup } from "node:dns";
+import { request as httpRequest, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { BlockList, isIP, type LookupFunction } from "node:net";
+
+/**
+ * Webhooks: a POST of a Slack-compatible JSON body to an address a user typed, so the server
+ * guards itself. The name is resolved by our own lookup, which refuses loopback, private,
+ * link-local (cloud metadata at 169.254.169.254 included), carrier-grade NAT, multicast and
+ * reserved addresses unless private addresses are allowed, and the connection goes to the very
+ * address that was checked (no second resolution to race). Redirects are never followed. The
+ * time is capped and at most 64 KB of the answer is read.
+ *
+ * Signature: `X-Dashboard-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed by the
+ * rule's secret>`, with the timestamp (Unix seconds) in `X-Dashboard-Timestamp`.
+ */
+
+const blocked = new BlockList();
+for (const [network, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  blocked.addSubnet(network, prefix, "ipv4");
+for (const [network, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+  ["64:ff9b::", 96],
+  ["2001:db8::", 32],
+] as const)
+  blocked.addSubnet(network, prefix, "ipv6");
+
+/** Whether an address is one a webhook may not reach (IPv4-mapped IPv6 judged as the IPv4 it carries). */
+export function isBlockedAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return blocked.check(mapped[1]!, "ipv4");
+  const family = isIP(address);
+  if (family === 0) return true;
+  return blocked.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+class WebhookRefused extends Error {
+  readonly code = "webhook_refused";
+}
+
+/** A lookup that only ever hands the socket an address that passed the guard. */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
+      if (error) return callback(error, "", 0);
+      const list = addresses as unknown as { address: string; family: number }[];
+      const refused = list.find((entry) => !allowPrivate && isBlockedAddress(entry.address));
+      if (refused || list.length === 0) {
+        return callback(
+          new WebhookRefused(`${hostname} resolves to ${refused?.address ?? "nothing"}, which webhooks may not reach`),
+          "",
+          0,
+        );
+      }
+      const first = list[0]!;
+      if (options.all) return (callback as unknown as (e: null, all: typeof list) => void)(null, [first]);
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+function signature(secret: string, timestamp: number, body: string): string {
+  return `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+}
+
+type WebhookOutcome =
+  | { outcome: "sent"; status: number }
+  /** Surely not received: refused address, no connection, or an answer that is not 2xx. */
+  | { outcome: "not_sent"; status?: number; detail: string; retry: boolean }
+  /** Sent, but no answer in time: the receiver may have it (it can tell by X-Dashboard-Delivery). */
+  | { outcome: "unknown"; detail: string };
+
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+export interface WebhookRequest {
+  url: string;
+  secret: string;
+  /** Same on every retry, so a receiver can drop a repeat. */
+  deliveryId: string;
+  body: unknown;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  now?: () => number;
+}
+
+/** One attempt. Never throws: the outcome says what happened. */
+export function postWebhook(hook: WebhookRequest): Promise<WebhookOutcome> {
+  return new Promise((resolve) => {
+    let url: URL;
+    try {
+      url = new URL(hook.url);
+    } catch {
+      return resolve({ outcome: "not_sent", detail: "the URL is not valid", retry: false });
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      return resolve({ outcome: "not_sent", detail: "only http and https URLs are called", retry: false });
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    if (isIP(host) && !hook.allowPrivate && isBlockedAddress(host)) {
+      return resolve({ outcome: "not_sent", detail: `${host} is an address webhooks may not reach`, retry: false });
+    }
+    const body = JSON.stringify(hook.body);
+    const timestamp = Math.floor((hook.now?.() ?? Date.now()) / 1000);
+    const options: RequestOptions = {
+      method: "POST",
+      // A fresh connection each time: our lookup runs for it, and "sent" means this request's bytes left.
+      agent: false,
+      lookup: guardedLookup(hook.allowPrivate),
+      timeout: hook.timeoutMs,
+      headers: {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        "user-agent": "store-analytics-dashboard-webhooks",
+        "x-dashboard-timestamp": String(timestamp),
+        "x-dashboard-signature": signature(hook.secret, timestamp, body),
+        "x-dashboard-delivery": hook.deliveryId,
+      },
+    };
+    let sent = false;
+    let settled = false;
+    const finish = (outcome: WebhookOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      request.destroy();
+      resolve(outcome);
+    };
+    const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, options, (response) => {
+      const status = response.statusCode ?? 0;
+      let read = 0;
+      response.on("data", (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > MAX_ANSWER_BYTES) response.destroy();
+      });
+      const done = () =>
+        finish(
+          status >= 200 && status < 300
+            ? { outcome: "sent", status }
+            : {
+                outcome: "not_sent",
+                status,
+                detail:
+                  status >= 300 && status < 400
+                    ? "the receiver answered with a redirect, which is not followed"
+                    : `the receiver answered ${status}`,
+                retry: status === 429 || status >= 500,
+              },
+        );
+      response.on("end", done);
+      response.on("close", done);
+      response.on("error", done);
+    });
+    // The whole exchange, connection included, within the timeout.
+    const deadline = setTimeout(
+      () =>
+        finish(
+          sent
+            ? { outcome: "unknown", detail: "no answer in time" }
+            : { outcome: "not_sent", detail: "no connection in time", retry: true },
+        ),
+      hook.timeoutMs,
+    );
+    request.on("socket", (socket) => socket.on("connect", () => (sent = true)));
+    request.on("error", (error) => {
+      if (error instanceof WebhookRefused || (error as { code?: string }).code === "webhook_refused") {
+        return finish({ outcome: "not_sent", detail: error.message, retry: false });
+      }
+      finish(
+        sent
+          ? { outcome: "unknown", detail: "the connection broke before an answer" }
+          : { outcome: "not_sent", detail: error.message, retry: true },
+      );
+    });
+    request.end(body);
+  });
+}
+
+/** Waits between attempts: 1 s, then 4 s, then 16 s by default (tests pass shorter ones). */
+export const DEFAULT_BACKOFF_MS = [1_000, 4_000, 16_000];
+
+/**
+ * Sends with retries and backoff. Refusals (a blocked address, a redirect, a 4xx other than 429)
+ * are final; an unknown outcome is retried with the same delivery id, which receivers use to
+ * drop a repeat (at-least-once, as webhooks go). `record` is told every attempt.
+ */
+export async function deliverWebhook(
+  hook: WebhookRequest,
+  record: (attempt: number, outcome: WebhookOutcome) => Promise<void>,
+  backoffMs: readonly number[] = DEFAULT_BACKOFF_MS,
+): Promise<WebhookOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await postWebhook(hook);
+    await record(attempt, outcome);
+    const retry = outcome.outcome === "unknown" || (outcome.outcome === "not_sent" && outcome.retry);
+    if (!retry || attempt > backoffMs.length) return outcome;
+    await new Promise((resolve) => setTimeout(resolve, backoffMs[attempt - 1]));
+  }
+}

@@ -1,0 +1,115 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Db } from "./database";
+import type { StoreScope } from "./alert-rules";
+
+/** The inbox: an organization's notifications, newest first, read or not per reader. */
+export interface Notification {
+  id: string;
+  organizationId: string;
+  storeUrl: string;
+  ruleId: string | null;
+  episodeId: string | null;
+  kind: "alert_fired" | "alert_resolved";
+  title: string;
+  body: unknown;
+  createdAt: Date;
+  readAt: Date | null;
+}
+
+const COLUMNS = `n.id, n.organization_id as "organizationId", n.store_url as "storeUrl", n.rule_id as "ruleId",
+  n.episode_id as "episodeId", n.kind, n.title, n.body, n.created_at as "createdAt"`;
+
+export async function addNotification(
+  db: Db,
+  scope: StoreScope,
+  input: { ruleId: string; episodeId: string; kind: Notification["kind"]; title: string; body: unknown },
+  now: Date,
+): Promise<Notification> {
+  const [row] = await db.query<Notification>(
+    `insert into notifications as n (id, organization_id, store_url, rule_id, episode_id, kind, title, body, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, ($8::text)::jsonb, $9) returning ${COLUMNS}, null::timestamptz as "readAt"`,
+    [
+      `note_${randomUUID()}`,
+      scope.organizationId,
+      scope.storeUrl,
+      input.ruleId,
+      input.episodeId,
+      input.kind,
+      input.title,
+      JSON.stringify(input.body),
+      now,
+    ],
+  );
+  return row!;
+}
+
+/** The organization's latest notifications, with when this reader read each. */
+export function listNotifications(db: Db, organizationId: string, readerEmail: string, limit = 100): Promise<Notification[]> {
+  return db.query<Notification>(
+    `select ${COLUMNS}, r.read_at as "readAt" from notifications n
+     left join notification_reads r on r.notification_id = n.id and r.reader_email = $2
+     where n.organization_id = $1 order by n.created_at desc, n.id desc limit $3`,
+    [organizationId, readerEmail.toLowerCase(), limit],
+  );
+}
+
+export async function unreadCount(db: Db, organizationId: string, readerEmail: string): Promise<number> {
+  const [row] = await db.query<{ count: string | number }>(
+    `select count(*) as count from notifications n
+     where n.organization_id = $1
+       and not exists (select 1 from notification_reads r where r.notification_id = n.id and r.reader_email = $2)`,
+    [organizationId, readerEmail.toLowerCase()],
+  );
+  return Number(row?.count ?? 0);
+}
+
+/** Marks read (or unread again); false when the organization has no such notification. */
+export async function setRead(db: Db, organizationId: string, readerEmail: string, id: string, read: boolean, now: Date): Promise<boolean> {
+  const [found] = await db.query<{ id: string }>("select id from notifications where organization_id = $1 and id = $2", [
+    organizationId,
+    id,
+  ]);
+  if (!found) return false;
+  if (read) {
+    await db.query("insert into notification_reads (notification_id, reader_email, read_at) values ($1, $2, $3) on conflict do nothing", [
+      id,
+      readerEmail.toLowerCase(),
+      now,
+    ]);
+  } else {
+    await db.query("delete from notification_reads where notification_id = $1 and reader_email = $2", [id, readerEmail.toLowerCase()]);
+  }
+  return true;
+}
+
+export async function recordWebhookAttempt(
+  db: Db,
+  attempt: {
+    notificationId: string;
+    url: string;
+    attempt: number;
+    outcome: "sent" | "not_sent" | "unknown";
+    status?: number;
+    detail?: string;
+  },
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `insert into webhook_deliveries (id, notification_id, url, attempt, outcome, status, detail, at) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      `hook_${randomUUID()}`,
+      attempt.notificationId,
+      attempt.url,
+      attempt.attempt,
+      attempt.outcome,
+      attempt.status ?? null,
+      attempt.detail ?? null,
+      now,
+    ],
+  );
+}
+
+export function webhookAttempts(db: Db, notificationId: string): Promise<{ attempt: number; outcome: string; status: number | null }[]> {
+  return db.query("select attempt, outcome, status from webhook_deliveries where notification_id = $1 order by attempt", [notificationId]);
+}

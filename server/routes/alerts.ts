@@ -1,0 +1,152 @@
+import "server-only";
+import {
+  alertRuleInputSchema,
+  muteSchema,
+  snoozeSchema,
+  type AlertRule,
+  type AlertRuleInput,
+  type Backtest,
+  type CheckResult,
+} from "@/shared/schemas/alert";
+import { storedViewSearch } from "@/shared/schemas/saved-view";
+import { backtestRule } from "@/server/alerts/check";
+import { RunReads } from "@/server/alerts/reads";
+import { emailNotification } from "@/server/alerts/jobs";
+import { runAlertChecks } from "@/server/alerts/runner";
+import { settings } from "@/server/config/settings";
+import { createRule, deleteRule, getRule, listRules, setRuleQuiet, updateRule, type StoredRule } from "@/server/db/alert-rules";
+import { database } from "@/server/db/database";
+import { findView } from "@/server/db/saved-views";
+import { ACTION_BODY_LIMIT, route } from "@/server/http/pipeline";
+import type { VerifiedScope } from "@/server/http/scope";
+import { DashboardError, jsonResponse } from "@/server/http/responses";
+
+const COLLECTION = "/api/stores/[storeUrl]/alerts";
+const ONE = "/api/stores/[storeUrl]/alerts/[id]";
+const body = { schema: alertRuleInputSchema, maxBytes: ACTION_BODY_LIMIT };
+
+const gone = () => new DashboardError(404, "not_found", "This alert rule no longer exists.");
+const storeOf = (scope: VerifiedScope) => ({ organizationId: scope.organizationId!, storeUrl: scope.store!.url });
+
+function item(rule: StoredRule): AlertRule {
+  return {
+    ...alertRuleInputSchema.parse(rule.definition),
+    id: rule.id,
+    muted: rule.muted,
+    snoozedUntil: rule.snoozedUntil?.toISOString() ?? null,
+    snoozed: rule.snoozedUntil !== null && rule.snoozedUntil.getTime() > Date.now(),
+    state: rule.state,
+    lastCheckedAt: rule.lastCheckedAt?.toISOString() ?? null,
+    createdByEmail: rule.createdByEmail,
+    createdAt: rule.createdAt.toISOString(),
+    updatedAt: rule.updatedAt.toISOString(),
+    webhookSecret: rule.webhookSecret,
+  };
+}
+
+/** A rule may only narrow itself by a saved view of its own store. */
+async function savedViewSearchOf(scope: VerifiedScope, input: AlertRuleInput): Promise<string | null> {
+  if (!input.savedViewId) return null;
+  const view = await findView(await database(), scope.organizationId!, scope.store!.url, input.savedViewId);
+  if (!view) throw new DashboardError(400, "bad_request", "The saved view of this rule does not exist in this store.");
+  return storedViewSearch(view.view);
+}
+
+/** GET /api/stores/{storeUrl}/alerts */
+export const listAlertRules = route({ methods: ["GET"], path: COLLECTION, scope: "store" }, async ({ scope, requestId }) => {
+  const rules = await listRules(await database(), storeOf(scope));
+  return jsonResponse({ rules: rules.map(item) }, { requestId });
+});
+
+/** POST /api/stores/{storeUrl}/alerts */
+export const createAlertRule = route(
+  { methods: ["POST"], path: COLLECTION, scope: "store", body },
+  async ({ scope, session, body: input, requestId }) => {
+    await savedViewSearchOf(scope, input);
+    const rule = await createRule(await database(), storeOf(scope), input, session.data.user.email, new Date());
+    return jsonResponse(item(rule), { status: 201, requestId });
+  },
+);
+
+/** GET /api/stores/{storeUrl}/alerts/{id} */
+export const getAlertRule = route({ methods: ["GET"], path: ONE, scope: "store" }, async ({ scope, params, requestId }) => {
+  const rule = await getRule(await database(), storeOf(scope), params.id!);
+  if (!rule) throw gone();
+  return jsonResponse(item(rule), { requestId });
+});
+
+/** PUT /api/stores/{storeUrl}/alerts/{id}: replaces the rule's definition (its episode and state stay). */
+export const updateAlertRule = route(
+  { methods: ["PUT"], path: ONE, scope: "store", body },
+  async ({ scope, params, body: input, requestId }) => {
+    await savedViewSearchOf(scope, input);
+    const rule = await updateRule(await database(), storeOf(scope), params.id!, input, new Date());
+    if (!rule) throw gone();
+    return jsonResponse(item(rule), { requestId });
+  },
+);
+
+/** DELETE /api/stores/{storeUrl}/alerts/{id} */
+export const deleteAlertRule = route({ methods: ["DELETE"], path: ONE, scope: "store" }, async ({ scope, params, requestId }) => {
+  if (!(await deleteRule(await database(), storeOf(scope), params.id!, new Date()))) throw gone();
+  return jsonResponse({ ok: true }, { requestId });
+});
+
+/** POST /api/stores/{storeUrl}/alerts/{id}/snooze: `{ minutes }` from now; 0 ends it. */
+export const snoozeAlertRule = route(
+  { methods: ["POST"], path: `${ONE}/snooze`, scope: "store", body: { schema: snoozeSchema, maxBytes: ACTION_BODY_LIMIT } },
+  async ({ scope, params, body: { minutes }, requestId }) => {
+    const now = new Date();
+    const until = minutes === 0 ? null : new Date(now.getTime() + minutes * 60_000);
+    const rule = await setRuleQuiet(await database(), storeOf(scope), params.id!, { snoozedUntil: until }, now);
+    if (!rule) throw gone();
+    return jsonResponse(item(rule), { requestId });
+  },
+);
+
+/** POST /api/stores/{storeUrl}/alerts/{id}/mute: `{ muted }`. */
+export const muteAlertRule = route(
+  { methods: ["POST"], path: `${ONE}/mute`, scope: "store", body: { schema: muteSchema, maxBytes: ACTION_BODY_LIMIT } },
+  async ({ scope, params, body: { muted }, requestId }) => {
+    const rule = await setRuleQuiet(await database(), storeOf(scope), params.id!, { muted }, new Date());
+    if (!rule) throw gone();
+    return jsonResponse(item(rule), { requestId });
+  },
+);
+
+/** POST /api/stores/{storeUrl}/alerts/backtest: how a rule (saved or not) would have judged the last 90 days. */
+export const backtestAlertRule = route(
+  { methods: ["POST"], path: `${COLLECTION}/backtest`, scope: "store", body },
+  async ({ scope, upstream, body: input, requestId }) => {
+    const savedViewSearch = await savedViewSearchOf(scope, input);
+    const result: Backtest = await backtestRule(
+      input,
+      { upstream, reads: new RunReads(), storeUrl: scope.store!.url, savedViewSearch },
+      new Date(),
+    );
+    return jsonResponse(result, { requestId });
+  },
+);
+
+/**
+ * POST /api/stores/{storeUrl}/alerts/check: checks the store's rules now, with the signed-in
+ * key (the same run the scheduled checks make with their owner's grant).
+ */
+export const checkAlertRules = route(
+  { methods: ["POST"], path: `${COLLECTION}/check`, scope: "store" },
+  async ({ scope, upstream, url, requestId }) => {
+    const db = await database();
+    const config = settings();
+    const result = await runAlertChecks({
+      db,
+      rules: await listRules(db, storeOf(scope)),
+      upstreamFor: () => upstream.with({ signal: undefined }),
+      now: new Date(),
+      webhooks: config.webhooks,
+      appOrigin: config.appOrigin ?? url.origin,
+      onNotification: emailNotification,
+    });
+    const summary: CheckResult = { checked: result.checked, fired: result.fired, resolved: result.resolved, failed: result.failed };
+    return jsonResponse(summary, { requestId });
+  },
+);
