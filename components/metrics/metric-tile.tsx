@@ -21,11 +21,11 @@ export function MetricTile({
   changes: TileChange[];
 }) {
   return (
-    <li className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+    <li className="min-w-0 rounded-xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4 dark:border-slate-800 dark:bg-slate-900">
       {/* A figure named by its caption: the label is announced with its value. */}
       <figure>
         <figcaption className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{label}</figcaption>
-        <p className="mt-1 text-xl font-semibold whitespace-nowrap tabular-nums" data-testid={`kpi-${label}`}>
+        <p className="mt-1 text-lg font-semibold whitespace-nowrap tabular-nums sm:text-xl" data-testid={`kpi-${label}`}>
           {value}
         </p>
         <div className="mt-1 flex flex-wrap items-end justify-between gap-x-3 gap-y-1">

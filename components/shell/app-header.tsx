@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
+import { usePathname } from "next/navigation";
 import type { SessionSummaryView } from "@/shared/schemas/session";
 import { useSignOut } from "@/client/queries/session";
 import { Button } from "@/components/ui/button";
@@ -9,7 +9,6 @@ import { InboxLink } from "./inbox-link";
 
 export function AppHeader({ session }: { session: SessionSummaryView }) {
   const signOut = useSignOut();
-  const router = useRouter();
   const pathname = usePathname();
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
@@ -20,11 +19,12 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
         Skip to content
       </a>
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-        <div className="flex items-center gap-4">
+        {/* On a phone the links wrap under the product's name rather than push the page sideways. */}
+        <div className="flex min-w-0 flex-wrap items-center gap-x-4 gap-y-2">
           <Link href="/context" className="font-semibold text-indigo-700 dark:text-indigo-300">
             Store analytics
           </Link>
-          <nav aria-label="Main" className="flex gap-4">
+          <nav aria-label="Main" className="flex flex-wrap gap-x-4 gap-y-1">
             {[
               ["/activity", "Activity"],
               ["/sessions", "Sessions"],
@@ -60,11 +60,7 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
             </span>
             <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{session.user.email}</span>
           </span>
-          <Button
-            variant="secondary"
-            disabled={signOut.isPending}
-            onClick={() => signOut.mutate(undefined, { onSettled: () => router.replace("/sign-in?reason=signed_out") })}
-          >
+          <Button variant="secondary" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
             Sign out
           </Button>
         </div>

@@ -47,7 +47,14 @@ function tiles(view: ProductMetricsView, currency: string) {
   ];
 }
 
-function changeLine(change: RevenueChange, kind: string, currency: string): string {
+interface ChangeLine {
+  /** "Product Summit Insulated Jacket — Ember" */
+  subject: string;
+  /** "+$2,293.50 (↑10.5%)": kept on one line, as a figure is. */
+  figure: string;
+}
+
+function changeLine(change: RevenueChange, kind: string, currency: string): ChangeLine {
   const rose = change.change >= 0;
   const trend =
     change.presence === "new"
@@ -55,11 +62,14 @@ function changeLine(change: RevenueChange, kind: string, currency: string): stri
       : change.percent === null
         ? ""
         : ` (${rose ? "↑" : "↓"}${formatPercent(Math.abs(change.percent))})`;
-  return `${kind} ${change.name ?? change.key}: ${rose ? "+" : "−"}${formatCurrency(Math.abs(change.change), currency)}${trend}`;
+  return {
+    subject: `${kind} ${change.name ?? change.key}`,
+    figure: `${rose ? "+" : "−"}${formatCurrency(Math.abs(change.change), currency)}${trend}`,
+  };
 }
 
 /** The largest rise and fall among products and channels, one line each. */
-function biggestLines(view: ProductMetricsView, currency: string): string[] {
+function biggestLines(view: ProductMetricsView, currency: string): ChangeLine[] {
   const changes = view.comparison?.changes;
   if (!changes) return [];
   const picks: [RevenueChange | undefined, string][] = [
@@ -126,8 +136,8 @@ export function StorePulse({
             ) : (
               <ul className="mt-1 space-y-0.5 text-sm" data-testid="pulse-changes">
                 {biggestLines(query.data, currency).map((line) => (
-                  <li key={line} className="break-words">
-                    <bdi>{line}</bdi>
+                  <li key={`${line.subject}${line.figure}`} className="break-words">
+                    <bdi>{line.subject}</bdi>: <span className="whitespace-nowrap tabular-nums">{line.figure}</span>
                   </li>
                 ))}
               </ul>

@@ -17,7 +17,7 @@ export function Card({
 }) {
   return (
     <section
-      className={`min-w-0 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900 ${className}`}
+      className={`min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5 dark:border-slate-800 dark:bg-slate-900 ${className}`}
     >
       {(title || actions) && (
         <header className="mb-4 flex flex-wrap items-center justify-between gap-2">
