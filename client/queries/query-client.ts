@@ -1,9 +1,20 @@
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { ApiRequestError } from "./api-client";
 
+let signingOut = false;
+
+/**
+ * The user is ending the session: the answers of calls still in flight (a polled inbox count)
+ * will say the session has ended, and that is no reason to show "you are not signed in".
+ * The sign-out ends with a full navigation, which forgets this.
+ */
+export function markSigningOut() {
+  signingOut = true;
+}
+
 /** Sends the user to sign in, saying why, when a call shows the session has ended. */
 function onSessionEnded(error: unknown) {
-  if (!(error instanceof ApiRequestError) || !error.endsSession || typeof window === "undefined") return;
+  if (!(error instanceof ApiRequestError) || !error.endsSession || typeof window === "undefined" || signingOut) return;
   const next = `${window.location.pathname}${window.location.search}`;
   const reason = error.code ?? "no_session";
   // A full navigation, not a client-side one: nothing of the ended session stays in memory.

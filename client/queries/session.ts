@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { sessionResponseSchema, type SignInRequest } from "@/shared/schemas/session";
 import { apiFetch } from "./api-client";
+import { markSigningOut } from "./query-client";
 
 /** POST /api/session. Pages read the signed-in user from the server, so no session query is kept here. */
 export function useSignIn() {
@@ -15,11 +16,22 @@ export function useSignIn() {
   });
 }
 
-/** DELETE /api/session */
+/**
+ * DELETE /api/session, then a full navigation to the sign-in page: nothing of the ended session
+ * stays in memory, and no call still in flight can send the user elsewhere first.
+ */
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiFetch("/api/session", z.unknown(), { method: "DELETE" }).catch(() => undefined),
-    onSettled: () => queryClient.clear(),
+    mutationFn: async () => {
+      markSigningOut();
+      await queryClient.cancelQueries();
+      await apiFetch("/api/session", z.unknown(), { method: "DELETE" }).catch(() => undefined);
+    },
+    onSettled: () => {
+      queryClient.clear();
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full navigation on purpose
+      window.location.assign("/sign-in?reason=signed_out");
+    },
   });
 }

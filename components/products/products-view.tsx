@@ -124,13 +124,14 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
     label: comparisonWords[mode].label,
     series: alignToCurrent(comparison.series, range, comparison),
   }));
-  const step = (direction: -1 | 1) => {
-    const next = stepRange(range, direction, todayIn(timeZone));
-    if (next) update({ range: "custom", from: next.startDate, to: next.endDate });
-  };
+  const step = (direction: -1 | 1) =>
+    update((current) => {
+      const next = stepRange(dateRangeOf(current, timeZone), direction, todayIn(timeZone));
+      return next && { range: "custom", from: next.startDate, to: next.endDate };
+    });
   return (
     <div className="space-y-6">
-      <Shortcuts onStep={step} onToggleCompare={() => update({ compare: state.compare === "off" ? "previous" : "off" })} />
+      <Shortcuts onStep={step} onToggleCompare={() => update((current) => ({ compare: current.compare === "off" ? "previous" : "off" }))} />
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 className="text-xl font-semibold">Product metrics</h2>

@@ -13,13 +13,18 @@ export function useViewState() {
   /**
    * Changes the view: the URL first, in the same moment, through the History API (Next.js
    * follows it in useSearchParams without asking the server), so reload, back and a copied
-   * link always carry what is on screen; fetching follows the URL. Any change but paging or
+   * link always carry what is on screen; fetching follows the URL. A change is applied to the
+   * state the URL holds when it is made, not to the last render's, so quick changes in a row
+   * (a key held down, two ticks) each build on the one before. Any change but paging or
    * sorting goes back to the first page. Typing replaces history.
    */
-  const update = (patch: Partial<ViewState>, mode: "push" | "replace" = "push") => {
-    const params = toSearchParams({ ...state, ...patch, page: patch.page ?? 1 });
+  const update = (change: Partial<ViewState> | ((current: ViewState) => Partial<ViewState> | null), mode: "push" | "replace" = "push") => {
+    const current = parseViewState(new URLSearchParams(window.location.search)).state;
+    const patch = typeof change === "function" ? change(current) : change;
+    if (!patch) return;
+    const params = toSearchParams({ ...current, ...patch, page: patch.page ?? 1 });
     // The organization chosen on the context page belongs to the store, not to the view: keep it.
-    const organizationId = searchParams.get("organizationId");
+    const organizationId = new URLSearchParams(window.location.search).get("organizationId");
     if (organizationId) params.set("organizationId", organizationId);
     const query = params.toString();
     window.history[mode === "push" ? "pushState" : "replaceState"](null, "", `${pathname}${query ? `?${query}` : ""}`);
