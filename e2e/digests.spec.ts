@@ -27,7 +27,7 @@ test("an owner grants read access, schedules a saved view, sends it now into the
   await grant.click();
   const grants = access.getByRole("list", { name: "Grants" });
   await expect(grants).toContainText("In force");
-  await expect(grants).toContainText("No digest depends on it.");
+  await expect(grants).toContainText("No digest or alert rule depends on it.");
 
   const form = card(page, "Schedule a digest");
   await form.getByLabel("Saved view").selectOption({ label: name });
@@ -41,7 +41,7 @@ test("an owner grants read access, schedules a saved view, sends it now into the
   const list = page.getByRole("list", { name: "Scheduled digests" });
   const row = list.getByRole("listitem").filter({ hasText: name });
   await expect(row).toContainText("Every Monday at 07:30 (America/New_York)");
-  await expect(grants).toContainText("1 digest depend on it.");
+  await expect(grants).toContainText("1 digest or alert rule depends on it.");
 
   await row.getByRole("button", { name: `Send “${name}” now` }).click();
   await expect(row.getByRole("status")).toContainText("Queued");

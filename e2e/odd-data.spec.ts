@@ -39,7 +39,7 @@ test("every page of the odd store draws, says how it reads the store's zone and 
   await page.goto(STORE);
   await expect(page.getByText(ZONE_NOTE)).toBeVisible();
   await expect(page.getByText(CURRENCY_NOTE)).toBeVisible();
-  await expect(page.getByText("No catalog connections")).toBeVisible();
+  await expect(page.getByText("No catalog connections", { exact: true })).toBeVisible();
   await expectWholePage(page);
 
   // Product metrics: the default preset in UTC, then a month with a 10^12 order, refunds and odd channels.

@@ -45,7 +45,7 @@ test("a comparison period shows the change on every figure", async ({ signedInPa
   await expect(page).toHaveURL(/compare=previous/);
   // A compact signed change on each tile; the sentence is kept for screen readers and the tooltip.
   for (const label of ["Revenue", "Orders", "Units", "Average order value", "Units per order"])
-    await expect(page.getByTestId(`kpi-change-${label}`)).toContainText(/^([↑↓][\d.]+%|0%|new)/);
+    await expect(page.getByTestId(`kpi-change-${label}`)).toContainText(/^([↑↓][\d.]+%|0\.0%|new)/);
   await expect(page.getByText(/(more|less) than the previous period\.|About the same as the previous period\./)).toHaveCount(5);
 });
 

@@ -53,6 +53,9 @@ test("a marketer saves the view on screen, opens it by its shareable link, renam
   await signInWithKey(otherPage, KEYS.manager);
   await expect(otherPage).toHaveURL(/\/context$/);
   const list = await otherPage.request.get(`/api/stores/${US_STORE}/saved-views`);
-  expect((await list.json()).views).toMatchObject([{ name: "Google, January", createdByEmail: expect.stringContaining("@") }]);
+  // Other journeys (digests) save views of their own in the organization: this one is among them.
+  expect((await list.json()).views).toContainEqual(
+    expect.objectContaining({ name: "Google, January", createdByEmail: expect.stringContaining("@") }),
+  );
   await other.close();
 });

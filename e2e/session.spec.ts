@@ -23,7 +23,7 @@ test("a store without catalog connections shows the empty state", async ({ page 
   await signInWithKey(page, "sk_demo_admin_kumo_au_e81d4c6b0a27");
   await expect(page).toHaveURL(/\/context$/);
   await page.getByRole("link", { name: "kumo-living-au.myshopify.com" }).click();
-  await expect(page.getByText("No catalog connections")).toBeVisible();
+  await expect(page.getByText("No catalog connections", { exact: true })).toBeVisible();
 });
 
 for (const [label, key, reason] of [

@@ -31,12 +31,23 @@ export const splitWords = (page: Page) =>
 export const clippedFigures = (page: Page) =>
   page.evaluate(() => {
     const found: string[] = [];
-    for (const element of document.querySelectorAll<HTMLElement>('[data-testid="number-cell"], [data-testid^="kpi-"]')) {
+    for (const element of document.querySelectorAll<HTMLElement>(
+      // A tile's changes stack one per comparison; each is kept on one line by its own style.
+      '[data-testid="number-cell"], [data-testid^="kpi-"]:not([data-testid^="kpi-change-"])',
+    )) {
       if (!element.checkVisibility()) continue;
-      const range = document.createRange();
-      range.selectNodeContents(element);
-      const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
-      if (element.scrollWidth > element.clientWidth + 1 || lines.size > 1) found.push(element.textContent ?? "");
+      // The boxes of the visible text only: a screen reader's sentence (`.sr-only`) is clipped on purpose.
+      const boxes: DOMRect[] = [];
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement?.closest(".sr-only")) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        boxes.push(...[...range.getClientRects()].filter((rect) => rect.width > 0));
+      }
+      // Two lines: two boxes that share no height (text of different sizes on one line still overlaps).
+      const twoLines = boxes.some((a) => boxes.some((b) => a.bottom <= b.top + 1));
+      if (element.scrollWidth > element.clientWidth + 1 || twoLines) found.push(element.textContent ?? "");
     }
     return found;
   });
