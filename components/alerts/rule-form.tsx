@@ -68,7 +68,7 @@ export function RuleForm(props: {
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Alert rule" className="space-y-6">
+    <form method="post" onSubmit={submit} noValidate aria-label="Alert rule" className="space-y-6">
       <Card title="What to watch">
         <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
           <TextInput id="rule-name" label="Name" value={draft.name} onChange={set("name")} error={errors.name} />

@@ -144,7 +144,7 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Clone a campaign group" className="space-y-5">
+    <form method="post" onSubmit={submit} noValidate aria-label="Clone a campaign group" className="space-y-5">
       <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
         <TextField
           field="adAccountId"

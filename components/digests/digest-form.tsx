@@ -39,7 +39,7 @@ export function DigestForm({ storeUrl, organizationId, canSchedule }: { storeUrl
 
   const noViews = views.data?.views.length === 0;
   return (
-    <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" aria-describedby={problem ? `${id}-problem` : undefined}>
+    <form method="post" onSubmit={submit} className="grid gap-4 sm:grid-cols-2" aria-describedby={problem ? `${id}-problem` : undefined}>
       <div>
         <label htmlFor={`${id}-view`} className="text-sm font-medium">
           Saved view

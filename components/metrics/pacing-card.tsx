@@ -63,7 +63,7 @@ function TargetForm({
   };
   const field = "rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
   return (
-    <form onSubmit={submit} className="flex flex-wrap items-end gap-2" aria-label="Set a revenue target">
+    <form method="post" onSubmit={submit} className="flex flex-wrap items-end gap-2" aria-label="Set a revenue target">
       <div>
         <label htmlFor="target-amount" className="block text-xs font-medium text-slate-600 dark:text-slate-400">
           Target for {formatMonth(`${month}-15T12:00:00Z`, "UTC")}

@@ -39,7 +39,12 @@ function NoteForm({
     onSubmit({ startDate, endDate: endDate || startDate, text });
   };
   return (
-    <form onSubmit={submit} className="flex flex-wrap items-end gap-2" aria-label={initial ? "Change the note" : "Add a note"}>
+    <form
+      method="post"
+      onSubmit={submit}
+      className="flex flex-wrap items-end gap-2"
+      aria-label={initial ? "Change the note" : "Add a note"}
+    >
       <div>
         <label htmlFor={`note-from-${id}`} className={labelClass}>
           Date

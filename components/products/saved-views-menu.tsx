@@ -49,7 +49,7 @@ function NameForm({
   }
   const shown = problem ?? serverProblem;
   return (
-    <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-2">
+    <form method="post" onSubmit={submit} noValidate className="flex flex-wrap items-end gap-2">
       <div className="min-w-0 flex-1">
         <label htmlFor={id} className="block text-sm font-medium">
           {label}

@@ -135,7 +135,7 @@ export function VerifyExport({ storeUrl, organizationId }: { storeUrl: string; o
         Give an exported CSV file and the manifest saved with it. The dashboard checks that the file is the one exported, asks the analytics
         service for the same figures again, and says whether they still match, and what changed if not.
       </p>
-      <form onSubmit={(event) => void submit(event)} className="space-y-4">
+      <form method="post" onSubmit={(event) => void submit(event)} className="space-y-4">
         <div>
           <label htmlFor="verify-file" className="mb-1 block text-sm font-medium">
             Exported file (.csv)

@@ -74,7 +74,7 @@ export function ConfirmDialog({
       className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-950/60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
     >
       {open && (
-        <form onSubmit={submit} className="space-y-4 p-5">
+        <form method="post" onSubmit={submit} className="space-y-4 p-5">
           <h2 id={ids.title} className="text-lg font-semibold">
             {title}
           </h2>
