@@ -29,6 +29,11 @@ const pages = [
   { name: "activity", path: "/activity", ready: "Activity", signedIn: true },
   { name: "sessions", path: "/sessions", ready: "This session", signedIn: true },
   { name: "verify", path: `/stores/${store}/verify`, ready: "Its manifest", signedIn: true },
+  { name: "digests", path: `/stores/${store}/digests`, ready: "Schedule digest", signedIn: true },
+  { name: "alerts", path: `/stores/${store}/alerts`, ready: "Alert rules", signedIn: true },
+  { name: "inbox", path: "/inbox", ready: "Inbox", signedIn: true },
+  { name: "runs", path: "/runs", ready: "Recent runs", signedIn: true },
+  { name: "outbox", path: "/outbox", ready: "Outbox", signedIn: true },
 ];
 
 const viewports = [

@@ -18,32 +18,30 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
       >
         Skip to content
       </a>
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-        {/* On a phone the links wrap under the product's name rather than push the page sideways. */}
-        <div className="flex min-w-0 flex-wrap items-center gap-x-4 gap-y-2">
-          <Link href="/context" className="font-semibold text-indigo-700 dark:text-indigo-300">
-            Store analytics
-          </Link>
-          <nav aria-label="Main" className="flex flex-wrap gap-x-4 gap-y-1">
-            {[
-              ["/activity", "Activity"],
-              ["/sessions", "Sessions"],
-              ["/runs", "Runs"],
-              ["/outbox", "Outbox"],
-            ].map(([href, label]) => (
-              <Link
-                key={href}
-                href={href!}
-                aria-current={pathname === href ? "page" : undefined}
-                className="text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:text-indigo-700 dark:text-slate-300 dark:hover:text-white dark:aria-[current=page]:text-indigo-300"
-              >
-                {label}
-              </Link>
-            ))}
-            <InboxLink current={pathname === "/inbox"} />
-          </nav>
-        </div>
-        <div className="flex items-center gap-3 text-sm">
+      {/* On a phone: the product's name and Sign out on the first line, the links on a line of their own. */}
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+        <Link href="/context" className="font-semibold text-indigo-700 dark:text-indigo-300">
+          Store analytics
+        </Link>
+        <nav aria-label="Main" className="order-last flex w-full flex-wrap gap-x-4 gap-y-1 sm:order-none sm:w-auto">
+          {[
+            ["/activity", "Activity"],
+            ["/sessions", "Sessions"],
+            ["/runs", "Runs"],
+            ["/outbox", "Outbox"],
+          ].map(([href, label]) => (
+            <Link
+              key={href}
+              href={href!}
+              aria-current={pathname === href ? "page" : undefined}
+              className="text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:text-indigo-700 dark:text-slate-300 dark:hover:text-white dark:aria-[current=page]:text-indigo-300"
+            >
+              {label}
+            </Link>
+          ))}
+          <InboxLink current={pathname === "/inbox"} />
+        </nav>
+        <div className="ml-auto flex min-w-0 items-center gap-3 text-sm">
           {/* Names can be of any length: one line each, in full on hover. */}
           <span className="hidden min-w-0 max-w-md text-right sm:block">
             <span

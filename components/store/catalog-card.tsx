@@ -16,6 +16,12 @@ const STATUS_TONES: Record<string, "good" | "warn" | "bad"> = { active: "good", 
 type Catalog = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value : undefined);
 
+/** A catalog's platform as people write it ("Google Merchant Center"), from its provider field. */
+export function catalogName(catalog: Catalog): string {
+  const provider = text(catalog.provider);
+  return provider ? (PROVIDERS[provider] ?? fieldLabel(provider)) : "Catalog connection";
+}
+
 /**
  * The fields the dashboard knows how to read, each taken only when it has the expected type
  * (the contract gives no shape): anything else stays under "Other details".
@@ -57,7 +63,6 @@ function knownFields(catalog: Catalog, timeZone: string | undefined) {
 
 /** One catalog connection in words: platform, status badge with its error, known fields labelled, the rest listed plainly. */
 export function CatalogCard({ catalog, timeZone }: { catalog: Catalog; timeZone?: string }) {
-  const provider = text(catalog.provider);
   const status = text(catalog.status);
   const error = text(catalog.errorMessage);
   const known = knownFields(catalog, timeZone);
@@ -66,7 +71,7 @@ export function CatalogCard({ catalog, timeZone }: { catalog: Catalog; timeZone?
   return (
     <article className="space-y-3" data-testid="catalog-card">
       <header className="flex flex-wrap items-center gap-2">
-        <h3 className="font-medium">{provider ? (PROVIDERS[provider] ?? fieldLabel(provider)) : "Catalog connection"}</h3>
+        <h3 className="font-medium">{catalogName(catalog)}</h3>
         {status && <Badge tone={STATUS_TONES[status.toLowerCase()] ?? "neutral"}>{statusWords(status)}</Badge>}
       </header>
       {error && (

@@ -9,6 +9,8 @@ import type { TrackingConnection } from "@/shared/schemas/tracking-connection";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
+import { statusWords } from "@/shared/words";
+import { catalogName } from "./catalog-card";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -25,18 +27,17 @@ function trackingHealth(connections: readonly TrackingConnection[]): { tone: "go
 }
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value : undefined);
-const words = (value: string) => value.replace(/[_-]+/g, " ").replace(/^./, (first) => first.toUpperCase());
 
 /** Catalogs in words: which sync, which are paused, and any error as the platform wrote it. */
 function catalogHealth(catalogs: readonly Record<string, unknown>[]): { tone: "good" | "warn" | "bad"; words: string[] } {
   if (catalogs.length === 0) return { tone: "warn", words: ["No catalog connections: products are not synchronized with any platform."] };
   const lines = catalogs.map((catalog) => {
-    const name = words(text(catalog.provider) ?? text(catalog.name) ?? "A catalog");
+    const name = catalogName(catalog);
     const status = text(catalog.status)?.toLowerCase();
     const error = text(catalog.errorMessage);
     if (error || status === "error") return { tone: "bad" as const, line: `${name} is failing${error ? `: ${error}` : ""}.` };
     if (status === "active") return { tone: "good" as const, line: `${name} is synchronizing.` };
-    return { tone: "warn" as const, line: `${name} is ${status ? words(status).toLowerCase() : "in an unknown state"}.` };
+    return { tone: "warn" as const, line: `${name} is ${status ? statusWords(status).toLowerCase() : "in an unknown state"}.` };
   });
   const tone = lines.some((line) => line.tone === "bad") ? "bad" : lines.some((line) => line.tone === "warn") ? "warn" : "good";
   return { tone, words: lines.map((line) => line.line) };
