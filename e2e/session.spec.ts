@@ -2,6 +2,9 @@ import { E2E_PORT } from "../playwright.config";
 import { demo, KEYS, US_STORE } from "./support/demo";
 import { expect, nextClientAddress, signInWithKey, test } from "./support/fixtures";
 
+/** Where a sign-in without a page asked for lands: the key's one store opens on its numbers. */
+const US_OVERVIEW = new RegExp(`/stores/${US_STORE.replace(/\./g, "\\.")}$`);
+
 test("an admin signs in and sees the context and the store pages", async ({ page }) => {
   await signInWithKey(page, KEYS.admin);
   await expect(page).toHaveURL(/\/context$/);
@@ -11,7 +14,7 @@ test("an admin signs in and sees the context and the store pages", async ({ page
   await expect(page.getByText("verified", { exact: true })).toBeVisible();
 
   await page.getByRole("link", { name: US_STORE }).click();
-  await expect(page).toHaveURL(new RegExp(`/stores/${US_STORE.replace(/\./g, "\\.")}$`));
+  await expect(page).toHaveURL(US_OVERVIEW);
   const profile = page.getByRole("region", { name: "Store profile" }).or(page.locator("section", { hasText: "Store profile" }));
   await expect(profile.getByText("America/New_York")).toBeVisible();
   await expect(profile.getByText("USD")).toBeVisible();
@@ -69,11 +72,13 @@ test("after sign-in the user returns to the page asked for, never to another sit
   await expect(page).toHaveURL(/\/sign-in\?next=/);
   await page.getByLabel("API key").fill(KEYS.admin);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`/stores/${US_STORE.replace(/\./g, "\\.")}$`));
+  await expect(page).toHaveURL(US_OVERVIEW);
 
   await page.context().clearCookies();
   await signInWithKey(page, KEYS.admin, "//evil.example/steal");
-  await expect(page).toHaveURL(/localhost:\d+\/context$/);
+  // Refused: the home instead, which opens on the key's one store, on this site.
+  await expect(page).toHaveURL(US_OVERVIEW);
+  expect(new URL(page.url()).host).toBe(`localhost:${E2E_PORT}`);
 });
 
 test("a key revoked mid-session ends the session and says why on the sign-in page", async ({ signedInPage: page }) => {
@@ -87,11 +92,13 @@ test("a key revoked mid-session ends the session and says why on the sign-in pag
   await expect(page).toHaveURL(/\/sign-in\?reason=key_revoked&next=%2Fcontext/);
 });
 
-test("a demo key can be chosen by its label", async ({ page }) => {
+test("a demo key can be chosen by its label, and opens on its store's last 7 days", async ({ page }) => {
   await page.goto("/sign-in");
   await page.getByRole("button", { name: /Marketer — Northwind US/ }).click();
-  await expect(page).toHaveURL(/\/context$/);
+  await expect(page).toHaveURL(US_OVERVIEW);
   await expect(page.getByText("Leo Park").first()).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Last 7 days" })).toBeVisible();
+  await expect(page.getByTestId("kpi-Revenue")).toHaveText(/^\$[\d,]+\.\d{2}$/);
 });
 
 test("an upstream 500 shows the error panel with the request id", async ({ signedInPage: page }) => {
@@ -142,6 +149,6 @@ test.describe("without JavaScript", () => {
   test("a demo key button signs in as a plain form post too", async ({ page }) => {
     await page.goto("/sign-in");
     await page.getByRole("button", { name: /Admin — Northwind US/ }).click();
-    await expect(page).toHaveURL(/\/context$/);
+    await expect(page).toHaveURL(US_OVERVIEW);
   });
 });

@@ -50,6 +50,6 @@ describe("safeNextPath", () => {
     ["empty", ""],
     ["missing", null],
   ])("falls back to the home page for %s", (_label, next) => {
-    expect(safeNextPath(next)).toBe("/context");
+    expect(safeNextPath(next)).toBe("/");
   });
 });

@@ -1,4 +1,5 @@
-const FALLBACK = "/context";
+// The home: a user with one store opens on its numbers, with several on the list of stores.
+const FALLBACK = "/";
 const BASE = "http://dashboard.invalid";
 const MAX_LENGTH = 2048;
 

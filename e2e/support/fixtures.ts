@@ -1,9 +1,12 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { demo, KEYS } from "./demo";
 
-/** Signs in through the real form, typing the key as a user would. */
-export async function signInWithKey(page: Page, apiKey: string, next?: string) {
-  await page.goto(next ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in");
+/**
+ * Signs in through the real form, typing the key as a user would. Journeys start from the
+ * context page unless they ask for another (without `next`, a one-store key opens on its store).
+ */
+export async function signInWithKey(page: Page, apiKey: string, next = "/context") {
+  await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
   await page.getByLabel("API key").fill(apiKey);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
