@@ -17,7 +17,7 @@ export default async function UnavailablePage({ searchParams }: { searchParams: 
         Its database cannot be reached right now, so it cannot check your session. Nothing was sent to the analytics service. The dashboard
         recovers by itself as soon as the database is back.
       </p>
-      <Link href={back} className="self-start rounded-lg bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-500">
+      <Link href={back} className="self-start rounded-lg bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-700">
         Try again
       </Link>
     </main>
