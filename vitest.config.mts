@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -27,5 +28,8 @@ export default defineConfig({
     // Request and audit log lines are shown for failing tests only.
     silent: "passed-only",
     hookTimeout: 30_000,
+    // Two files at a time even on two cores: the process tests mostly wait on their children
+    // (a build, a planner's minute, a lease), so a second file fills that time.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
