@@ -21,6 +21,8 @@ import { routeTable, type TableRoute } from "@/test/route-table";
 const EU_KEY = "sk_demo_admin_nw_eu_2a7f94c1e8b3";
 const LEGACY_KEY = "sk_demo_legacy_unscoped_8f2d5b1a9c37";
 const EXPIRED_KEY = "sk_demo_expired_nw_us_6e3b8d52a1f0";
+/** A key of the owner's own store, refused by the upstream after it signed in (as an expired key is). */
+const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
 const KUMO_KEY = "sk_demo_admin_kumo_jp_3c9e71f4b2a5";
 const VICTIM_ORG = "org_northwind";
 const EU_STORE = "northwind-eu.myshopify.com";
@@ -188,10 +190,19 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
       DATA_DIR: dataDir,
       TRUST_PROXY_HOPS: "1",
       DELEGATION_KEY: "matrix-master-key-".padEnd(48, "m"),
+      // A key refused upstream stops reading the dashboard's own data within this time.
+      KEY_RECHECK_SECONDS: "2",
     });
     await dashboard.start();
     let client = 0;
-    for (const [name, key] of Object.entries({ victim: ADMIN_KEY, spare: ADMIN_KEY, eu: EU_KEY, kumo: KUMO_KEY, marketer: MARKETER_KEY })) {
+    for (const [name, key] of Object.entries({
+      victim: ADMIN_KEY,
+      spare: ADMIN_KEY,
+      eu: EU_KEY,
+      kumo: KUMO_KEY,
+      marketer: MARKETER_KEY,
+      manager: MANAGER_KEY,
+    })) {
       cookies[name] = await dashboard.cookieFor(key, `198.51.100.${++client}`);
     }
     const created = await dashboard.request(`/api/stores/${US_STORE}/saved-views`, {
@@ -382,6 +393,10 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
 
   it("shows nothing of the owner's store to any key outside it, on every route and method, by listing or by id", async () => {
     const failures: string[] = [];
+    // The owner store's own key, refused upstream once signed in: its session must read nothing any more.
+    await fetch(`${upstream.origin}/__control/revoke`, { method: "POST", body: JSON.stringify({ key: MANAGER_KEY }) });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    outsiders["refused-after-sign-in"] = cookies.manager!;
     // Signing out and ending sessions come last, so that each outsider keeps its session for the rest.
     const last = (name: string) => ["DELETE /api/sessions/[id]", "DELETE /api/sessions", "DELETE /api/session"].indexOf(name) + 1;
     const ordered = [...everyCase].sort((a, b) => last(a.name) - last(b.name));
