@@ -13,6 +13,8 @@ const UNSCOPED: Record<string, string> = {
   "GET /api/session": "the signed-in session itself",
   "POST /api/session": "sign-in: there is no session yet",
   "DELETE /api/session": "sign-out of the session itself",
+  "POST /api/session/keys": "adds a key to the session's own ring: its store is checked with that key",
+  "POST /api/session/keys/remove": "removes a key from the session's own ring",
   "GET /api/sessions": "the sessions of the signed-in key, found by its fingerprint",
   "DELETE /api/sessions": "the other sessions of the signed-in key",
   "DELETE /api/sessions/[id]": "one session of the signed-in key",
