@@ -28,6 +28,7 @@ export interface DemoState {
   pixels: Record<string, { id: string; name: string }[]>;
   clones: CloneRecord[];
   requestCounts: Record<string, number>;
+  keyUses: { key: string; route: string; storeUrl: string | null }[];
 }
 
 export const demo = {

@@ -131,14 +131,13 @@ export async function sessionSetCookies(data: SessionData, request: Request): Pr
   return cookies;
 }
 
-/** Set-Cookie values that remove the session cookie and its parts, under either name. */
+/** Set-Cookie values that remove the session cookie under either name, then the parts of a ring's seal. */
 export function clearedSessionCookies(request: Request): string[] {
   const secure = requestIsSecure(request);
+  const names = secure ? [SESSION_COOKIE, SECURE_SESSION_COOKIE] : [SESSION_COOKIE];
   const cleared: string[] = [];
-  for (let index = 0; index < MAX_COOKIE_PARTS; index += 1) {
-    cleared.push(`${partName(SESSION_COOKIE, index)}=; ${cookieAttributes(0, secure)}`);
-    if (secure) cleared.push(`${partName(SECURE_SESSION_COOKIE, index)}=; ${cookieAttributes(0, true)}`);
-  }
+  for (let index = 0; index < MAX_COOKIE_PARTS; index += 1)
+    for (const name of names) cleared.push(`${partName(name, index)}=; ${cookieAttributes(0, secure || name === SECURE_SESSION_COOKIE)}`);
   return cleared;
 }
 

@@ -31,7 +31,9 @@ export function withKeys(data: SessionData, keys: readonly RingKeyData[]): Sessi
   const [first, ...rest] = keys;
   if (!first) return { ...data, ring: [] };
   const { apiKey, organizationId, organization, stores } = first;
-  return { ...data, apiKey, organizationId, organization, stores, ring: rest.map((key) => ({ ...key })) };
+  // Each key's own fields only: the cookie's schema is strict.
+  const ring = rest.map(({ apiKey, organizationId, organization, stores }) => ({ apiKey, organizationId, organization, stores }));
+  return { ...data, apiKey, organizationId, organization, stores, ring };
 }
 
 /**

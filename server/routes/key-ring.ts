@@ -38,9 +38,14 @@ function answer(form: boolean, next: string, search: Record<string, string>, jso
   return new Response(null, { status: 303, headers: { location } });
 }
 
+/**
+ * The added key's refusal, in the sign-in's words. Its 401 is the new key's, not the session's:
+ * it is answered 422, so that nothing takes it for the end of the session.
+ */
 function refusal(form: boolean, next: string, error: DashboardError, requestId: string): Response {
   const id = error.extra.upstreamRequestId ?? requestId;
-  return answer(form, next, { ringError: error.code, requestId: id }, () => errorResponse(error, requestId));
+  const answered = error.status === 401 ? new DashboardError(422, error.code, error.message, error.extra) : error;
+  return answer(form, next, { ringError: error.code, requestId: id }, () => errorResponse(answered, requestId));
 }
 
 async function withCookies(response: Response, session: ActiveSession, keys: readonly RingKeyData[], request: Request) {
