@@ -33,7 +33,7 @@ const STORE_ATTACKS: Record<Attack, { status: number; code: string }> = {
   "missing-store": { status: 404, code: "not_found" },
   "invented-org": { status: 403, code: "forbidden" },
 };
-const ORGANIZATION_ATTACKS: Attack[] = ["kumo-header", "kumo-query", "invented-org"];
+const REACH_ATTACKS: Attack[] = ["kumo-header", "kumo-query", "invented-org"];
 
 interface Sample {
   query?: string;
@@ -144,7 +144,7 @@ interface Case {
   name: string;
   method: string;
   path: (store: string) => string;
-  scope: "none" | "organization" | "store";
+  scope: "none" | "reach" | "store";
   sample: Sample;
 }
 
@@ -259,7 +259,7 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
           name: `${endpoint.method} /api/v1${endpoint.template}`,
           method: endpoint.method,
           path: (store: string) => `/api/v1${upstreamPath(endpoint, { storeUrl: store, pixelId: "px_matrix_none" })}`,
-          scope: isStore ? "store" : endpoint.id === "stores" ? "organization" : "none",
+          scope: isStore ? "store" : endpoint.id === "stores" ? "reach" : "none",
           sample,
         };
       });
@@ -289,8 +289,8 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
       const attacks: Attack[] =
         testCase.scope === "store"
           ? (Object.keys(STORE_ATTACKS) as Attack[])
-          : testCase.scope === "organization"
-            ? ORGANIZATION_ATTACKS
+          : testCase.scope === "reach"
+            ? REACH_ATTACKS
             : ["kumo-header", "invented-org"];
       for (const attack of attacks) {
         upstream.reset();

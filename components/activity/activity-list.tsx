@@ -92,7 +92,7 @@ function OneEntry({ id }: { id: string }) {
       ) : entry.isError ? (
         <ErrorPanel error={entry.error} onRetry={() => entry.refetch()} />
       ) : entry.data.entries.length === 0 ? (
-        <EmptyState title="This entry is not in your organization's activity">It may have passed its retention period.</EmptyState>
+        <EmptyState title="This entry is not in the activity of your stores">It may have passed its retention period.</EmptyState>
       ) : (
         <ActivityTable entries={entry.data.entries} highlightId={id} />
       )}

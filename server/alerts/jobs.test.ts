@@ -56,9 +56,9 @@ describe("alert checks while nobody is signed in", () => {
     expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 1 fired/);
     await checkEveryRule();
 
-    const notifications = (await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id);
+    const notifications = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
     expect(notifications).toHaveLength(1);
-    const mails = (await listDeliveries(db, ORGANIZATION, { channel: "outbox" })).filter((d) =>
+    const mails = (await listDeliveries(db, [US_STORE], { channel: "outbox" })).filter((d) =>
       d.key.startsWith(`alert:${notifications[0]!.id}:`),
     );
     expect(mails.map((mail) => mail.recipient).sort()).toEqual(["cfo@example.com", "ops@example.com"]);
@@ -74,6 +74,6 @@ describe("alert checks while nobody is signed in", () => {
     const grant = await grantFor(author, keyFingerprint);
     await revokeGrant(db, { ...scope, keyFingerprint }, grant.id, new Date());
     expect((await checkEveryRule()).detail).toMatch(/; 1 without a grant in force$/);
-    expect((await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
+    expect((await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
   });
 });

@@ -95,15 +95,11 @@ export interface RingReach {
   keyOfOrganization(organizationId: string | null | undefined): SessionKey;
 }
 
+/** The union of the keys' reaches: each store once (the first key that reaches it serves it). */
 function merge(reaches: readonly KeyReach[]): KeyReach {
-  const organizations: KeyReach["organizations"] = [];
-  for (const reach of reaches)
-    for (const organization of reach.organizations) {
-      const known = organizations.find((candidate) => candidate.id === organization.id);
-      if (!known) organizations.push({ ...organization, stores: [...organization.stores] });
-      else for (const store of organization.stores) if (!known.stores.some((other) => other.url === store.url)) known.stores.push(store);
-    }
-  return { organizations, confirmedAt: Math.min(...reaches.map((reach) => reach.confirmedAt)) };
+  const stores: KeyReach["stores"] = [];
+  for (const reach of reaches) for (const store of reach.stores) if (!stores.some((other) => other.url === store.url)) stores.push(store);
+  return { stores, confirmedAt: Math.min(...reaches.map((reach) => reach.confirmedAt)) };
 }
 
 type KeyRefusalCode = "key_expired" | "key_revoked" | "key_invalid";
@@ -143,12 +139,10 @@ export async function ringReach(session: RingSession, requestId: string, signal?
   }
   if (kept.length === 0) throw refusal;
   session.keys = kept.map(({ key }) => key);
-  const holds = (reach: KeyReach, test: (organization: KeyReach["organizations"][number]) => boolean) => reach.organizations.some(test);
   return {
     reach: merge(kept.map(({ reach }) => reach)),
-    keyOfStore: (storeUrl) =>
-      kept.find(({ reach }) => holds(reach, (organization) => organization.stores.some((store) => store.url === storeUrl)))?.key,
+    keyOfStore: (storeUrl) => kept.find(({ reach }) => reach.stores.some((store) => store.url === storeUrl))?.key,
     keyOfOrganization: (organizationId) =>
-      kept.find(({ reach }) => holds(reach, (organization) => organization.id === organizationId))?.key ?? kept[0]!.key,
+      kept.find(({ reach }) => reach.stores.some((store) => store.organizationId === organizationId))?.key ?? kept[0]!.key,
   };
 }

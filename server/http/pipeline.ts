@@ -39,8 +39,10 @@ interface RouteSpec<P, Q, B> {
   methods: readonly HttpMethod[];
   /** The route file's folder under app/, in Next's syntax: "/api/stores/[storeUrl]/saved-views". */
   path: string;
-  /** What the route works on: verified against the key's reach before the handler runs. */
+  /** What the route works on: verified against the session's reach before the handler runs. */
   scope: Resolve<P, Scope>;
+  /** Why a route declared `none` touches no store's data (the route table test requires it). */
+  reason?: string;
   /** Reads the path parameters (404/400 as DashboardError); default: each one a plain text value. */
   params?: (raw: RawParams, url: URL, request: Request) => P;
   /** The name in the log line (a template, never the raw path); default "METHOD path". */
@@ -62,7 +64,7 @@ interface HandlerContext<P, Q, B> {
   params: P;
   /** The signed-in session (absent only on routes declared with `session: false`). */
   session: ActiveSession;
-  /** The organization and store the route works on, verified (absent only on routes without a session). */
+  /** The stores the route works on, verified against the reach (absent only on routes without a session). */
   scope: VerifiedScope;
   /** The upstream as the key of the ring that reaches the scope, in the verified organization (absent only on routes without a session). */
   upstream: UpstreamClient;
@@ -88,6 +90,8 @@ interface RouteInfo {
   readonly session: boolean;
   /** `by-path` when the scope depends on what the path names (the proxy: per upstream endpoint). */
   readonly scope: Scope | "by-path";
+  /** Why the route works on no store (routes of scope `none`). */
+  readonly reason?: string;
 }
 
 export type RouteHandler = ((request: Request, context?: RouteContext) => Promise<Response>) & { readonly spec: RouteInfo };
@@ -269,6 +273,7 @@ export function route<P = Record<string, string>, Q = Record<string, never>, B =
     path: spec.path,
     session: spec.session !== false,
     scope: typeof spec.scope === "string" ? spec.scope : "by-path",
+    reason: spec.reason,
   };
   return Object.assign(run, { spec: info });
 }

@@ -76,8 +76,10 @@ interface EnqueueOptions {
   /** At most one job ever holds this key: enqueuing it again does nothing. */
   uniqueKey?: string;
   runAt?: Date;
-  /** Lets the organization's users see the run on the Runs page. */
+  /** The organization of the job's store. */
   organizationId?: string;
+  /** The store the job works for: lets the users who reach it see the run on the Runs page. */
+  storeUrl?: string;
   maxAttempts?: number;
   /** Enqueue inside this transaction (the job exists only if it commits). */
   db?: Db;
@@ -88,10 +90,18 @@ export async function enqueue(name: string, payload: unknown, options: EnqueueOp
   const db = options.db ?? (await database());
   const maxAttempts = options.maxAttempts ?? registry.jobs.get(name)?.maxAttempts ?? 5;
   const [row] = await db.query<{ id: string }>(
-    `insert into jobs (name, payload, unique_key, organization_id, run_at, max_attempts)
-     values ($1, ($2::text)::jsonb, $3, $4, coalesce($5, now()), $6)
+    `insert into jobs (name, payload, unique_key, organization_id, store_url, run_at, max_attempts)
+     values ($1, ($2::text)::jsonb, $3, $4, $5, coalesce($6, now()), $7)
      on conflict (unique_key) do nothing returning id::text as id`,
-    [name, JSON.stringify(payload ?? {}), options.uniqueKey ?? null, options.organizationId ?? null, options.runAt ?? null, maxAttempts],
+    [
+      name,
+      JSON.stringify(payload ?? {}),
+      options.uniqueKey ?? null,
+      options.organizationId ?? null,
+      options.storeUrl ?? null,
+      options.runAt ?? null,
+      maxAttempts,
+    ],
   );
   if (row) return { id: row.id, created: true };
   const [existing] = await db.query<{ id: string }>("select id::text as id from jobs where unique_key = $1", [options.uniqueKey]);

@@ -79,6 +79,7 @@ export const addRingKey = route(
     methods: ["POST"],
     path: "/api/session/keys",
     scope: "none",
+    reason: "adds a key to the signed-in session's own ring: its store is checked with that key, not with the session's",
     body: { schema: z.record(z.string(), z.unknown()), maxBytes: SIGN_IN_BODY_LIMIT, form: true },
   },
   async ({ request, requestId, session, body, form, log }) => {
@@ -129,6 +130,7 @@ export const removeRingKey = route(
     methods: ["POST"],
     path: "/api/session/keys/remove",
     scope: "none",
+    reason: "removes a key from the signed-in session's own ring",
     body: { schema: removeKeySchema, maxBytes: SIGN_IN_BODY_LIMIT, form: true },
   },
   async ({ request, requestId, session, body, form }) => {

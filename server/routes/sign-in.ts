@@ -102,6 +102,7 @@ export const signIn = route(
     methods: ["POST"],
     path: "/api/session",
     scope: "none",
+    reason: "sign-in: there is no session yet",
     session: false,
     body: { schema: z.record(z.string(), z.unknown()), maxBytes: SIGN_IN_BODY_LIMIT, form: true },
   },
@@ -138,20 +139,23 @@ export const signIn = route(
 );
 
 /** GET /api/session: who is signed in, and the actions the upstream has refused this key; never the key. */
-export const currentSession = route({ methods: ["GET"], path: "/api/session", scope: "none" }, async ({ session, requestId }) => {
-  const refusals = await listRefusals(await database(), session.keyFingerprint);
-  return jsonResponse(
-    {
-      session: summarizeSession(session),
-      refusals: refusals.map(({ action, message, refusedAt }) => ({ action, message, refusedAt: refusedAt.toISOString() })),
-    },
-    { requestId },
-  );
-});
+export const currentSession = route(
+  { methods: ["GET"], path: "/api/session", scope: "none", reason: "the signed-in session itself" },
+  async ({ session, requestId }) => {
+    const refusals = await listRefusals(await database(), session.keyFingerprint);
+    return jsonResponse(
+      {
+        session: summarizeSession(session),
+        refusals: refusals.map(({ action, message, refusedAt }) => ({ action, message, refusedAt: refusedAt.toISOString() })),
+      },
+      { requestId },
+    );
+  },
+);
 
 /** DELETE /api/session: sign out. The row is revoked, so a copy of the cookie no longer works anywhere. */
 export const signOut = route(
-  { methods: ["DELETE"], path: "/api/session", scope: "none", session: false },
+  { methods: ["DELETE"], path: "/api/session", scope: "none", reason: "sign-out of the session itself", session: false },
   async ({ request, requestId }) => {
     const { session } = await resolveSession(sealedSessionCookie(request.headers.get("cookie")));
     if (session) await revokeSession(await database(), session.id, "session_revoked", new Date());

@@ -28,7 +28,15 @@ function page(title: string, body: string, status = 200): Response {
  * which mail providers send from their own servers, so it is not a same-origin request.
  */
 export const unsubscribePage = route(
-  { methods: ["GET", "POST"], path: PATH, scope: "none", session: false, mutation: false, params: tokenPath },
+  {
+    methods: ["GET", "POST"],
+    path: PATH,
+    scope: "none",
+    reason: "a digest recipient without an account: the token alone names the subscription",
+    session: false,
+    mutation: false,
+    params: tokenPath,
+  },
   async ({ request, params }) => {
     if (request.method === "GET") {
       return page(
