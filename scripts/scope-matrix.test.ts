@@ -327,7 +327,13 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
     // A restore undoes the deletion just before it; a digest is sent before it (and its grant) are deleted; a deleted alert rule is deleted last;
     // removing the victim's own store from its ring signs it out, after everything else.
     const rank = (name: string) =>
-      name === "POST /api/session/keys/remove" ? 3 : name.endsWith("/restore") ? 1 : /^DELETE .*\/(grants|digests|alerts)\//.test(name) ? 2 : 0;
+      name === "POST /api/session/keys/remove"
+        ? 3
+        : name.endsWith("/restore")
+          ? 1
+          : /^DELETE .*\/(grants|digests|alerts)\//.test(name)
+            ? 2
+            : 0;
     const ordered = [...cases].sort((a, b) => rank(a.name) - rank(b.name));
     for (const testCase of ordered) {
       const response = await send(testCase, cookies.victim!, US_STORE);

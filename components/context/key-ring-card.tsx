@@ -37,7 +37,10 @@ function OutcomeNote({ outcome }: { outcome: RingOutcome }) {
       : undefined;
   if (!text) return null;
   return (
-    <p role="status" className="mb-4 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-950 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-100">
+    <p
+      role="status"
+      className="mb-4 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-950 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-100"
+    >
       {text}
     </p>
   );

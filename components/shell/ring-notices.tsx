@@ -15,8 +15,10 @@ export function RingNotices({ notices }: { notices: { storeUrls: string[]; label
           data-testid="ring-notice"
           className="mb-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
         >
-          The analytics service refused the key for {notice.storeUrls.join(", ") || notice.label} ({reasons[notice.reason] ?? "it was refused"}
-          ), so it has left your key ring and that store is closed to this session. Your other stores stay. Add the store again with a new key.
+          The analytics service refused the key for {notice.storeUrls.join(", ") || notice.label} (
+          {reasons[notice.reason] ?? "it was refused"}
+          ), so it has left your key ring and that store is closed to this session. Your other stores stay. Add the store again with a new
+          key.
         </p>
       ))}
     </div>

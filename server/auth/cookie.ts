@@ -28,7 +28,10 @@ const sessionDataSchema = sessionSummarySchema.omit({ keys: true }).extend({
   apiKey: z.string().min(1),
   organizationId: identifierSchema.optional(),
   /** The other keys of the ring; the one above is the first. */
-  ring: z.array(ringKeySchema).max(RING_LIMIT - 1).optional(),
+  ring: z
+    .array(ringKeySchema)
+    .max(RING_LIMIT - 1)
+    .optional(),
 });
 export type SessionData = z.infer<typeof sessionDataSchema>;
 
@@ -71,7 +74,7 @@ const SEAL_SHAPE = /^Fe26\.2(?:\*[0-9A-Za-z_-]*){7}~2$/;
  */
 const COOKIE_PART = 3800;
 const MAX_COOKIE_PARTS = 4;
-export const MAX_SEALED_LENGTH = COOKIE_PART * MAX_COOKIE_PARTS;
+const MAX_SEALED_LENGTH = COOKIE_PART * MAX_COOKIE_PARTS;
 
 /** A tampered, expired, unreadable or outdated cookie is no session at all. */
 export async function unsealSession(sealed: string | undefined): Promise<SessionData | null> {
@@ -126,7 +129,9 @@ export async function sessionSetCookies(data: SessionData, request: Request): Pr
   const cookies: string[] = [];
   // Parts left over from a longer seal are harmless: reading stops once the seal is whole.
   for (let index = 0; index * COOKIE_PART < sealed.length; index += 1) {
-    cookies.push(`${partName(name, index)}=${sealed.slice(index * COOKIE_PART, (index + 1) * COOKIE_PART)}; ${cookieAttributes(maxAge, secure)}`);
+    cookies.push(
+      `${partName(name, index)}=${sealed.slice(index * COOKIE_PART, (index + 1) * COOKIE_PART)}; ${cookieAttributes(maxAge, secure)}`,
+    );
   }
   return cookies;
 }

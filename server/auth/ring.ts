@@ -52,7 +52,8 @@ export async function activeRing(
   for (const [index, key] of cookieKeys(data).entries()) {
     const fingerprint = index === 0 ? signedInFingerprint : await keyFingerprint(db, key.apiKey);
     const counts = rows.length === 0 ? index === 0 : active.has(fingerprint);
-    if (counts && !keys.some((other) => other.fingerprint === fingerprint)) keys.push({ ...key, fingerprint, label: keyLabel(fingerprint) });
+    if (counts && !keys.some((other) => other.fingerprint === fingerprint))
+      keys.push({ ...key, fingerprint, label: keyLabel(fingerprint) });
   }
   return { keys, data: withKeys(data, keys) };
 }
@@ -86,7 +87,7 @@ export function keyClient(session: RingSession, key: SessionKey, requestId: stri
 }
 
 /** Which key of the ring serves what a request names. */
-export interface RingReach {
+interface RingReach {
   /** The union of what the keys reach. */
   reach: KeyReach;
   /** The key that reaches this store, if any: a store's calls use its own key, never another. */

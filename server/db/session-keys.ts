@@ -15,7 +15,7 @@ export interface SessionKeyRow {
 }
 
 /** Why a key left a ring: its holder removed it, or the upstream refused it (401). */
-export type DropReason = "removed" | "key_expired" | "key_revoked" | "key_invalid";
+type DropReason = "removed" | "key_expired" | "key_revoked" | "key_invalid";
 
 const COLUMNS = `key_fingerprint as "keyFingerprint", label, store_urls as "storeUrls", added_at as "addedAt",
   dropped_at as "droppedAt", dropped_reason as "droppedReason"`;

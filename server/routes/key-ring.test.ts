@@ -78,10 +78,11 @@ describe("the key ring", () => {
     expect(body.session.keys?.map((key) => key.storeUrls)).toEqual([[US_STORE], [EU_STORE]]);
     expect(JSON.stringify(body)).not.toContain(EU_KEY);
     // The database holds the key's fingerprint only.
-    const rows = await (await database()).query<{ fingerprint: string }>(
-      `select key_fingerprint as fingerprint from session_keys where store_urls @> $1::text[]`,
-      [[EU_STORE]],
-    );
+    const rows = await (
+      await database()
+    ).query<{ fingerprint: string }>(`select key_fingerprint as fingerprint from session_keys where store_urls @> $1::text[]`, [
+      [EU_STORE],
+    ]);
     expect(rows.map((row) => row.fingerprint)).toContain(await keyFingerprint(await database(), EU_KEY));
   });
 
@@ -236,7 +237,9 @@ describe("the key ring", () => {
     const granted = await callRoute(grantStore, post(`/api/stores/${EU_STORE}/grants`, cookie, { consent: true }));
     expect(granted.status).toBe(201);
     const { id } = (await granted.json()) as { id: string };
-    const [row] = await (await database()).query<{ fingerprint: string }>("select key_fingerprint as fingerprint from grants where id = $1", [id]);
+    const [row] = await (
+      await database()
+    ).query<{ fingerprint: string }>("select key_fingerprint as fingerprint from grants where id = $1", [id]);
     expect(row!.fingerprint).toBe(await keyFingerprint(await database(), EU_KEY));
     upstream.reset();
     const { upstream: client } = await grantedUpstream(id);

@@ -104,14 +104,21 @@ export const addRingKey = route(
         jsonResponse({ session: summarizeSession({ ...session, data: withKeys(session.data, keys), keys }) }, { status: 201, requestId }),
       );
       await withCookies(response, session, keys, request);
-      await addSessionKey(db, session.id, { keyFingerprint: fingerprint, label: added.label, storeUrls: key.stores.map((store) => store.url) }, new Date());
+      await addSessionKey(
+        db,
+        session.id,
+        { keyFingerprint: fingerprint, label: added.label, storeUrls: key.stores.map((store) => store.url) },
+        new Date(),
+      );
       rememberKeyReach(session.id, fingerprint, context);
       // Adding a key renews its grants, as signing in with it does.
       await renewGrantsOfKey(db, fingerprint, settings().delegation.ttlDays, new Date());
       return response;
     } catch (error) {
       const failure =
-        error instanceof SessionTooLarge ? new DashboardError(409, "ring_full", "These keys no longer fit in the session cookie.") : toDashboardError(error);
+        error instanceof SessionTooLarge
+          ? new DashboardError(409, "ring_full", "These keys no longer fit in the session cookie.")
+          : toDashboardError(error);
       if (!failure) throw error;
       log.upstreamRequestId = failure.extra.upstreamRequestId;
       log.code = failure.code;
@@ -151,7 +158,9 @@ export const removeRingKey = route(
       return response;
     }
     const removed = key.stores.map((store) => store.url).join(",");
-    const response = answer(form, next, { removed }, () => jsonResponse({ session: summarizeSession({ ...session, data: withKeys(session.data, keys), keys }) }, { requestId }));
+    const response = answer(form, next, { removed }, () =>
+      jsonResponse({ session: summarizeSession({ ...session, data: withKeys(session.data, keys), keys }) }, { requestId }),
+    );
     return withCookies(response, session, keys, request);
   },
 );

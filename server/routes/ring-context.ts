@@ -6,7 +6,7 @@ import { jsonResponse } from "@/server/http/responses";
 import { UpstreamHttpError } from "@/server/upstream/client";
 
 /** The organizations of several contexts, each once, with the union of their stores. */
-export function mergeContexts(contexts: readonly Context[]): Context {
+function mergeContexts(contexts: readonly Context[]): Context {
   const organizations: Context["organizations"] = [];
   for (const context of contexts)
     for (const organization of context.organizations) {

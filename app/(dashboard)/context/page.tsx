@@ -12,7 +12,12 @@ export default async function ContextPage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const selected = one(params.organizationId);
   const session = await requirePageSession(`/context${selected ? `?organizationId=${encodeURIComponent(selected)}` : ""}`);
-  const outcome = { added: one(params.added), removed: one(params.removed), error: one(params.ringError), requestId: one(params.requestId) };
+  const outcome = {
+    added: one(params.added),
+    removed: one(params.removed),
+    error: one(params.ringError),
+    requestId: one(params.requestId),
+  };
   return (
     <div className="space-y-6">
       <ContextView organizationId={selected} />
