@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Breakable } from "@/components/ui/breakable";
 
 /** What the last add or removal said, read from the page's URL (codes and store URLs only, never a key). */
-export interface RingOutcome {
+interface RingOutcome {
   added?: string;
   removed?: string;
   error?: string;

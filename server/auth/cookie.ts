@@ -9,8 +9,8 @@ import { PROTO_HEADER } from "@/server/http/forwarded";
 import { sessionSecrets } from "./secrets";
 
 /** Over HTTPS the cookie takes the `__Host-` prefix: Secure, Path=/, no Domain, so no other host can set it. */
-export const SECURE_SESSION_COOKIE = "__Host-session";
-export const SESSION_COOKIE = "session";
+const SECURE_SESSION_COOKIE = "__Host-session";
+const SESSION_COOKIE = "session";
 
 /** A key added to the session after sign-in (the key ring), with what its GET /context showed. */
 const ringKeySchema = z.strictObject({
