@@ -4,6 +4,7 @@ import { describeDemo } from "@/demo-upstream/describe";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
 import { createRule, deleteRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
+import { reachDb } from "@/server/db/reach";
 import { listNotifications } from "@/server/db/notifications";
 import { listDeliveries } from "@/server/delivery/ledger";
 import { createGrant, revokeGrant } from "@/server/grants/store";
@@ -33,7 +34,7 @@ beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
   vi.stubEnv("UPSTREAM_BASE_URL", upstream.baseUrl);
   vi.stubEnv("DELEGATION_KEY", "alert-jobs-master-key-".padEnd(40, "m"));
-  db = await database();
+  db = reachDb(await database(), [US_STORE]);
 });
 afterAll(async () => {
   vi.unstubAllEnvs();

@@ -1,4 +1,5 @@
 import "server-only";
+import { acrossStores } from "@/server/db/reach";
 import { z } from "zod";
 import { database } from "@/server/db/database";
 import { deliverMail, publicOrigin } from "@/server/delivery/mail";
@@ -22,7 +23,8 @@ export function enqueueDigest(schedule: { id: string; organizationId: string; st
 
 async function planDigests(): Promise<{ detail: string }> {
   const db = await database();
-  const slots = await db.transaction(async (tx) => {
+  // The planner scans every store's schedules: a deliberate path across stores.
+  const slots = await acrossStores(db, "digest planner: due schedules", async (tx) => {
     const due = await takeDueSlots(tx, new Date());
     for (const { scheduleId, organizationId, storeUrl, slot } of due) {
       await enqueue(

@@ -11,6 +11,7 @@ import { toDashboardError, withSessionEnded } from "./failures";
 import { nulProblem } from "./input";
 import { namedOrganization, verifyScope, type Scope, type VerifiedScope } from "./scope";
 import { requireSession, type ActiveSession } from "@/server/auth/require-session";
+import { inReach } from "@/server/db/reach";
 
 const isKeyRefusal = (code: string): code is "key_expired" | "key_revoked" | "key_invalid" =>
   code === "key_expired" || code === "key_revoked" || code === "key_invalid";
@@ -224,20 +225,24 @@ export function route<P = Record<string, string>, Q = Record<string, never>, B =
       const query = parseQuery(url, (spec.query ? resolve(spec.query, params) : noQuery) as z.ZodType<Q>);
       const bodySpec = spec.body ? resolve(spec.body, params) : undefined;
       const { body, form } = bodySpec ? await readRouteBody(request, bodySpec) : { body: undefined as B, form: false };
-      response = await handler({
-        request,
-        url,
-        requestId,
-        params,
-        session: session!,
-        scope: scope!,
-        upstream: upstream!,
-        key: key!,
-        query,
-        body,
-        form,
-        log,
-      });
+      // Every query of the handler sees and writes the rows of the route's stores only (row-level security).
+      const storeUrls = scope?.stores.map((store) => store.url) ?? [];
+      response = await inReach(storeUrls, () =>
+        handler({
+          request,
+          url,
+          requestId,
+          params,
+          session: session!,
+          scope: scope!,
+          upstream: upstream!,
+          key: key!,
+          query,
+          body,
+          form,
+          log,
+        }),
+      );
     } catch (error) {
       const known = toDashboardError(error);
       if (!known) logException(requestId, routeName, error);

@@ -2,6 +2,7 @@ import "server-only";
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { settings } from "@/server/config/settings";
+import { inReach } from "@/server/db/reach";
 import { database, type Db } from "@/server/db/database";
 import { logger } from "@/server/observability/log";
 import { processSingleton } from "@/server/runtime/singleton";
@@ -113,6 +114,8 @@ interface ClaimedRow {
   name: string;
   payload: unknown;
   attempts: number;
+  /** The store the job works for; null for work of no one store (the planner, the purge). */
+  storeUrl: string | null;
 }
 
 /** Jobs whose lease lapsed with no attempt left are dead; then up to `limit` due jobs are taken. */
@@ -129,7 +132,7 @@ export async function claimJobs(db: Db, workerId: string, names: string[], limit
        select id from jobs
        where name = any($2::text[]) and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
        order by run_at limit $4 for update skip locked)
-     returning id::text as id, name, payload, attempts`,
+     returning id::text as id, name, payload, attempts, store_url as "storeUrl"`,
     [workerId, names, leaseSeconds, limit],
   );
 }
@@ -172,13 +175,11 @@ async function runJob(worker: Worker, job: ClaimedRow): Promise<void> {
   worker.running.set(job.id, controller);
   const db = await database();
   try {
-    const result = await definition.handler({
-      id: job.id,
-      name: job.name,
-      payload: job.payload,
-      attempt: job.attempts,
-      signal: controller.signal,
-    });
+    // A job of one store sees and writes that store's rows only; a job of none, no store's rows
+    // (unless it takes a deliberate path across stores: server/db/reach.ts).
+    const result = await inReach(job.storeUrl ? [job.storeUrl] : [], () =>
+      definition.handler({ id: job.id, name: job.name, payload: job.payload, attempt: job.attempts, signal: controller.signal }),
+    );
     await finish(db, worker.id, job, definition, undefined, result);
   } catch (error) {
     logger.warn(

@@ -13,6 +13,7 @@ import {
 import { unsealSession } from "@/server/auth/cookie";
 import { database } from "@/server/db/database";
 import { keyFingerprint } from "@/server/db/key-identity";
+import { inReach, withReach } from "@/server/db/reach";
 import { takeDropNotices } from "@/server/db/session-keys";
 import { grantedUpstream } from "@/server/grants/granted-upstream";
 import { RING_LIMIT } from "@/shared/schemas/session";
@@ -237,12 +238,15 @@ describe("the key ring", () => {
     const granted = await callRoute(grantStore, post(`/api/stores/${EU_STORE}/grants`, cookie, { consent: true }));
     expect(granted.status).toBe(201);
     const { id } = (await granted.json()) as { id: string };
-    const [row] = await (
-      await database()
-    ).query<{ fingerprint: string }>("select key_fingerprint as fingerprint from grants where id = $1", [id]);
+    const [row] = await withReach(await database(), [EU_STORE], (tx) =>
+      tx.query<{ fingerprint: string }>("select key_fingerprint as fingerprint from grants where id = $1", [id]),
+    );
     expect(row!.fingerprint).toBe(await keyFingerprint(await database(), EU_KEY));
     upstream.reset();
-    const { upstream: client } = await grantedUpstream(id);
+    // Another store's work cannot read with it.
+    await expect(inReach([US_STORE], () => grantedUpstream(id))).rejects.toThrow(/does not exist/);
+    // As a digest or alert of that store reads it: in that store's reach only.
+    const { upstream: client } = await inReach([EU_STORE], () => grantedUpstream(id));
     await client.send("store-profile", { params: { storeUrl: EU_STORE } });
     expect(upstream.keyUses()).toEqual([{ key: "Admin — Northwind EU", route: "store-profile", storeUrl: EU_STORE }]);
   });

@@ -19,6 +19,7 @@ import { DashboardError, errorResponse, invalidInput, jsonResponse } from "@/ser
 import { upstreamClient } from "@/server/upstream/client";
 import { renewGrantsOfKey } from "@/server/grants/store";
 import { settings } from "@/server/config/settings";
+import { withReach } from "@/server/db/reach";
 
 const RING_PAGE = "/context";
 
@@ -111,8 +112,9 @@ export const addRingKey = route(
         new Date(),
       );
       rememberKeyReach(session.id, fingerprint, context);
-      // Adding a key renews its grants, as signing in with it does.
-      await renewGrantsOfKey(db, fingerprint, settings().delegation.ttlDays, new Date());
+      // Adding a key renews its grants, as signing in with it does (rows of its own stores only).
+      const reached = key.stores.map((store) => store.url);
+      await withReach(db, reached, (tx) => renewGrantsOfKey(tx, fingerprint, settings().delegation.ttlDays, new Date()));
       return response;
     } catch (error) {
       const failure =

@@ -9,6 +9,7 @@ import { describeDemo } from "@/demo-upstream/describe";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { appendAudit } from "@/server/db/audit";
 import { database } from "@/server/db/database";
+import { reachDb } from "@/server/db/reach";
 import { addNotification } from "@/server/db/notifications";
 import { beginDelivery } from "@/server/delivery/ledger";
 import { enqueue } from "@/server/jobs/queue";
@@ -42,7 +43,7 @@ beforeAll(async () => {
   useUpstream(upstream.baseUrl);
   cookies.us = await cookieFor(ADMIN_KEY);
   cookies.eu = await cookieFor(EU_KEY);
-  const db = await database();
+  const db = reachDb(await database(), [US_STORE]);
   const store = { organizationId: ORGANIZATION, storeUrl: US_STORE };
   planted.auditId = await appendAudit(db, {
     at: new Date(),

@@ -1,4 +1,5 @@
 import "server-only";
+import { withReach } from "@/server/db/reach";
 import { z } from "zod";
 import { safeNextPath } from "@/shared/safe-redirect";
 import { contextSchema, type Context } from "@/shared/schemas/context";
@@ -63,7 +64,8 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
   await purgeExpired(db, new Date());
   const keyFingerprint = await fingerprintOf(apiKey);
   // Signing in renews the key's grants (their lifetime counts from the owner's last sign-in).
-  await renewGrantsOfKey(db, keyFingerprint, settings().delegation.ttlDays, new Date());
+  const reached = context.organizations.flatMap((candidate) => candidate.stores.map((store) => store.url));
+  await withReach(db, reached, (tx) => renewGrantsOfKey(tx, keyFingerprint, settings().delegation.ttlDays, new Date()));
   const row = await createSession(
     db,
     {
