@@ -18,7 +18,9 @@ const linkClass = "text-sm font-medium text-indigo-700 hover:underline dark:text
 function FilteredActivity({ filters }: { filters: ActivityFilters }) {
   const activity = useActivity(filters);
   const entries = activity.data?.pages.flatMap((page) => page.entries) ?? [];
-  const stores = [...new Set([...entries.map((entry) => entry.storeUrl), ...(filters.store ? [filters.store] : [])])];
+  // The filter offers the stores this session reaches.
+  const reach = activity.data?.pages[0]?.stores ?? [];
+  const stores = [...new Set([...reach.map((store) => store.url), ...(filters.store ? [filters.store] : [])])];
   const filtered = hasFilters(filters);
   return (
     <>

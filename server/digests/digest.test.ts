@@ -5,7 +5,7 @@ import { database, type Db } from "@/server/db/database";
 import { createView } from "@/server/db/saved-views";
 import { createGrant, revokeGrant, noticesOfKey } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { enqueue, startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
 import { formatCurrency, formatNumber } from "@/shared/format";
 import { dumpAllTables, unique } from "@/test/databases";
 import { ADMIN_KEY, US_STORE } from "@/test/harness";
@@ -137,6 +137,19 @@ describe("digests of saved views", () => {
     expect(await unsubscribe(db, token!.token, new Date())).toMatchObject({ email: "cy@example.com" });
     const next = await enqueueDigest(schedule, "test-slot-2");
     expect(await finished(next.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
+  });
+
+  it("is planned across stores, then sent in its own store's reach", async () => {
+    const { schedule } = await scheduleFor(ADMIN_KEY, ["planned@example.com"]);
+    await db.query("update digest_schedules set next_run_at = now() - interval '1 minute' where id = $1", [schedule.id]);
+    const plan = await enqueue("digest.plan", {}, { uniqueKey: unique("plan"), maxAttempts: 1 });
+    expect(await finished(plan.id)).toMatchObject({ state: "done", detail: expect.stringMatching(/^[1-9]\d* digests? due$/) });
+    const [send] = await db.query<{ id: string; storeUrl: string }>(
+      `select id::text as id, store_url as "storeUrl" from jobs where name = 'digest.send' and payload->>'scheduleId' = $1`,
+      [schedule.id],
+    );
+    expect(send?.storeUrl).toBe(US_STORE);
+    expect(await finished(send!.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
   });
 
   it("holds no API key in plain text in any table, and reads under an old master key after a rotation", async () => {
