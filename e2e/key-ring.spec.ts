@@ -86,3 +86,29 @@ test("one person holds the keys of two stores: both stores' figures, Activity na
   const open = await page.goto(`/stores/${US_STORE}`);
   expect(open!.status()).toBe(200);
 });
+
+test("an upstream refusal of one key of the ring drops only that store, and the next page names it", async ({ page }) => {
+  await signInWithKey(page, KEYS.admin);
+  await expect(page).toHaveURL(/\/context$/);
+  await page.getByLabel("Add a store: its API key").fill(KEYS.euAdmin);
+  await page.getByRole("button", { name: "Add a store", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Added ${EU_STORE} to your key ring.` })).toBeVisible();
+
+  // Its owner revokes the EU key mid-session: the next read with it meets a 401.
+  await demo.revoke(KEYS.euAdmin);
+  const refused = await page.request.get(`/api/v1/store-data/${EU_STORE}`);
+  expect(refused.status()).toBe(404);
+  expect(((await refused.json()) as { error: string }).error).toContain(`the key for ${EU_STORE}`);
+
+  // The session stays, with the US store; the next page says which store left and why.
+  await page.goto("/context");
+  await expect(page.getByTestId("ring-notice")).toContainText(`refused the key for ${EU_STORE} (it has been revoked)`);
+  await expect(page.locator("section").filter({ has: page.getByRole("heading", { name: "Key ring" }) })).toContainText(
+    "holds 1 of at most 20 keys",
+  );
+  expect((await page.request.get(`/api/v1/store-data/${US_STORE}`)).status()).toBe(200);
+  expect((await page.goto(`/stores/${EU_STORE}`))!.status()).toBe(404);
+  // Told once.
+  await page.goto("/context");
+  await expect(page.getByTestId("ring-notice")).toHaveCount(0);
+});
