@@ -81,6 +81,9 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/activity": {},
   "GET /api/activity/export": {},
   "GET /api/session": {},
+  // The victim's ring takes the EU store's key; removing its own store's key (the last of the cookie it sends) signs it out, so it runs last.
+  "POST /api/session/keys": { body: { apiKey: EU_KEY } },
+  "POST /api/session/keys/remove": { body: { storeUrl: US_STORE } },
   "POST /api/session": { body: {} },
   "DELETE /api/session": {},
   "GET /api/health": {},
@@ -433,8 +436,16 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
 
   it("answers every route in its own scope (the matrix's refusals are not a route that always refuses)", async () => {
     const failures: string[] = [];
-    // A restore undoes the deletion just before it; a digest is sent before it (and its grant) are deleted; a deleted alert rule is deleted last.
-    const rank = (name: string) => (name.endsWith("/restore") ? 1 : /^DELETE .*\/(grants|digests|alerts)\//.test(name) ? 2 : 0);
+    // A restore undoes the deletion just before it; a digest is sent before it (and its grant) are deleted; a deleted alert rule is deleted last;
+    // removing the victim's own store from its ring signs it out, after everything else.
+    const rank = (name: string) =>
+      name === "POST /api/session/keys/remove"
+        ? 3
+        : name.endsWith("/restore")
+          ? 1
+          : /^DELETE .*\/(grants|digests|alerts)\//.test(name)
+            ? 2
+            : 0;
     const ordered = [...cases].sort((a, b) => rank(a.name) - rank(b.name));
     for (const testCase of ordered) {
       const response = await send(testCase, cookies.victim!, US_STORE);

@@ -21,6 +21,8 @@ export interface NewAuditEntry {
   requestId: string | null;
   upstreamRequestId: string | null;
   idempotencyKey: string | null;
+  /** Which key of the ring acted: its label (server/db/key-identity.ts), never the key. */
+  keyLabel?: string | null;
 }
 
 export interface AuditFilters {
@@ -62,10 +64,11 @@ type AuditRow = {
   target: AuditTarget;
   requestId: string | null;
   upstreamRequestId: string | null;
+  keyLabel: string | null;
 };
 
 const COLUMNS = `id, at, organization_id as "organizationId", store_url as "storeUrl", user_email as "userEmail", action,
-  outcome, status, target, request_id as "requestId", upstream_request_id as "upstreamRequestId"`;
+  outcome, status, target, request_id as "requestId", upstream_request_id as "upstreamRequestId", key_label as "keyLabel"`;
 
 function toEntry(row: AuditRow): AuditEntry {
   const { target } = row;
@@ -83,8 +86,8 @@ export function auditInsert(entry: NewAuditEntry, first = 1): { id: string; sql:
   return {
     id,
     sql: `insert into audit_entries (id, at, organization_id, store_url, user_email, session_id, action, outcome, status, target,
-       request_id, upstream_request_id, idempotency_key)
-     values (${n(0)}, ${n(1)}, ${n(2)}, ${n(3)}, ${n(4)}, ${n(5)}, ${n(6)}, ${n(7)}, ${n(8)}, (${n(9)}::text)::jsonb, ${n(10)}, ${n(11)}, ${n(12)})`,
+       request_id, upstream_request_id, idempotency_key, key_label)
+     values (${n(0)}, ${n(1)}, ${n(2)}, ${n(3)}, ${n(4)}, ${n(5)}, ${n(6)}, ${n(7)}, ${n(8)}, (${n(9)}::text)::jsonb, ${n(10)}, ${n(11)}, ${n(12)}, ${n(13)})`,
     params: [
       id,
       entry.at,
@@ -99,19 +102,21 @@ export function auditInsert(entry: NewAuditEntry, first = 1): { id: string; sql:
       entry.requestId,
       entry.upstreamRequestId,
       entry.idempotencyKey,
+      entry.keyLabel ?? null,
     ],
   };
 }
 
 /** One JSON line per entry written, so the history also reaches the server's log collector (no session or key). */
 export function logAudit(id: string, entry: NewAuditEntry): void {
-  const { at, organizationId, storeUrl, userEmail, action, outcome, status, target, requestId, upstreamRequestId } = entry;
+  const { at, organizationId, storeUrl, userEmail, action, outcome, status, target, requestId, upstreamRequestId, keyLabel } = entry;
   const line = {
     at: at.toISOString(),
     id,
     organizationId,
     storeUrl,
     userEmail,
+    keyLabel,
     action,
     outcome,
     status,

@@ -23,14 +23,15 @@ export const currentCloneAttempt = route({ methods: ["GET"], path: ATTEMPT, scop
  */
 export const keepCloneAttempt = route(
   { methods: ["PUT"], path: ATTEMPT, scope: "store", body: { schema: newCloneAttemptSchema, maxBytes: ACTION_BODY_LIMIT } },
-  async ({ session, scope, body, requestId }) => {
+  async ({ session, scope, key, body, requestId }) => {
     await saveCloneAttempt(
       await database(),
       {
         sessionId: session.id,
         storeUrl: scope.store!.url,
         organizationId: scope.organizationId!,
-        keyFingerprint: session.keyFingerprint,
+        // The store's own key of the ring: the one its clone runs with, whose Idempotency-Keys it finds.
+        keyFingerprint: key.fingerprint,
         idempotencyKey: body.idempotencyKey,
         request: body.request,
       },

@@ -53,7 +53,7 @@ export const listDigests = route({ methods: ["GET"], path: COLLECTION, scope: "s
 /** POST /api/stores/{storeUrl}/digests: schedules a saved view, read through the signed-in key's grant for the store. */
 export const createDigest = route(
   { methods: ["POST"], path: COLLECTION, scope: "store", body: { schema: newDigestSchema, maxBytes: ACTION_BODY_LIMIT } },
-  async ({ scope, session, body, upstream, requestId, log }) => {
+  async ({ scope, session, key, body, upstream, requestId, log }) => {
     const db = await database();
     const organizationId = scope.organizationId!;
     const storeUrl = scope.store!.url;
@@ -61,7 +61,7 @@ export const createDigest = route(
     if (!views.some((view) => view.id === body.savedViewId))
       throw new DashboardError(404, "not_found", "This saved view no longer exists.");
     const grant = (await listGrants(db, organizationId, storeUrl)).find(
-      (candidate) => candidate.keyFingerprint === session.keyFingerprint && !candidate.endedAt && candidate.expiresAt > new Date(),
+      (candidate) => candidate.keyFingerprint === key.fingerprint && !candidate.endedAt && candidate.expiresAt > new Date(),
     );
     if (!grant) throw new DashboardError(409, "grant_needed");
     const profile = await upstream.json("store-profile", storeProfileSchema, { params: { storeUrl } });

@@ -13,25 +13,27 @@ import {
   clearedSessionCookies,
   newSessionData,
   sealedSessionCookie,
-  sessionSetCookie,
+  sessionSetCookies,
   summarize,
   type SessionData,
 } from "@/server/auth/cookie";
+import { rememberKeyReach, summarizeSession } from "@/server/auth/ring";
+import { keyLabel } from "@/server/db/key-identity";
 import { database } from "@/server/db/database";
 import { listRefusals } from "@/server/db/key-refusals";
 import { recordFailure, retryAfterSeconds } from "@/server/db/rate-limits";
 import { settings } from "@/server/config/settings";
 import { createSession, revokeSession } from "@/server/db/sessions";
 import { renewGrantsOfKey } from "@/server/grants/store";
-import { rememberReach } from "@/server/auth/key-reach";
 import { purgeExpired } from "@/server/db/maintenance";
 import { upstreamClient, UpstreamHttpError } from "@/server/upstream/client";
 import { toDashboardError } from "@/server/http/failures";
 import { route, SIGN_IN_BODY_LIMIT } from "@/server/http/pipeline";
 
 /** What the browser learns about a session: never the key. */
-function sessionBody(session: SessionData, context?: Context) {
-  return { session: summarize(session), ...(context ? { context } : {}) };
+function sessionBody(session: SessionData, context?: Context, label?: string) {
+  const keys = label && [{ label, organization: session.organization, storeUrls: session.stores.map((store) => store.url) }];
+  return { session: summarize(session, keys || undefined), ...(context ? { context } : {}) };
 }
 
 /** A form leaves empty fields behind; a demo key button sends its id next to an empty key field. */
@@ -74,11 +76,13 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
       organizationName: organization?.name ?? null,
       userAgent: request.headers.get("user-agent") ?? "",
       clientAddress: clientAddress(request) ?? "",
+      keyLabel: keyLabel(keyFingerprint),
+      storeUrls: context.organizations.flatMap((candidate) => candidate.stores.map((store) => store.url)),
     },
     new Date(),
   );
   // What the key reaches, for the scope checks of the session's first requests (a narrowed read is not its whole reach).
-  if (!organizationId) rememberReach(row.id, context);
+  if (!organizationId) rememberKeyReach(row.id, keyFingerprint, context);
   const session = newSessionData({
     sessionId: row.id,
     apiKey,
@@ -87,7 +91,7 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
     stores: (organization?.stores ?? []).slice(0, SESSION_STORES_LIMIT).map(({ url, type, currency }) => ({ url, type, currency })),
     user: { name: context.user.name, email: context.user.email },
   });
-  return { session, context, cookie: await sessionSetCookie(session, request) };
+  return { session, context, label: keyLabel(keyFingerprint), cookies: await sessionSetCookies(session, request) };
 }
 
 /**
@@ -115,11 +119,11 @@ export const signIn = route(
           retryAfter: String(wait),
         });
       }
-      const { session, context, cookie } = await openSession(request, signInInput(body), requestId);
+      const { session, context, label, cookies } = await openSession(request, signInInput(body), requestId);
       const response = form
         ? new Response(null, { status: 303, headers: { location: next } })
-        : jsonResponse(sessionBody(session, context), { requestId });
-      response.headers.append("set-cookie", cookie);
+        : jsonResponse(sessionBody(session, context, label), { requestId });
+      for (const cookie of cookies) response.headers.append("set-cookie", cookie);
       response.headers.append("set-cookie", forgetEndedReasonCookie(request));
       return response;
     } catch (error) {
@@ -143,7 +147,7 @@ export const currentSession = route(
     const refusals = await listRefusals(await database(), session.keyFingerprint);
     return jsonResponse(
       {
-        ...sessionBody(session.data),
+        session: summarizeSession(session),
         refusals: refusals.map(({ action, message, refusedAt }) => ({ action, message, refusedAt: refusedAt.toISOString() })),
       },
       { requestId },

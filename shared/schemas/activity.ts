@@ -38,6 +38,8 @@ export const auditEntrySchema = z.strictObject({
   /** ISO 8601 time the action finished (or was found unfinished). */
   at: z.string(),
   userEmail: z.string(),
+  /** Which key of the person's ring acted: a short label, never the key (null for entries from before the ring). */
+  keyLabel: z.string().nullable().optional(),
   organizationId: z.string().nullable(),
   storeUrl: z.string(),
   action: z.enum(auditActions),

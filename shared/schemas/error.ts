@@ -41,6 +41,8 @@ const errorCodes = [
   "internal_error",
   "delegation_off",
   "grant_needed",
+  "ring_full",
+  "store_in_ring",
 ] as const;
 export const errorCodeSchema = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
