@@ -74,7 +74,7 @@ describe("a server that cannot start says why in one line, exits 1 and never lis
     writeFileSync(file, "not a directory");
     for (const [dataDir, reason] of [
       [file, /it is a file, not a directory/],
-      ["/proc/dashboard-data", /it cannot be created \(ENOENT\)/],
+      ["/proc/dashboard-data", /it cannot be created \(ENOENT\); set DATA_DIR to a folder this user can write/],
     ] as const) {
       const started = performance.now();
       const { code, lines } = await refusal({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
