@@ -6,7 +6,7 @@ import "server-only";
  * and a test keeps the two equal and this list equal to the names the schemas read.
  */
 
-export interface SettingDoc {
+interface SettingDoc {
   name: string;
   /** What it is when unset. */
   fallback: string;
@@ -23,7 +23,7 @@ interface SettingGroup {
   settings: SettingDoc[];
 }
 
-export const SETTING_GROUPS: SettingGroup[] = [
+const SETTING_GROUPS: SettingGroup[] = [
   {
     title: "Upstream",
     intro: "The API the dashboard reads and acts on.",
