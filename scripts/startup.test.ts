@@ -102,7 +102,7 @@ describe("a server that cannot start says why in one line, exits 1 and never lis
     ]);
     const { script } = await server({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir, APP_ORIGIN: "https://dashboard.example.com" });
     await script.waitFor(/Listening on/);
-  });
+  }, 90_000);
 
   it("a DATA_DIR holding files the embedded database cannot open", async () => {
     const dataDir = tempDir("corrupt");
