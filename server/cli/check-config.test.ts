@@ -78,6 +78,8 @@ describe("check-config reaches what the settings name", () => {
     // Secrets masked, and EHLO sent nothing.
     expect(result.stdout).toContain("SESSION_SECRET                   *** (1 secret)");
     expect(result.stdout).not.toContain(KEY_A);
+    // Settings left unset show their defaults.
+    expect(result.stdout).toMatch(/\n  PORT +default: 3000\n/);
     expect(sink.messages).toHaveLength(0);
   }, 90_000);
 

@@ -33,13 +33,15 @@ function shown(name: string, raw: string): string {
   return `*** (${count} secret${count === 1 ? "" : "s"})`;
 }
 
+/** Every setting: its value when set (secrets masked), else its default. */
 function effectiveSettings(): string[] {
   const { production } = settings();
-  const set = SETTING_DOCS.filter((doc) => process.env[doc.name]);
   return [
-    `Settings are valid (${production ? "production" : "not production"} rules). Set here:`,
-    ...set.map((doc) => `  ${doc.name.padEnd(32)} ${shown(doc.name, process.env[doc.name]!)}`),
-    `${SETTING_DOCS.length - set.length} other setting(s) at their defaults (docs/configuration.md).`,
+    `Settings are valid (${production ? "production" : "not production"} rules):`,
+    ...SETTING_DOCS.map((doc) => {
+      const raw = process.env[doc.name];
+      return `  ${doc.name.padEnd(32)} ${raw ? shown(doc.name, raw) : `default: ${doc.fallback.replaceAll("`", "")}`}`;
+    }),
   ];
 }
 
