@@ -1,11 +1,16 @@
 /** `npm run check-config` as an operator runs it: a real process trying a real database, SMTP server and upstream. */
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { masterKeysFrom, sealApiKey } from "@/server/grants/envelope";
+import { lockDataDir } from "@/server/db/data-dir-lock";
 import { newLocation, type Location } from "@/test/databases";
 import { startMailSink, type MailSink } from "@/test/mail-sink";
+import { copyOfTemplate } from "@/test/pglite-template";
 import { childEnv, freePort, ROOT } from "@/test/processes";
 
 const KEY_A = "check-config-master-key-a-".padEnd(48, "a");
@@ -131,6 +136,27 @@ describe("check-config reaches what the settings name", () => {
     },
     30_000,
   );
+
+  it("only reads an embedded database: it creates none, and leaves one a running server holds alone", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "dash-check-empty-"));
+    const held = copyOfTemplate();
+    const release = lockDataDir(held);
+    try {
+      const embedded = (dataDir: string) =>
+        checkConfig({ UPSTREAM_BASE_URL: upstreamUrl, SESSION_SECRET: "s".repeat(40), EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+      const none = await embedded(empty);
+      expect(none).toMatchObject({ code: 0, stderr: "" });
+      expect(none.stdout).toContain(`database: embedded, none in ${empty} yet (created at first start)`);
+      expect(readdirSync(empty)).toEqual([]);
+      const inUse = await embedded(held);
+      expect(inUse).toMatchObject({ code: 0, stderr: "" });
+      expect(inUse.stdout).toContain(`database: embedded, in use by process ${process.pid} (not opened)`);
+    } finally {
+      release();
+      rmSync(empty, { recursive: true, force: true });
+      rmSync(held, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it("reaches nothing with --offline: the settings alone decide", async () => {
     const result = await checkConfig(production({ DATABASE_URL: `postgres://dash@127.0.0.1:${await freePort()}/dash` }), ["--offline"]);

@@ -1,8 +1,9 @@
 import "server-only";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import nodemailer from "nodemailer";
 import { webhookOriginProblem } from "@/server/db/alert-rules";
+import { DataDirInUse } from "@/server/db/data-dir-lock";
 import { describeOpenFailure, openDatabase, type Db } from "@/server/db/database";
 import { migrationVersions, newestAppliedMigration, pendingMigrations } from "@/server/db/migrate";
 import { masterKeysFrom, openApiKey } from "@/server/grants/envelope";
@@ -82,8 +83,9 @@ async function grantsOf(db: Db, keys: string[]): Promise<ProbeResult> {
 /** The database: reached, migrations, roles and row-level security, grants, and the rule on APP_ORIGIN for webhooks. */
 export async function probeDatabase(config: Settings, timeoutMs: number): Promise<ProbeResult> {
   const { url, dataDir } = config.database;
-  if (!url && !existsSync(resolve(dataDir))) {
-    return { notes: [`database: embedded, ${resolve(dataDir)} does not exist yet (created at first start)`], problems: [] };
+  // The embedded database is only read: never created here, nor opened under a running server.
+  if (!url && !existsSync(join(resolve(dataDir), "PG_VERSION"))) {
+    return { notes: [`database: embedded, none in ${resolve(dataDir)} yet (created at first start)`], problems: [] };
   }
   let db: Db;
   try {
@@ -101,6 +103,8 @@ export async function probeDatabase(config: Settings, timeoutMs: number): Promis
       "the database",
     );
   } catch (error) {
+    if (error instanceof DataDirInUse)
+      return { notes: [`database: embedded, in use by process ${error.holder.pid} (not opened)`], problems: [] };
     return { notes: [], problems: [describeOpenFailure(error)] };
   }
   try {
