@@ -48,6 +48,15 @@ describe("the settings", () => {
     expect(settings().database.embedded).toBe(true);
   });
 
+  it("refuse e-mail in production without the public origin its links need, and accept it with one", () => {
+    production({ SMTP_URL: "smtp://mail.internal:587" });
+    expect(settingProblems()).toEqual([expect.stringMatching(/^APP_ORIGIN is required in production when SMTP_URL is set/)]);
+    production({ SMTP_URL: "smtp://mail.internal:587", APP_ORIGIN: "https://dashboard.example.com" });
+    expect(settingProblems()).toEqual([]);
+    production({ SMTP_URL: "smtp://mail.internal:587", DEMO_MODE: "1" });
+    expect(settingProblems()).toEqual([]);
+  });
+
   it("need nothing on the demo upstream", () => {
     production({ DEMO_MODE: "1", DATABASE_URL: undefined, SESSION_SECRET: undefined, UPSTREAM_BASE_URL: "http://127.0.0.1:4010/v1" });
     expect(settingProblems()).toEqual([]);

@@ -71,7 +71,7 @@ async function guarded<T>(run: () => Promise<T>): Promise<T> {
 
 type Queryable = { query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }> };
 
-/** How the dashboard talks to PostgreSQL; every bound is a setting (README, "Settings"). */
+/** How the dashboard talks to PostgreSQL; every bound is a setting (docs/configuration.md). */
 interface PoolOptions {
   poolSize: number;
   connectTimeoutMs: number;
@@ -263,7 +263,7 @@ function postgresCause(error: unknown, target: string): string {
     case "3D000":
       return `the database does not exist (${message})`;
     case "42501":
-      return `the user lacks a privilege the migrations need (${message}); see README "Database privileges"`;
+      return `the user lacks a privilege the migrations need (${message}); see docs/operations.md, "Database"`;
   }
   if (/timeout/i.test(message)) return `no answer from ${target} in time`;
   return message;

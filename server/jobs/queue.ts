@@ -8,7 +8,7 @@ import { logger } from "@/server/observability/log";
 import { processSingleton } from "@/server/runtime/singleton";
 
 /**
- * Background jobs in the dashboard's own database (README, "Work while you're away"): any
+ * Background jobs in the dashboard's own database (docs/features/digests-and-grants.md): any
  * number of instances poll one table; a job is claimed with `for update skip locked` under a
  * lease its worker renews every third of the lease, so a worker killed mid-run loses it within
  * JOBS_LEASE_SECONDS and another instance runs the job again. Failures are retried with

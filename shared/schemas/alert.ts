@@ -67,7 +67,7 @@ export const alertRuleSchema = alertRuleInputSchema.extend({
   createdByEmail: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** Shared secret of the webhook signature (README "Alerts"): shown to the organization's users. */
+  /** Shared secret of the webhook signature (docs/features/alerts.md): shown to the organization's users. */
   webhookSecret: z.string(),
 });
 export type AlertRule = z.infer<typeof alertRuleSchema>;
