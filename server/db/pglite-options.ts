@@ -17,6 +17,11 @@ export const pgliteStartParams = () => [...PGlite.defaultStartParams, ...SETTING
 /** The script that runs initdb in a child process (copied into every release). */
 const initdbScript = () => join(/* turbopackIgnore: true */ process.cwd(), "server", "db", "pglite-initdb.mjs");
 
+/** A folder of another embedded database (the test runs keep theirs inside the default DATA_DIR): not a stranger. */
+function isEmbeddedDatabase(path: string): boolean {
+  return existsSync(join(path, "PG_VERSION")) || existsSync(join(path, "dashboard.lock"));
+}
+
 /**
  * Makes a new data directory in a child process, so that initdb's peak memory (several hundred MB
  * under WebAssembly) is the child's and is given back when it exits. It is made in a folder inside
@@ -25,7 +30,9 @@ const initdbScript = () => join(/* turbopackIgnore: true */ process.cwd(), "serv
  */
 export async function initDataDirOutOfProcess(dataDir: string): Promise<void> {
   if (existsSync(join(dataDir, "PG_VERSION"))) return;
-  const strangers = readdirSync(dataDir).filter((name) => name !== "dashboard.lock" && !/^\.(write-test|initdb-)/.test(name));
+  const strangers = readdirSync(dataDir).filter(
+    (name) => name !== "dashboard.lock" && !/^\.(write-test|initdb-)/.test(name) && !isEmbeddedDatabase(join(dataDir, name)),
+  );
   if (strangers.length > 0) throw new DataDirUnusable(dataDir, `it holds files (${strangers.slice(0, 3).join(", ")}) but no database`);
   // What an init killed midway left is started over.
   for (const name of readdirSync(dataDir).filter((entry) => entry.startsWith(".initdb-")))
