@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { freePort } from "@/test/processes";
 import { startMailSink, type MailSink } from "@/test/mail-sink";
-import { deliverMail } from "./mail";
+import { inReach } from "@/server/db/reach";
+import { deliverMail as deliverOutsideAReach } from "./mail";
 
 let sink: MailSink;
 beforeAll(async () => (sink = await startMailSink({ reject: ["nobody@example.com"] })));
@@ -17,6 +18,9 @@ const mail = (key: string, to: string) => ({
   organizationId: "org_mail",
   storeUrl: "shop.example",
 });
+
+/** As a store's job sends it: inside that store's reach, which row-level security requires of every write. */
+const deliverMail = (message: ReturnType<typeof mail>) => inReach([message.storeUrl], () => deliverOutsideAReach(message));
 
 describe("deliverMail", () => {
   it("sends by SMTP once per key: the same key again sends nothing", async () => {
