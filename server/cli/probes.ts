@@ -6,6 +6,7 @@ import { webhookOriginProblem } from "@/server/db/alert-rules";
 import { DataDirInUse } from "@/server/db/data-dir-lock";
 import { describeOpenFailure, openDatabase, type Db } from "@/server/db/database";
 import { migrationVersions, newestAppliedMigration, pendingMigrations } from "@/server/db/migrate";
+import { acrossStoresIfMigrated } from "@/server/db/reach";
 import { masterKeysFrom, openApiKey } from "@/server/grants/envelope";
 import type { settings } from "@/server/config/settings";
 
@@ -58,9 +59,11 @@ async function grantsOf(db: Db, keys: string[]): Promise<ProbeResult> {
   const [table] = await db.query<{ name: string | null }>("select to_regclass('grants')::text as name");
   if (!table?.name) return { notes: ["grants: none (the table is not there yet)"], problems: [] };
   type Row = { id: string; masterKeyId: string; wrappedDataKey: Buffer; sealedApiKey: Buffer };
-  const rows = await db.query<Row>(
-    `select id, master_key_id as "masterKeyId", wrapped_data_key as "wrappedDataKey", sealed_api_key as "sealedApiKey"
-     from grants where ended_at is null`,
+  const rows = await acrossStoresIfMigrated(db, "check-config's count of the grants DELEGATION_KEY opens", (tx) =>
+    tx.query<Row>(
+      `select id, master_key_id as "masterKeyId", wrapped_data_key as "wrappedDataKey", sealed_api_key as "sealedApiKey"
+       from grants where ended_at is null`,
+    ),
   );
   const masters = masterKeysFrom(keys);
   const closed = new Map<string, number>();

@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
 import type { Db } from "./database";
+import { acrossStoresIfMigrated } from "./reach";
 
 /**
  * Alert rules of an organization, per store, and their episodes. Every statement about a rule
@@ -165,8 +166,11 @@ export async function webhookOriginProblem(db: Db, { production, appOrigin }: { 
   if (!production || appOrigin) return null;
   const [table] = await db.query<{ name: string | null }>("select to_regclass('alert_rules')::text as name");
   if (!table?.name) return null;
-  const [row] = await db.query<{ count: number }>(
-    "select count(*)::int as count from alert_rules where deleted_at is null and definition->>'webhookUrl' is not null",
+  // A deployment-wide count, of every store's rules.
+  const [row] = await acrossStoresIfMigrated(db, "the start's count of alert rules that call webhooks", (tx) =>
+    tx.query<{ count: number }>(
+      "select count(*)::int as count from alert_rules where deleted_at is null and definition->>'webhookUrl' is not null",
+    ),
   );
   const count = row?.count ?? 0;
   return count === 0

@@ -63,6 +63,17 @@ export function acrossStores<T>(db: Db, why: string, fn: (tx: Db) => Promise<T>)
 }
 
 /**
+ * `acrossStores` for the operator's checks, which may meet a database whose migrations have not
+ * created the roles yet: there, row-level security is not in place either, and the owner reads as is.
+ */
+export async function acrossStoresIfMigrated<T>(db: Db, why: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+  const [role] = await ownerOf(db).query<{ found: boolean }>("select exists (select 1 from pg_roles where rolname = $1) as found", [
+    MAINTENANCE_ROLE,
+  ]);
+  return role?.found ? acrossStores(db, why, fn) : fn(ownerOf(db));
+}
+
+/**
  * Runs `fn` with every query of the process's database (`database()`) scoped to `storeUrls`,
  * each statement or transaction on its own: the pipeline runs each handler so, with the
  * stores its route may touch, and background work of one store with that store.
