@@ -2,6 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Anomalies } from "./anomalies";
+import type { Restatements } from "./restatements";
 import type { ScopedKey } from "./auth";
 import type { FaultInjector, RouteId } from "./faults";
 import type { OrganizationFixture, StoreFixture } from "./fixtures";
@@ -20,6 +21,8 @@ export interface Runtime {
   faults: FaultInjector;
   /** Injected drops of a channel's sales (PUT /__control/anomalies). */
   anomalies: Anomalies;
+  /** Restated days: a store-day's revenue multiplied (PUT /__control/restate). */
+  restatements: Restatements;
   counts: Record<RouteId, number>;
   /** Product streams still running (tests check that a disconnect stops generation). */
   openStreams: number;

@@ -103,6 +103,17 @@ export const productMetricsViewSchema = z.strictObject({
       changes: biggestChangesSchema,
     })
     .optional(),
+  /** Set when the view came from the day rollups: when its oldest figures were read, and from where. */
+  freshness: z
+    .strictObject({
+      asOf: z.string(),
+      daysFromRollups: z.number(),
+      daysFromUpstream: z.number(),
+      upstreamRequests: z.number(),
+    })
+    .optional(),
+  /** Days of the range whose figures changed when read again (see the store's data changes). */
+  restated: z.array(z.strictObject({ day: z.string(), revenueChange: z.number(), mostly: z.string().nullable() })).optional(),
 });
 export type ProductMetricsView = z.infer<typeof productMetricsViewSchema>;
 
