@@ -23,6 +23,8 @@ export interface RollupPolicy {
 export interface ReadProgress {
   daysRead: number;
   daysToRead: number;
+  /** Rows read from the upstream so far. */
+  rowsRead: number;
   /** The store-local day being read. */
   day: string;
 }
@@ -90,7 +92,7 @@ async function readRun(
   filters: MetricsFilters,
   run: string[],
   storable: (day: string) => boolean,
-  into: { summary: RangeSummary; filter: CellFilter; policy: RollupPolicy; progress: (day: string) => void; onOpened?: () => void },
+  into: { summary: RangeSummary; filter: CellFilter; policy: RollupPolicy; progress: (day: DayCells) => void; onOpened?: () => void },
 ): Promise<void> {
   const { db } = into.policy;
   const now = () => into.policy.now?.() ?? new Date();
@@ -112,7 +114,7 @@ async function readRun(
   const close = async (day: DayCells) => {
     closed.add(day.day);
     for (const cell of day.cells.values()) if (cellMatches(cell, into.filter)) into.summary.addCell(cell);
-    into.progress(day.day);
+    into.progress(day);
     if (disordered || !storable(day.day)) return;
     pending.push(day);
     if (pending.length >= SAVE_EVERY_DAYS) await flush();
@@ -172,6 +174,7 @@ export async function readRange(
   let upstreamRequests = 0;
   let daysRead = 0;
   let daysToRead = 0;
+  let rowsRead = 0;
 
   while (pending.size > 0) {
     const stored = await storedDays(db, scope, filters.startDate, filters.endDate);
@@ -193,9 +196,10 @@ export async function readRange(
       continue;
     }
     daysToRead += toRead.length;
-    const progress = (day: string) => {
+    const progress = (day: DayCells) => {
       daysRead++;
-      hooks.onProgress?.({ daysRead, daysToRead, day });
+      rowsRead += day.rows;
+      hooks.onProgress?.({ daysRead, daysToRead, rowsRead, day: day.day });
     };
     try {
       for (const run of runsOf(toRead)) {

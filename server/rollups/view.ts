@@ -31,6 +31,7 @@ export async function rollupView(
     onProgress?.({
       daysRead: all.reduce((sum, p) => sum + p.daysRead, 0),
       daysToRead: all.reduce((sum, p) => sum + p.daysToRead, 0),
+      rowsRead: all.reduce((sum, p) => sum + p.rowsRead, 0),
       day: progress.day,
     });
   };

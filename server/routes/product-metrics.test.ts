@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { productMetricsEventSchema, type ProductMetricsView } from "@/shared/schemas/product-metrics-view";
 import { signIn } from "./sign-in";
+import { database } from "@/server/db/database";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
 import { breakdown as breakdownRoute, productMetricsExport as exportRoute, productMetrics as productMetricsRoute } from "./product-metrics";
 import { EXPORT_MANIFEST_HEADER, type ExportManifestBase } from "@/shared/schemas/export-manifest";
@@ -18,9 +19,11 @@ beforeAll(async () => {
   cookie = cookieFrom(await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey: ADMIN_KEY }) })));
 });
 afterAll(() => upstream.close());
-beforeEach(() => {
+beforeEach(async () => {
   useUpstream(upstream.baseUrl);
   upstream.reset();
+  // Each test reads the upstream afresh: no day rollups left by an earlier one.
+  await (await database()).query("delete from rollup_days");
 });
 afterEach(() => vi.unstubAllEnvs());
 

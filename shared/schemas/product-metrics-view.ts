@@ -127,7 +127,13 @@ export type ProductBreakdown = z.infer<typeof breakdownSchema>;
 
 /** The NDJSON lines of the product-metrics route: progress while rows stream in, then one result or error. */
 export const productMetricsEventSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("progress"), rows: z.number() }),
+  z.strictObject({
+    type: z.literal("progress"),
+    rows: z.number(),
+    /** Share of the days to read that are read (0–100), and the store-local day being read: from the day rollups. */
+    percent: z.number().optional(),
+    day: z.string().optional(),
+  }),
   z.strictObject({ type: z.literal("result"), view: productMetricsViewSchema }),
   z.strictObject({
     type: z.literal("error"),
