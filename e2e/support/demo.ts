@@ -41,6 +41,9 @@ export const demo = {
   setAnomalies: (rules: AnomalyRule[]) =>
     call("/anomalies", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
   state: () => call("/state") as Promise<DemoState>,
+  /** Multiplies a store-day's revenue, as a restated day, until the next reset. */
+  restate: (storeUrl: string, date: string, factor: number) =>
+    call("/restate", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ storeUrl, date, factor }) }),
   /** Serves the odd store (contract-valid, unusual values) until the next reset. */
   setOdd: (enabled: boolean) =>
     call("/odd", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ enabled }) }),

@@ -86,7 +86,7 @@ const environmentSchema = z
     JOBS_CONCURRENCY: wholeNumber("JOBS_CONCURRENCY", 4, { max: 64 }),
     ROLLUPS: oneOf("ROLLUPS", ["on", "off"] as const, "on"),
     ROLLUP_FRESH_DAYS: wholeNumber("ROLLUP_FRESH_DAYS", 3, { min: 0, max: 366 }),
-    ROLLUP_REVALIDATE_SECONDS: wholeNumber("ROLLUP_REVALIDATE_SECONDS", 86_400, { min: 60, max: 31_536_000 }),
+    ROLLUP_REVALIDATE_SECONDS: wholeNumber("ROLLUP_REVALIDATE_SECONDS", 86_400, { min: 1, max: 31_536_000 }),
     ROLLUP_BUDGET_MB: wholeNumber("ROLLUP_BUDGET_MB", 2_048, { min: 1, max: 1_048_576 }),
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(["1", "0", ""], { message: "WEBHOOK_ALLOW_PRIVATE must be 1, 0 or unset." })
