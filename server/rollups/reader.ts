@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "@/server/db/database";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { openProductRows } from "@/server/metrics/product-rows";
+import { logger } from "@/server/observability/log";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { cellMatches, DayCells, RangeSummary, type CellFilter } from "./cells";
 import { claimDays, deleteDays, releaseClaims, saveDays, storedDays, summarizeStored, type RollupScope } from "./repository";
@@ -42,6 +43,13 @@ export interface RangeRead {
   daysFromRollups: number;
   daysFromUpstream: number;
   upstreamRequests: number;
+  /** Days read again because their stored figures were stale: a restatement may have been found. */
+  revalidated: number;
+  /**
+   * The writes of the days just read, after the answer: a view does not wait for them. Never
+   * rejects: a failed write frees its days' claims and is logged.
+   */
+  saved: Promise<void>;
 }
 
 const DAY_MS = 86_400_000;
@@ -92,7 +100,15 @@ async function readRun(
   filters: MetricsFilters,
   run: string[],
   storable: (day: string) => boolean,
-  into: { summary: RangeSummary; filter: CellFilter; policy: RollupPolicy; progress: (day: DayCells) => void; onOpened?: () => void },
+  into: {
+    summary: RangeSummary;
+    filter: CellFilter;
+    policy: RollupPolicy;
+    progress: (day: DayCells) => void;
+    onOpened?: () => void;
+    /** Writes run one after another, behind the reading. */
+    writes: { chain: Promise<void> };
+  },
 ): Promise<void> {
   const { db } = into.policy;
   const now = () => into.policy.now?.() ?? new Date();
@@ -121,9 +137,22 @@ async function readRun(
   };
   const flush = async () => {
     if (disordered || pending.length === 0) return;
-    await saveDays(db, scope, pending, now());
-    saved.push(...pending.map((day) => day.day));
+    const batch = pending;
     pending = [];
+    into.writes.chain = into.writes.chain.then(async () => {
+      if (disordered) return;
+      try {
+        await saveDays(db, scope, batch, now());
+        saved.push(...batch.map((day) => day.day));
+      } catch (error) {
+        logger.warn({ storeUrl: scope.storeUrl, err: error instanceof Error ? error.message : String(error) }, "Day rollups not saved");
+        await releaseClaims(
+          db,
+          scope,
+          batch.map((day) => day.day),
+        ).catch(() => undefined);
+      }
+    });
   };
 
   for await (const batch of rows.batches) {
@@ -139,12 +168,13 @@ async function readRun(
   if (current) await close(current);
   // Days without a single row are days too: stored as empty.
   for (const day of run) if (!closed.has(day)) await close(new DayCells(day));
-  if (disordered) {
-    await deleteDays(db, scope, saved);
-    await releaseClaims(db, scope, run);
-    return;
-  }
   await flush();
+  if (disordered) {
+    into.writes.chain = into.writes.chain.then(async () => {
+      await deleteDays(db, scope, saved);
+      await releaseClaims(db, scope, run);
+    });
+  }
 }
 
 /**
@@ -175,6 +205,8 @@ export async function readRange(
   let daysRead = 0;
   let daysToRead = 0;
   let rowsRead = 0;
+  let revalidated = 0;
+  const writes = { chain: Promise.resolve() };
 
   while (pending.size > 0) {
     const stored = await storedDays(db, scope, filters.startDate, filters.endDate);
@@ -191,6 +223,8 @@ export async function readRange(
     const wanted = [...pending];
     const mine = await claimDays(db, scope, wanted.filter(storable), now(), policy.claimHoldMs);
     const toRead = wanted.filter((day) => !storable(day) || mine.has(day));
+    revalidated += toRead.filter((day) => storable(day) && stored.has(day)).length;
+    revalidated += toRead.filter((day) => storable(day) && stored.has(day)).length;
     if (toRead.length === 0) {
       await sleep(policy.pollMs ?? 200);
       continue;
@@ -210,15 +244,15 @@ export async function readRange(
           policy,
           progress,
           onOpened: hooks.onOpened,
+          writes,
         });
         for (const day of run) pending.delete(day);
       }
     } catch (error) {
-      await releaseClaims(
-        db,
-        scope,
-        [...mine].filter((day) => pending.has(day)),
-      ).catch(() => undefined);
+      // The failed run's claims are freed once the writes queued before the failure are done.
+      const unread = [...mine].filter((day) => pending.has(day));
+      writes.chain = writes.chain.then(() => releaseClaims(db, scope, unread).catch(() => undefined));
+      await writes.chain;
       throw error;
     }
   }
@@ -227,5 +261,13 @@ export async function readRange(
   for (const point of fromUpstream.series.values()) summary.addSeries(point);
   for (const product of fromUpstream.products.values()) summary.addProduct(product);
   if (fromUpstream.currency) summary.addCurrency(fromUpstream.currency.value, fromUpstream.currency.at);
-  return { summary, asOf, daysFromRollups: fromRollups.length, daysFromUpstream: daysRead, upstreamRequests };
+  return {
+    summary,
+    asOf,
+    daysFromRollups: fromRollups.length,
+    daysFromUpstream: daysRead,
+    upstreamRequests,
+    revalidated,
+    saved: writes.chain,
+  };
 }

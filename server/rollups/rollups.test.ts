@@ -37,6 +37,7 @@ async function fullRead(filters: MetricsFilters) {
 
 async function rollupRead(policy: RollupPolicy, filters: MetricsFilters) {
   const read = await readRange(client, US_STORE, filters, rollupFilterOf(filters)!, policy);
+  await read.saved;
   const currency = read.summary.currency?.value ?? null;
   return { answer: { currency, ...read.summary.result(currency ? currencyDecimals(currency) : 2) }, read };
 }
@@ -103,7 +104,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
       }),
       { numRuns: 12 },
     );
-  });
+  }, 120_000);
 
   it("reads only the missing days, in one request per run of consecutive days, and nothing for a range it holds", async () => {
     await rollupRead(policy(), { startDate: "2026-05-05", endDate: "2026-05-09" });

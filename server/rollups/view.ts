@@ -7,6 +7,7 @@ import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/share
 import type { CellFilter } from "./cells";
 import { readRange, type ReadHooks, type ReadProgress, type RollupPolicy } from "./reader";
 import { evictOverBudget, restatements } from "./repository";
+import { logger } from "@/server/observability/log";
 
 /**
  * The product-metrics view answered from the day rollups: the same figures as a full read,
@@ -44,9 +45,14 @@ export async function rollupView(
   const currency = main.summary.currency?.value ?? previous?.summary.currency?.value ?? null;
   const decimals = currency ? currencyDecimals(currency) : 2;
   const source = filters.dimension_source ?? "conversion";
+  const saved = Promise.all([main.saved, previous?.saved]);
+  // Days read again may be restated: their writes (which compare) finish before the view names its restated days.
+  if (main.revalidated + (previous?.revalidated ?? 0) > 0) await saved;
   const restated = (await restatements(policy.db, storeUrl, filters)).filter((change) => change.source === source);
   const asOf = previous && previous.asOf < main.asOf ? previous.asOf : main.asOf;
-  await evictOverBudget(policy.db, policy.budgetBytes);
+  saved
+    .then(() => evictOverBudget(policy.db, policy.budgetBytes))
+    .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, "Day rollups not evicted"));
   return {
     startDate: filters.startDate,
     endDate: filters.endDate,
