@@ -222,6 +222,14 @@ export async function readRange(
     if (pending.size === 0) break;
     const wanted = [...pending];
     const mine = await claimDays(db, scope, wanted.filter(storable), now(), policy.claimHoldMs);
+    // Another instance may have stored some of them between the look above and the claim (its
+    // write frees its claims): those are left for the next look, which finds them held.
+    if (mine.size > 0) {
+      const storedSince = await storedDays(db, scope, filters.startDate, filters.endDate);
+      const nowHeld = [...mine].filter((day) => (storedSince.get(day)?.getTime() ?? 0) > staleBefore);
+      for (const day of nowHeld) mine.delete(day);
+      await releaseClaims(db, scope, nowHeld);
+    }
     const toRead = wanted.filter((day) => !storable(day) || mine.has(day));
     revalidated += toRead.filter((day) => storable(day) && stored.has(day)).length;
     revalidated += toRead.filter((day) => storable(day) && stored.has(day)).length;

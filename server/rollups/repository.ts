@@ -60,6 +60,10 @@ export async function releaseClaims(db: Db, scope: RollupScope, days: string[]):
   ]);
 }
 
+/** A row's place in a range as one number: days since 1970 × PLACE_BASE + its index in its day. */
+const PLACE_BASE = 1_000_000_000;
+const dayOfNumber = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
+
 /** The stored days' cells summed for a view, and their last use set to now. */
 export async function summarizeStored(db: Db, scope: RollupScope, days: string[], filter: CellFilter, now: Date): Promise<RangeSummary> {
   const summary = new RangeSummary();
@@ -70,10 +74,14 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
   type Series = { date: string; channel: string; rows: number; orders: number; units: number; revenue: number };
   type Product = Omit<Series, "date" | "channel"> & {
     productId: string;
-    name: string | null;
-    sku: string | null;
-    day: string;
-    row: number;
+    firstKey: number;
+    cells: number;
+    names: number;
+    minName: string | null;
+    maxName: string | null;
+    skus: number;
+    minSku: string | null;
+    maxSku: string | null;
   };
   type Currency = { currency: string; day: string; row: number };
   const [series, products, currency] = await Promise.all([
@@ -83,11 +91,13 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
        from rollup_cells where ${where} group by day, channel`,
       params,
     ),
+    // Hash-summed without sorting: a product's first row (day, then place) as one number, and
+    // its name and SKU when every cell agrees; the few products whose names vary are looked up after.
     db.query<Product>(
       `select product_id as "productId", sum(row_count)::int as rows, sum(orders)::float8 as orders, sum(units)::float8 as units,
-         sum(revenue)::float8 as revenue,
-         (array_agg(product_name order by day, first_row))[1] as name, (array_agg(product_sku order by day, first_row))[1] as sku,
-         to_char(min(day), 'YYYY-MM-DD') as day, (array_agg(first_row order by day, first_row))[1] as row
+         sum(revenue)::float8 as revenue, min((day - date '1970-01-01')::bigint * ${PLACE_BASE} + first_row)::float8 as "firstKey",
+         count(*)::int as cells, count(product_name)::int as names, min(product_name) as "minName", max(product_name) as "maxName",
+         count(product_sku)::int as skus, min(product_sku) as "minSku", max(product_sku) as "maxSku"
        from rollup_cells where ${where} group by product_id`,
       params,
     ),
@@ -104,7 +114,24 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
     ]),
   ]);
   for (const point of series) summary.addSeries(point);
-  for (const { day, row, ...product } of products) summary.addProduct({ ...product, first: { day, row } });
+  const agreed = (count: number, cells: number, min: string | null, max: string | null) =>
+    count === 0 ? { value: null } : count === cells && min === max ? { value: min } : undefined;
+  const varying = products.filter((p) => !agreed(p.names, p.cells, p.minName, p.maxName) || !agreed(p.skus, p.cells, p.minSku, p.maxSku));
+  const firstOf = new Map<string, { name: string | null; sku: string | null }>();
+  if (varying.length > 0) {
+    const rows = await db.query<{ productId: string; name: string | null; sku: string | null }>(
+      `select distinct on (product_id) product_id as "productId", product_name as name, product_sku as sku
+       from rollup_cells where ${where} and product_id = any($6::text[]) order by product_id, day, first_row`,
+      [...params, varying.map((p) => p.productId)],
+    );
+    for (const row of rows) firstOf.set(row.productId, row);
+  }
+  for (const p of products) {
+    const name = agreed(p.names, p.cells, p.minName, p.maxName)?.value ?? firstOf.get(p.productId)?.name ?? null;
+    const sku = agreed(p.skus, p.cells, p.minSku, p.maxSku)?.value ?? firstOf.get(p.productId)?.sku ?? null;
+    const first = { day: dayOfNumber(Math.floor(p.firstKey / PLACE_BASE)), row: p.firstKey % PLACE_BASE };
+    summary.addProduct({ productId: p.productId, name, sku, first, rows: p.rows, orders: p.orders, units: p.units, revenue: p.revenue });
+  }
   for (const found of currency) summary.addCurrency(found.currency, { day: found.day, row: found.row });
   return summary;
 }
