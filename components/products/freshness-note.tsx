@@ -3,7 +3,7 @@ import type { ProductMetricsView } from "@/shared/schemas/product-metrics-view";
 import { formatCurrency, formatDate, formatTime } from "@/shared/format";
 
 /** The path of the store's Data changes page. */
-export const dataChangesPath = (storeUrl: string, organizationId?: string) =>
+const dataChangesPath = (storeUrl: string, organizationId?: string) =>
   `/stores/${encodeURIComponent(storeUrl)}/data-changes${organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : ""}`;
 
 /**

@@ -7,7 +7,7 @@ import type { ChannelSummary, MetricsTotals, ProductSummary, SeriesPoint } from 
  * is a sum over cells; the first row's name, SKU and currency are kept with their place in
  * the day's rows, so a view picks the same ones a full read would.
  */
-export interface Cell {
+interface Cell {
   day: string;
   channel: string;
   productId: string;
@@ -83,12 +83,12 @@ interface Sums {
 type Place = { day: string; row: number };
 const before = (a: Place, b: Place) => a.day < b.day || (a.day === b.day && a.row < b.row);
 
-export interface SeriesSums extends Sums {
+interface SeriesSums extends Sums {
   date: string;
   channel: string;
 }
 
-export interface ProductSums extends Sums {
+interface ProductSums extends Sums {
   productId: string;
   name: string | null;
   sku: string | null;

@@ -36,7 +36,7 @@ export interface ReadHooks {
   onProgress?: (progress: ReadProgress) => void;
 }
 
-export interface RangeRead {
+interface RangeRead {
   summary: RangeSummary;
   /** When the oldest figures of the range were read from the upstream. */
   asOf: Date;

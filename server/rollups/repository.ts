@@ -21,7 +21,7 @@ const DAY_OVERHEAD_BYTES = 160;
 /** Channels and products kept in a restatement: the ones that account for most of it. */
 const RESTATEMENT_TOP = 5;
 
-export const cellBytes = (channel: string, productId: string, name: string | null, sku: string | null) =>
+const cellBytes = (channel: string, productId: string, name: string | null, sku: string | null) =>
   CELL_OVERHEAD_BYTES + channel.length + productId.length + (name?.length ?? 0) + (sku?.length ?? 0);
 
 /** The days of a range the rollups hold, with when each was read. */

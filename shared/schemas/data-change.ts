@@ -3,7 +3,7 @@ import { z } from "zod";
 const movedSchema = z.strictObject({ before: z.number(), after: z.number(), change: z.number() });
 
 /** A closed day whose figures changed when the dashboard read it again (a restatement). */
-export const dataChangeSchema = z.strictObject({
+const dataChangeSchema = z.strictObject({
   id: z.string(),
   day: z.string(),
   source: z.enum(["conversion", "first_touch"]),
