@@ -43,7 +43,8 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       // The alert journeys send webhooks to a receiver on this machine.
       WEBHOOK_ALLOW_PRIVATE: "1",
-      // A stored day is read again after 5 s, so a restated day is found within one journey.
+      // Day rollups on the embedded database too; a stored day is read again after 5 s, so a restated day is found within one journey.
+      ROLLUPS: "on",
       ROLLUP_REVALIDATE_SECONDS: "5",
     },
   },

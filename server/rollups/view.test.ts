@@ -14,12 +14,13 @@ const params = { params: Promise.resolve({ storeUrl: US_STORE }) };
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
-  useUpstream(upstream.baseUrl);
+  useUpstream(upstream.baseUrl, { ROLLUPS: "on" });
   cookie = cookieFrom(await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey: ADMIN_KEY }) })));
 });
 afterAll(() => upstream.close());
 beforeEach(async () => {
-  useUpstream(upstream.baseUrl);
+  // The process's database here is PGlite, where the rollups are off unless asked for.
+  useUpstream(upstream.baseUrl, { ROLLUPS: "on" });
   upstream.reset();
   const db = await database();
   await db.query("delete from rollup_days");
@@ -71,7 +72,7 @@ describe("product metrics through the day rollups", () => {
   });
 
   it("evicts the least recently used store-days beyond ROLLUP_BUDGET_MB", async () => {
-    useUpstream(upstream.baseUrl, { ROLLUP_BUDGET_MB: "1" });
+    useUpstream(upstream.baseUrl, { ROLLUPS: "on", ROLLUP_BUDGET_MB: "1" });
     await events("startDate=2025-01-01&endDate=2025-01-31");
     // The days are written after the answer.
     await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(31));

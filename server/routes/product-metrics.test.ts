@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => upstream.close());
 beforeEach(async () => {
-  useUpstream(upstream.baseUrl);
+  useUpstream(upstream.baseUrl, { ROLLUPS: "on" });
   upstream.reset();
   // Each test reads the upstream afresh: no day rollups left by an earlier one.
   await (await database()).query("delete from rollup_days");
