@@ -4,6 +4,7 @@ import { describeDemo } from "@/demo-upstream/describe";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
 import { createRule, deleteRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
+import { reachDb } from "@/server/db/reach";
 import { listNotifications } from "@/server/db/notifications";
 import { listDeliveries } from "@/server/delivery/ledger";
 import { createGrant, revokeGrant } from "@/server/grants/store";
@@ -33,7 +34,7 @@ beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
   vi.stubEnv("UPSTREAM_BASE_URL", upstream.baseUrl);
   vi.stubEnv("DELEGATION_KEY", "alert-jobs-master-key-".padEnd(40, "m"));
-  db = await database();
+  db = reachDb(await database(), [US_STORE]);
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
@@ -56,9 +57,9 @@ describe("alert checks while nobody is signed in", () => {
     expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 1 fired/);
     await checkEveryRule();
 
-    const notifications = (await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id);
+    const notifications = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
     expect(notifications).toHaveLength(1);
-    const mails = (await listDeliveries(db, ORGANIZATION, { channel: "outbox" })).filter((d) =>
+    const mails = (await listDeliveries(db, [US_STORE], { channel: "outbox" })).filter((d) =>
       d.key.startsWith(`alert:${notifications[0]!.id}:`),
     );
     expect(mails.map((mail) => mail.recipient).sort()).toEqual(["cfo@example.com", "ops@example.com"]);
@@ -74,6 +75,6 @@ describe("alert checks while nobody is signed in", () => {
     const grant = await grantFor(author, keyFingerprint);
     await revokeGrant(db, { ...scope, keyFingerprint }, grant.id, new Date());
     expect((await checkEveryRule()).detail).toMatch(/; 1 without a grant in force$/);
-    expect((await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
+    expect((await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
   });
 });

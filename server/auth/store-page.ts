@@ -40,7 +40,7 @@ export async function storeWithinReach(storeUrl: string): Promise<boolean | unde
   });
   try {
     const reach = await keyReach(session.id, upstream);
-    return reach.organizations.some((organization) => organization.stores.some((store) => store.url === storeUrl));
+    return reach.stores.some((store) => store.url === storeUrl);
   } catch {
     return undefined;
   }

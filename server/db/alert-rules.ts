@@ -133,8 +133,9 @@ export async function openEpisode(
   now: Date,
 ): Promise<Episode | null> {
   const rows = await db.query<Episode>(
-    `insert into alert_episodes (id, rule_id, opened_period, opened_at, value, baseline, what_moved)
-     values ($1, $2, $3, $4, $5, $6, ($7::text)::jsonb) on conflict do nothing returning ${EPISODE_COLUMNS}`,
+    `insert into alert_episodes (id, rule_id, opened_period, opened_at, value, baseline, what_moved, store_url)
+     select $1, $2, $3, $4, $5, $6, ($7::text)::jsonb, store_url from alert_rules where id = $2
+     on conflict do nothing returning ${EPISODE_COLUMNS}`,
     [`episode_${randomUUID()}`, ruleId, opened.period, now, opened.value, opened.baseline, JSON.stringify(opened.whatMoved)],
   );
   if (rows.length) await db.query("update alert_rules set state = 'firing' where id = $1", [ruleId]);

@@ -26,7 +26,6 @@ export interface NewAuditEntry {
 export interface AuditFilters {
   action?: AuditAction;
   outcome?: AuditOutcome;
-  storeUrl?: string;
   userEmail?: string;
   /** Inclusive lower bound of `at`. */
   from?: Date;
@@ -146,14 +145,14 @@ function decodeCursor(cursor: string): [Date, string] {
   throw new InvalidCursor();
 }
 
-/** One organization's entries, newest first, `limit` per page (keyset paging on (at, id)). */
+/** The entries of the given stores, newest first, `limit` per page (keyset paging on (at, id)). */
 export async function listAudit(
   db: Db,
-  query: { organizationId: string; filters?: AuditFilters },
+  query: { storeUrls: readonly string[]; filters?: AuditFilters },
   page: { limit: number; before?: string },
 ): Promise<AuditPage> {
-  const params: unknown[] = [query.organizationId];
-  const where = ["organization_id = $1"];
+  const params: unknown[] = [query.storeUrls];
+  const where = ["store_url = any($1::text[])"];
   const add = (clause: (n: string) => string, value: unknown) => {
     if (value === undefined) return;
     params.push(value);
@@ -162,7 +161,6 @@ export async function listAudit(
   const filters = query.filters ?? {};
   add((n) => `action = ${n}`, filters.action);
   add((n) => `outcome = ${n}`, filters.outcome);
-  add((n) => `store_url = ${n}`, filters.storeUrl);
   add((n) => `lower(user_email) = lower(${n})`, filters.userEmail);
   add((n) => `at >= ${n}`, filters.from);
   add((n) => `at < ${n}`, filters.to);
@@ -182,10 +180,10 @@ export async function listAudit(
   return { entries: shown.map(toEntry), nextCursor: more ? encodeCursor(shown[shown.length - 1]!) : null };
 }
 
-/** One entry of the organization. */
-export async function getAudit(db: Db, organizationId: string, id: string): Promise<AuditEntry | null> {
-  const [row] = await db.query<AuditRow>(`select ${COLUMNS} from audit_entries where organization_id = $1 and id = $2`, [
-    organizationId,
+/** One entry, if it belongs to one of the given stores. */
+export async function getAudit(db: Db, storeUrls: readonly string[], id: string): Promise<AuditEntry | null> {
+  const [row] = await db.query<AuditRow>(`select ${COLUMNS} from audit_entries where store_url = any($1::text[]) and id = $2`, [
+    storeUrls,
     id,
   ]);
   return row ? toEntry(row) : null;

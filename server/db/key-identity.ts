@@ -1,4 +1,5 @@
 import "server-only";
+import { acrossStores } from "./reach";
 import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "./database";
 
@@ -57,7 +58,7 @@ export function legacyFingerprints(apiKey: string, secrets: readonly string[]): 
  */
 export async function adoptLegacyRows(db: Db, fingerprint: string, legacy: readonly string[]): Promise<void> {
   if (legacy.length === 0) return;
-  await db.transaction(async (tx) => {
+  await acrossStores(db, "a key's rows move to its current fingerprint", async (tx) => {
     await tx.query("update sessions set key_fingerprint = $1 where key_fingerprint = any($2::text[])", [fingerprint, legacy]);
     await tx.query(
       `update idempotency_records r set key_fingerprint = $1 where key_fingerprint = any($2::text[])

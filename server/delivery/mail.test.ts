@@ -8,7 +8,15 @@ beforeAll(async () => (sink = await startMailSink({ reject: ["nobody@example.com
 afterAll(() => sink.close());
 afterEach(() => vi.unstubAllEnvs());
 
-const mail = (key: string, to: string) => ({ key, to, subject: "Hello", html: "<p>Hello</p>", text: "Hello", organizationId: "org_mail" });
+const mail = (key: string, to: string) => ({
+  key,
+  to,
+  subject: "Hello",
+  html: "<p>Hello</p>",
+  text: "Hello",
+  organizationId: "org_mail",
+  storeUrl: "shop.example",
+});
 
 describe("deliverMail", () => {
   it("sends by SMTP once per key: the same key again sends nothing", async () => {

@@ -12,6 +12,7 @@ import { toDashboardError, withSessionEnded } from "./failures";
 import { nulProblem } from "./input";
 import { namedOrganization, verifyScope, type Scope, type VerifiedScope } from "./scope";
 import { requireSession, type ActiveSession } from "@/server/auth/require-session";
+import { inReach } from "@/server/db/reach";
 
 const isKeyRefusal = (code: string): code is "key_expired" | "key_revoked" | "key_invalid" =>
   code === "key_expired" || code === "key_revoked" || code === "key_invalid";
@@ -40,8 +41,10 @@ interface RouteSpec<P, Q, B> {
   methods: readonly HttpMethod[];
   /** The route file's folder under app/, in Next's syntax: "/api/stores/[storeUrl]/saved-views". */
   path: string;
-  /** What the route works on: verified against the key's reach before the handler runs. */
+  /** What the route works on: verified against the session's reach before the handler runs. */
   scope: Resolve<P, Scope>;
+  /** Why a route declared `none` touches no store's data (the route table test requires it). */
+  reason?: string;
   /** Reads the path parameters (404/400 as DashboardError); default: each one a plain text value. */
   params?: (raw: RawParams, url: URL, request: Request) => P;
   /** The name in the log line (a template, never the raw path); default "METHOD path". */
@@ -63,7 +66,7 @@ interface HandlerContext<P, Q, B> {
   params: P;
   /** The signed-in session (absent only on routes declared with `session: false`). */
   session: ActiveSession;
-  /** The organization and store the route works on, verified (absent only on routes without a session). */
+  /** The stores the route works on, verified against the reach (absent only on routes without a session). */
   scope: VerifiedScope;
   /** The upstream as this session's key, in the verified organization (absent only on routes without a session). */
   upstream: UpstreamClient;
@@ -87,6 +90,8 @@ interface RouteInfo {
   readonly session: boolean;
   /** `by-path` when the scope depends on what the path names (the proxy: per upstream endpoint). */
   readonly scope: Scope | "by-path";
+  /** Why the route works on no store (routes of scope `none`). */
+  readonly reason?: string;
 }
 
 export type RouteHandler = ((request: Request, context?: RouteContext) => Promise<Response>) & { readonly spec: RouteInfo };
@@ -214,19 +219,23 @@ export function route<P = Record<string, string>, Q = Record<string, never>, B =
       const query = parseQuery(url, (spec.query ? resolve(spec.query, params) : noQuery) as z.ZodType<Q>);
       const bodySpec = spec.body ? resolve(spec.body, params) : undefined;
       const { body, form } = bodySpec ? await readRouteBody(request, bodySpec) : { body: undefined as B, form: false };
-      response = await handler({
-        request,
-        url,
-        requestId,
-        params,
-        session: session!,
-        scope: scope!,
-        upstream: upstream!,
-        query,
-        body,
-        form,
-        log,
-      });
+      // Every query of the handler sees and writes the rows of the route's stores only (row-level security).
+      const storeUrls = scope?.stores.map((store) => store.url) ?? [];
+      response = await inReach(storeUrls, () =>
+        handler({
+          request,
+          url,
+          requestId,
+          params,
+          session: session!,
+          scope: scope!,
+          upstream: upstream!,
+          query,
+          body,
+          form,
+          log,
+        }),
+      );
     } catch (error) {
       const known = toDashboardError(error);
       if (!known) logException(requestId, routeName, error);
@@ -259,6 +268,7 @@ export function route<P = Record<string, string>, Q = Record<string, never>, B =
     path: spec.path,
     session: spec.session !== false,
     scope: typeof spec.scope === "string" ? spec.scope : "by-path",
+    reason: spec.reason,
   };
   return Object.assign(run, { spec: info });
 }

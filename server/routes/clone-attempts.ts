@@ -50,5 +50,5 @@ export const dismissClone = route({ methods: ["DELETE"], path: ATTEMPT, scope: "
 export const cloneDuplicates = route(
   { methods: ["GET"], path: "/api/stores/[storeUrl]/clone-duplicates", scope: "store", query: cloneDuplicatesQuerySchema },
   async ({ scope, query, requestId }) =>
-    jsonResponse({ duplicates: await recentIdenticalClones(await database(), scope.organizationId!, query, new Date()) }, { requestId }),
+    jsonResponse({ duplicates: await recentIdenticalClones(await database(), scope.store!.url, query, new Date()) }, { requestId }),
 );

@@ -105,7 +105,7 @@ export const sendDigestNow = route(
     if (!schedule || schedule.organizationId !== scope.organizationId || schedule.storeUrl !== scope.store!.url) {
       throw new DashboardError(404, "not_found", "No such digest.");
     }
-    const { id } = await enqueueDigest(schedule.id, schedule.organizationId, `now-${new Date().toISOString()}`);
+    const { id } = await enqueueDigest(schedule, `now-${new Date().toISOString()}`);
     return jsonResponse({ jobId: id }, { status: 202, requestId });
   },
 );

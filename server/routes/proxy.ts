@@ -31,10 +31,13 @@ function matchProxyPath(url: URL, request: Request) {
   return match;
 }
 
-/** What an endpoint works on: a store of its path, an organization it must be told, or the key's own identity. */
-function scopeOf(endpoint: Endpoint): Scope {
+/**
+ * What an endpoint works on: a store of its path, the stores of the reach in one organization
+ * (the list of stores, asked in an organization of the reach), or the key's own identity.
+ */
+export function scopeOf(endpoint: Endpoint): Scope {
   if (endpoint.segments.some((segment) => typeof segment !== "string" && segment.param === "storeUrl")) return "store";
-  return endpoint.id === "stores" ? "organization" : "none";
+  return endpoint.id === "stores" ? "reach" : "none";
 }
 
 /** One upstream call, answered with only its status, content-type, request id, retry-after and body (streamed). */

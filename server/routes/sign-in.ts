@@ -1,4 +1,5 @@
 import "server-only";
+import { withReach } from "@/server/db/reach";
 import { z } from "zod";
 import { safeNextPath } from "@/shared/safe-redirect";
 import { contextSchema, type Context } from "@/shared/schemas/context";
@@ -61,7 +62,8 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
   await purgeExpired(db, new Date());
   const keyFingerprint = await fingerprintOf(apiKey);
   // Signing in renews the key's grants (their lifetime counts from the owner's last sign-in).
-  await renewGrantsOfKey(db, keyFingerprint, settings().delegation.ttlDays, new Date());
+  const reached = context.organizations.flatMap((candidate) => candidate.stores.map((store) => store.url));
+  await withReach(db, reached, (tx) => renewGrantsOfKey(tx, keyFingerprint, settings().delegation.ttlDays, new Date()));
   const row = await createSession(
     db,
     {
@@ -98,6 +100,7 @@ export const signIn = route(
     methods: ["POST"],
     path: "/api/session",
     scope: "none",
+    reason: "sign-in: there is no session yet",
     session: false,
     body: { schema: z.record(z.string(), z.unknown()), maxBytes: SIGN_IN_BODY_LIMIT, form: true },
   },
@@ -134,20 +137,23 @@ export const signIn = route(
 );
 
 /** GET /api/session: who is signed in, and the actions the upstream has refused this key; never the key. */
-export const currentSession = route({ methods: ["GET"], path: "/api/session", scope: "none" }, async ({ session, requestId }) => {
-  const refusals = await listRefusals(await database(), session.keyFingerprint);
-  return jsonResponse(
-    {
-      ...sessionBody(session.data),
-      refusals: refusals.map(({ action, message, refusedAt }) => ({ action, message, refusedAt: refusedAt.toISOString() })),
-    },
-    { requestId },
-  );
-});
+export const currentSession = route(
+  { methods: ["GET"], path: "/api/session", scope: "none", reason: "the signed-in session itself" },
+  async ({ session, requestId }) => {
+    const refusals = await listRefusals(await database(), session.keyFingerprint);
+    return jsonResponse(
+      {
+        ...sessionBody(session.data),
+        refusals: refusals.map(({ action, message, refusedAt }) => ({ action, message, refusedAt: refusedAt.toISOString() })),
+      },
+      { requestId },
+    );
+  },
+);
 
 /** DELETE /api/session: sign out. The row is revoked, so a copy of the cookie no longer works anywhere. */
 export const signOut = route(
-  { methods: ["DELETE"], path: "/api/session", scope: "none", session: false },
+  { methods: ["DELETE"], path: "/api/session", scope: "none", reason: "sign-out of the session itself", session: false },
   async ({ request, requestId }) => {
     const { session } = await resolveSession(sealedSessionCookie(request.headers.get("cookie")));
     if (session) await revokeSession(await database(), session.id, "session_revoked", new Date());

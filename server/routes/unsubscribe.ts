@@ -1,4 +1,5 @@
 import "server-only";
+import { acrossStores } from "@/server/db/reach";
 import { database } from "@/server/db/database";
 import { unsubscribe } from "@/server/digests/store";
 import { route, type RawParams } from "@/server/http/pipeline";
@@ -28,7 +29,15 @@ function page(title: string, body: string, status = 200): Response {
  * which mail providers send from their own servers, so it is not a same-origin request.
  */
 export const unsubscribePage = route(
-  { methods: ["GET", "POST"], path: PATH, scope: "none", session: false, mutation: false, params: tokenPath },
+  {
+    methods: ["GET", "POST"],
+    path: PATH,
+    scope: "none",
+    reason: "a digest recipient without an account: the token alone names the subscription",
+    session: false,
+    mutation: false,
+    params: tokenPath,
+  },
   async ({ request, params }) => {
     if (request.method === "GET") {
       return page(
@@ -36,7 +45,8 @@ export const unsubscribePage = route(
         `<p>Stop receiving this scheduled digest at this address?</p><form method="post"><button type="submit" style="font:inherit;padding:.5rem 1rem">Unsubscribe</button></form>`,
       );
     }
-    const done = await unsubscribe(await database(), params.token, new Date());
+    // The token alone names the subscription, in whichever store: a deliberate path across stores.
+    const done = await acrossStores(await database(), "one-click unsubscribe by token", (tx) => unsubscribe(tx, params.token, new Date()));
     if (!done) return page("This link is not valid", "<p>It may have been copied incompletely, or its digest was deleted.</p>", 404);
     return page(
       "You are unsubscribed",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reachStoresSchema } from "./reach";
 import { dashboardDateSchema } from "./common";
 
 /**
@@ -55,7 +56,11 @@ export const auditEntrySchema = z.strictObject({
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 /** GET /api/activity: one page, newest first; `nextCursor` asks for the page after it. */
-export const activityResponseSchema = z.strictObject({ entries: z.array(auditEntrySchema), nextCursor: z.string().nullable() });
+export const activityResponseSchema = z.strictObject({
+  stores: reachStoresSchema,
+  entries: z.array(auditEntrySchema),
+  nextCursor: z.string().nullable(),
+});
 export type ActivityResponse = z.infer<typeof activityResponseSchema>;
 
 /** The Activity page's filters, kept in its URL and sent as the query of GET /api/activity and its CSV export. */
