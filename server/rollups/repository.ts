@@ -1,14 +1,17 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/server/db/database";
+import { acrossStores } from "@/server/db/reach";
 import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import type { DataChange } from "@/shared/schemas/data-change";
 import { currencyDecimals } from "@/shared/format";
 import { RangeSummary, type CellFilter, type DayCells } from "./cells";
 
 /**
- * Every statement on the rollup tables, in one place: each names its store, so the store
- * scope (and a row-level policy on store_url) applies to all of them.
+ * Every statement on the rollup tables, in one place. The tables are under row-level security
+ * (migration 0013): a store's statements run on the caller's handle, whose reach must hold the
+ * store (the route's reach, or the store's own for background work), and each still names its
+ * store; only the deployment-wide eviction and usage run across stores, each for a stated reason.
  */
 export interface RollupScope {
   storeUrl: string;
@@ -299,24 +302,27 @@ export async function deleteDays(db: Db, scope: RollupScope, days: string[]): Pr
   ]);
 }
 
-/** Drops the least recently used store-days until the rollups fit the budget; returns how many went. */
+/** Drops the least recently used store-days of every store until the rollups fit the budget; returns how many went. */
 export async function evictOverBudget(db: Db, budgetBytes: number): Promise<number> {
-  const rows = await db.query<{ day: string }>(
-    `with ranked as (
+  const why = "day rollups: least recently used store-days evicted to fit the deployment's budget";
+  const rows = await acrossStores(db, why, (tx) =>
+    tx.query<{ day: string }>(
+      `with ranked as (
        select store_url, source, day, sum(bytes) over (order by used_at desc, store_url, source, day) as running from rollup_days
      )
      delete from rollup_days d using ranked r
      where d.store_url = r.store_url and d.source = r.source and d.day = r.day and r.running > $1
      returning to_char(d.day, 'YYYY-MM-DD') as day`,
-    [budgetBytes],
+      [budgetBytes],
+    ),
   );
   return rows.length;
 }
 
-/** What the rollups hold: store-days and their estimated bytes. */
+/** What the rollups of the whole deployment hold: store-days and their estimated bytes. */
 export async function rollupUsage(db: Db): Promise<{ days: number; bytes: number }> {
-  const [row] = await db.query<{ days: number; bytes: number }>(
-    "select count(*)::int as days, coalesce(sum(bytes), 0)::float8 as bytes from rollup_days",
+  const [row] = await acrossStores(db, "day rollups: the deployment's usage against its budget", (tx) =>
+    tx.query<{ days: number; bytes: number }>("select count(*)::int as days, coalesce(sum(bytes), 0)::float8 as bytes from rollup_days"),
   );
   return row ?? { days: 0, bytes: 0 };
 }

@@ -9,6 +9,7 @@ import { currencyDecimals } from "@/shared/format";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
 import { openForSuite, storageBackends, type Location } from "@/test/databases";
+import { acrossStores, reachDb } from "@/server/db/reach";
 import { readRange, rollupFilterOf, type RollupPolicy } from "./reader";
 import { restatements, rollupUsage } from "./repository";
 
@@ -45,6 +46,8 @@ async function rollupRead(policy: RollupPolicy, filters: MetricsFilters) {
 const requests = () => upstream.requestCounts().products;
 
 describe.each(storageBackends())("day rollups on %s", (backend) => {
+  // The owner's handle (it reads no row of the rollup tables), and the store's own reach.
+  let owner: Db;
   let db: Db;
   let location: Location;
   let close: () => Promise<void>;
@@ -57,7 +60,10 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     pollMs: 20,
     now: () => clock,
   });
-  beforeAll(async () => ({ db, location, close } = await openForSuite(backend)));
+  beforeAll(async () => {
+    ({ db: owner, location, close } = await openForSuite(backend));
+    db = reachDb(owner, [US_STORE]);
+  });
   afterAll(() => close());
   beforeEach(async () => {
     upstream.reset();
@@ -122,14 +128,14 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
 
   it("two instances asked for the same missing days at once read the upstream once", async () => {
     // A second connection plays the second instance where the backend allows two (PGlite is one process's).
-    const other = backend === "postgres" ? await location.open() : db;
+    const other = backend === "postgres" ? await location.open() : owner;
     try {
       upstream.setFaults([{ route: "products", latencyMs: 300 }]);
       const filters = { startDate: "2026-06-01", endDate: "2026-06-20" };
       const before = requests();
       const [first, second] = await Promise.all([
         rollupRead(policy(), filters),
-        rollupRead({ ...policy(), db: other }, { ...filters, channel: "google" }),
+        rollupRead({ ...policy(), db: reachDb(other, [US_STORE]) }, { ...filters, channel: "google" }),
       ]);
       expect(requests() - before).toBe(1);
       expect(first.read.upstreamRequests + second.read.upstreamRequests).toBe(1);
@@ -138,7 +144,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
       expect(second.answer).toEqual(await fullRead({ ...filters, channel: "google" }));
       expect(await db.query("select * from rollup_claims")).toEqual([]);
     } finally {
-      if (other !== db) await other.close();
+      if (other !== owner) await other.close();
     }
   });
 
@@ -194,10 +200,23 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     expect(await restatements(db, US_STORE)).toHaveLength(1);
   });
 
+  it("shows a store's rollups and restatements to a reach holding the store only", async () => {
+    await rollupRead(policy(), { startDate: "2026-08-01", endDate: "2026-08-02" });
+    upstream.restate({ storeUrl: US_STORE, date: "2026-08-01", factor: 1.5 });
+    clock = new Date(clock.getTime() + 86_401_000);
+    await rollupRead(policy(), { startDate: "2026-08-01", endDate: "2026-08-02" });
+    const foreign = reachDb(owner, ["https://elsewhere.example"]);
+    for (const table of ["rollup_days", "rollup_cells", "rollup_restatements"]) {
+      expect((await db.query(`select * from ${table}`)).length, table).toBeGreaterThan(0);
+      expect(await foreign.query(`select * from ${table}`), table).toEqual([]);
+    }
+    expect(await restatements(foreign, US_STORE)).toEqual([]);
+  });
+
   it("keeps nothing about the key in its tables", async () => {
     await rollupRead(policy(), { startDate: "2026-07-01", endDate: "2026-07-02" });
     for (const table of ["rollup_days", "rollup_cells", "rollup_claims", "rollup_restatements"]) {
-      const rows = await db.query(`select * from ${table}`);
+      const rows = await acrossStores(owner, "a test of what the rollups keep", (tx) => tx.query(`select * from ${table}`));
       expect(JSON.stringify(rows)).not.toContain(ADMIN_KEY);
       expect(JSON.stringify(rows)).not.toContain(client.keyIdentity);
     }

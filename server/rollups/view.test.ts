@@ -6,11 +6,14 @@ import { signIn } from "@/server/routes/sign-in";
 import { productMetricsEventSchema } from "@/shared/schemas/product-metrics-view";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
 import { dataChanges as dataChangesRoute } from "@/server/routes/data-changes";
+import { reachDb } from "@/server/db/reach";
 import { rollupUsage } from "./repository";
 
 let upstream: DemoUpstream;
 let cookie: string;
 const params = { params: Promise.resolve({ storeUrl: US_STORE }) };
+/** The process's database with the store's own reach (the rollup tables are under row-level security). */
+const storeDb = async () => reachDb(await database(), [US_STORE]);
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
@@ -22,7 +25,7 @@ beforeEach(async () => {
   // The process's database here is PGlite, where the rollups are off unless asked for.
   useUpstream(upstream.baseUrl, { ROLLUPS: "on" });
   upstream.reset();
-  const db = await database();
+  const db = await storeDb();
   await db.query("delete from rollup_days");
   await db.query("delete from rollup_restatements");
 });
@@ -77,18 +80,18 @@ describe("product metrics through the day rollups", () => {
     // The days are written after the answer.
     await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(31));
     // A month at scale 1 is far below 1 MB: pad the old days' size so that the next read goes over.
-    await (await database()).query("update rollup_days set bytes = 40000");
+    await (await storeDb()).query("update rollup_days set bytes = 40000");
     await events("startDate=2025-03-01&endDate=2025-03-31");
     await vi.waitFor(async () => expect((await rollupUsage(await database())).bytes).toBeLessThanOrEqual(1024 * 1024));
     const after = await rollupUsage(await database());
     const days = await (
-      await database()
+      await storeDb()
     ).query<{ month: string }>("select distinct to_char(day, 'YYYY-MM') as month from rollup_days order by 1");
     // March, used last, is kept whole; what went was January's.
     expect(days.map((row) => row.month)).toContain("2025-03");
     expect(after.days).toBeLessThan(62);
     expect(
-      (await (await database()).query<{ n: number }>("select count(*)::int as n from rollup_days where day >= '2025-03-01'"))[0]!.n,
+      (await (await storeDb()).query<{ n: number }>("select count(*)::int as n from rollup_days where day >= '2025-03-01'"))[0]!.n,
     ).toBe(31);
   });
 
@@ -96,7 +99,7 @@ describe("product metrics through the day rollups", () => {
     await events("startDate=2026-04-01&endDate=2026-04-05");
     await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(5));
     upstream.restate({ storeUrl: US_STORE, date: "2026-04-03", factor: 2 });
-    await (await database()).query("update rollup_days set filled_at = filled_at - interval '2 days'");
+    await (await storeDb()).query("update rollup_days set filled_at = filled_at - interval '2 days'");
     const { view } = await events("startDate=2026-04-01&endDate=2026-04-05&channel=facebook");
     expect(view.restated).toEqual([{ day: "2026-04-03", revenueChange: expect.any(Number), mostly: expect.any(String) }]);
     expect(view.restated![0]!.revenueChange).toBeGreaterThan(0);

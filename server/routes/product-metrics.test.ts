@@ -3,6 +3,7 @@ import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { productMetricsEventSchema, type ProductMetricsView } from "@/shared/schemas/product-metrics-view";
 import { signIn } from "./sign-in";
 import { database } from "@/server/db/database";
+import { reachDb } from "@/server/db/reach";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
 import { breakdown as breakdownRoute, productMetricsExport as exportRoute, productMetrics as productMetricsRoute } from "./product-metrics";
 import { EXPORT_MANIFEST_HEADER, type ExportManifestBase } from "@/shared/schemas/export-manifest";
@@ -23,7 +24,7 @@ beforeEach(async () => {
   useUpstream(upstream.baseUrl, { ROLLUPS: "on" });
   upstream.reset();
   // Each test reads the upstream afresh: no day rollups left by an earlier one.
-  await (await database()).query("delete from rollup_days");
+  await reachDb(await database(), [US_STORE]).query("delete from rollup_days");
 });
 afterEach(() => vi.unstubAllEnvs());
 

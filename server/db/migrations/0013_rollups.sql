@@ -69,3 +69,28 @@ create table rollup_restatements (
   products jsonb not null
 );
 create index rollup_restatements_by_store on rollup_restatements (store_url, day);
+
+-- Row-level security as every other store table has it (migration 0011, docs/decisions/row-level-security.md):
+-- the rollups belong to their store, so any reach that holds the store reads and writes them as
+-- dashboard_app; the deployment-wide eviction and usage run as dashboard_maintenance.
+grant select, insert, update, delete on rollup_days, rollup_cells, rollup_claims, rollup_restatements
+  to dashboard_app, dashboard_maintenance;
+
+do $$
+declare
+  store_table text;
+begin
+  foreach store_table in array array['rollup_days', 'rollup_cells', 'rollup_claims', 'rollup_restatements'] loop
+    execute format('alter table %I enable row level security', store_table);
+    execute format('alter table %I force row level security', store_table);
+    execute format(
+      $policy$create policy store_reach on %I
+        using (current_user = 'dashboard_app' and store_url = any (dashboard_reach()))
+        with check (current_user = 'dashboard_app' and store_url = any (dashboard_reach()))$policy$,
+      store_table);
+    execute format(
+      $policy$create policy across_stores on %I
+        using (current_user = 'dashboard_maintenance') with check (current_user = 'dashboard_maintenance')$policy$,
+      store_table);
+  end loop;
+end $$;
