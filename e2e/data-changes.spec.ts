@@ -1,5 +1,11 @@
-import { demo, US_STORE } from "./support/demo";
+import { E2E_ROLLUPS_BASE_URL, E2E_ROLLUPS_DEMO_UPSTREAM_PORT } from "../playwright.config";
+import { demoUpstream, US_STORE } from "./support/demo";
 import { expect, test } from "./support/fixtures";
+
+// The dashboard with the day rollups on (playwright.config.ts), and its own demo upstream.
+test.use({ baseURL: E2E_ROLLUPS_BASE_URL });
+const demo = demoUpstream(E2E_ROLLUPS_DEMO_UPSTREAM_PORT);
+test.beforeEach(() => demo.reset());
 
 // A week no other journey views: its rollups may hold the restated figures for a few seconds after the journey.
 const FROM = "2024-05-06";
