@@ -18,7 +18,9 @@ const USAGE = `Usage: npm run demo-upstream -- [flags]
   --faults JSON    fault rules, e.g. '[{"route":"products","latencyMs":500}]'
   --anomalies JSON a channel's sales drop to near zero from a day, e.g.
                    '[{"storeUrl":"northwind-outfitters.myshopify.com","channel":"facebook","from":"2026-11-20"}]'
-  --control        enable the /__control endpoints (state, faults, odd, reset)
+  --control        enable the /__control endpoints (state, faults, odd, anomalies, reset, and restate:
+                   PUT /__control/restate '{"storeUrl":"…","date":"2026-10-03","factor":1.5}' multiplies that
+                   store-day's revenue from then on, as a restated day; factor 1 undoes it)
   --odd            also serve the odd store (contract-valid, unusual values; key sk_demo_admin_odd_7f3a9c2e5b10)
   --describe       print the demo keys and ad accounts as JSON and exit
   --help           show this help

@@ -2,6 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Anomalies } from "./anomalies";
+import type { Restatements } from "./restatements";
 import type { ScopedKey } from "./auth";
 import type { FaultInjector, RouteId } from "./faults";
 import type { OrganizationFixture, StoreFixture } from "./fixtures";
@@ -20,6 +21,8 @@ export interface Runtime {
   faults: FaultInjector;
   /** Injected drops of a channel's sales (PUT /__control/anomalies). */
   anomalies: Anomalies;
+  /** Restated days: a store-day's revenue multiplied (PUT /__control/restate). */
+  restatements: Restatements;
   counts: Record<RouteId, number>;
   /** Which key made each authenticated call (its label, never the key), for tests of a key ring; the last 1,000. */
   keyUses: KeyUse[];

@@ -2,7 +2,9 @@
  * /__control endpoints (outside /v1, only with `control: true`): let end-to-end tests that
  * run the demo upstream as a separate process read its state, set faults, switch odd mode
  * (PUT /__control/odd `{ "enabled": true }`), revoke a key (as its owner would,
- * mid-session), inject anomalies (PUT /__control/anomalies, anomalies.ts) and reset it (odd mode back to how the server started).
+ * mid-session), inject anomalies (PUT /__control/anomalies, anomalies.ts), restate a day
+ * (PUT /__control/restate `{ "storeUrl", "date": "YYYY-MM-DD", "factor": 1.5 }`: that store-day's
+ * revenue multiplied, restatements.ts) and reset it (odd mode back to how the server started).
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -12,6 +14,7 @@ import type { Runtime } from "./context";
 import { HttpError, sendJson, validationError } from "./errors";
 import { faultRulesSchema } from "./faults";
 import { readBody } from "./input";
+import { restateSchema } from "./restatements";
 
 const revokeSchema = z.strictObject({ key: z.string().min(1) });
 const oddSchema = z.strictObject({ enabled: z.boolean() });
@@ -21,11 +24,20 @@ export function resetRuntime(runtime: Runtime): void {
   runtime.odd = runtime.oddAtStart;
   runtime.faults.reset();
   runtime.anomalies.reset();
+  runtime.restatements.reset();
   for (const id of Object.keys(runtime.counts) as Array<keyof Runtime["counts"]>) runtime.counts[id] = 0;
   runtime.keyUses.length = 0;
 }
 
-const ENDPOINTS: Record<string, string> = { state: "GET", faults: "PUT", odd: "PUT", revoke: "POST", reset: "POST", anomalies: "PUT" };
+const ENDPOINTS: Record<string, string> = {
+  state: "GET",
+  faults: "PUT",
+  odd: "PUT",
+  revoke: "POST",
+  reset: "POST",
+  anomalies: "PUT",
+  restate: "PUT",
+};
 
 async function readJson(req: IncomingMessage, what: string): Promise<unknown> {
   try {
@@ -53,6 +65,7 @@ export async function handleControl(
         keyUses: [...runtime.keyUses],
         faults: runtime.faults.list(),
         anomalies: runtime.anomalies.list(),
+        restatements: runtime.restatements.list(),
         odd: runtime.odd,
       });
       return;
@@ -82,6 +95,13 @@ export async function handleControl(
       if (!parsed.success) throw validationError("body", parsed.error);
       runtime.anomalies.setRules(parsed.data);
       sendJson(res, 200, { ok: true, anomalies: runtime.anomalies.list() });
+      return;
+    }
+    case "restate": {
+      const parsed = restateSchema.safeParse(await readJson(req, '{ "storeUrl": "<store URL>", "date": "YYYY-MM-DD", "factor": 1.5 }'));
+      if (!parsed.success) throw validationError("body", parsed.error);
+      runtime.restatements.set(parsed.data);
+      sendJson(res, 200, { ok: true, restatements: runtime.restatements.list() });
       return;
     }
     default:

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Anomalies, type AnomalyRule } from "./anomalies";
+import { Restatements, type Restatement } from "./restatements";
 import { authenticate, checkOrganizationHeader, requirePermission, resolveStore } from "./auth";
 import { STREAMED, type KeyUse, type RequestContext, type Runtime } from "./context";
 import { handleControl, resetRuntime } from "./control";
@@ -44,6 +45,8 @@ export interface DemoUpstream {
   port: number;
   setFaults(rules: FaultRule[]): void;
   setAnomalies(rules: AnomalyRule[]): void;
+  /** Multiplies a store-day's revenue from now on (a restated day); a reset undoes it. */
+  restate(restatement: Restatement): void;
   /** Restores the initial mutable state and clears faults and counters. */
   reset(): void;
   requestCounts(): Record<RouteId, number>;
@@ -158,6 +161,7 @@ export async function startDemoUpstream(options: DemoUpstreamOptions = {}): Prom
     state: new DemoState(seed),
     faults: new FaultInjector(seed, options.faults ?? []),
     anomalies: new Anomalies(options.anomalies ?? []),
+    restatements: new Restatements(),
     counts: zeroCounts(),
     keyUses: [],
     openStreams: 0,
@@ -193,6 +197,7 @@ export async function startDemoUpstream(options: DemoUpstreamOptions = {}): Prom
     port,
     setFaults: (rules) => runtime.faults.setRules(rules),
     setAnomalies: (rules) => runtime.anomalies.setRules(rules),
+    restate: (restatement) => runtime.restatements.set(restatement),
     reset: () => resetRuntime(runtime),
     requestCounts: () => ({ ...runtime.counts }),
     keyUses: () => [...runtime.keyUses],

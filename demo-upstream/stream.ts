@@ -6,7 +6,7 @@
 
 import type { ServerResponse } from "node:http";
 import { setImmediate as nextTick } from "node:timers/promises";
-import type { StoreCatalog } from "./catalog";
+import { roundMoney, type StoreCatalog } from "./catalog";
 import type { RequestContext } from "./context";
 import { JSON_CONTENT_TYPE } from "./errors";
 import { dayString } from "./fixtures";
@@ -99,10 +99,12 @@ export async function streamRows(
       const prefix = rowPrefix(store, dayString(day));
       const lines = generateDay(catalog, day);
       const drop = runtime.anomalies.dropFor(store.url, day);
+      const factor = runtime.restatements.factorFor(store.url, day);
       sinceYield += lines.length;
       for (const [index, line] of lines.entries()) {
         if (drop?.(line.conversion.channel, index) || !lineMatches(line, filter)) continue;
-        const row = serializeLine(prefix, line, filter.source, store.currencyDecimals);
+        const restated = factor === null ? line : { ...line, revenue: roundMoney(line.revenue * factor, store.currencyDecimals) };
+        const row = serializeLine(prefix, restated, filter.source, store.currencyDecimals);
         if (!builder.append(row, !first)) {
           if (!(await flush())) return;
           if (!builder.append(row, !first)) throw new Error("a row is larger than a stream chunk");

@@ -128,6 +128,11 @@ export function formatDateTime(value: string | number | Date, timeZone?: string)
   return formatIn(value, timeZone, { dateStyle: "medium", timeStyle: "short" });
 }
 
+/** A timestamp's wall-clock time only ("10:42 AM"), in the zone given. */
+export function formatTime(value: string | number | Date, timeZone?: string): string {
+  return formatIn(value, timeZone, { timeStyle: "short" });
+}
+
 export function formatDate(value: string | number | Date, timeZone?: string): string {
   return formatIn(value, timeZone, { dateStyle: "medium" });
 }

@@ -24,12 +24,13 @@ const productMetricsKeys = {
     [...productMetricsKeys.all, storeUrl, organizationId ?? null, filters, "breakdown", productId] as const,
 };
 
-/** Rows read so far per view, reported by the server while a long aggregation runs. */
-const progress = new Map<string, number>();
+/** What the server has read so far per view (rows; days as a percent from the day rollups) while a long aggregation runs. */
+type Progress = { rows: number; percent?: number; day?: string };
+const progress = new Map<string, Progress>();
 const listeners = new Set<() => void>();
-function setProgress(key: string, rows: number | undefined) {
-  if (rows === undefined) progress.delete(key);
-  else progress.set(key, rows);
+function setProgress(key: string, read: Progress | undefined) {
+  if (read === undefined) progress.delete(key);
+  else progress.set(key, read);
   listeners.forEach((listener) => listener());
 }
 
@@ -38,7 +39,7 @@ export function useAggregationProgress(
   filters: MetricsFilters,
   compare?: ComparisonMode,
   organizationId?: string,
-): number | undefined {
+): Progress | undefined {
   const key = JSON.stringify(productMetricsKeys.view(storeUrl, filters, compare, organizationId));
   return useSyncExternalStore(
     (listener) => (listeners.add(listener), () => listeners.delete(listener)),
@@ -72,7 +73,7 @@ async function fetchView(
       while ((newline = buffered.indexOf("\n")) !== -1) {
         const event = productMetricsEventSchema.parse(JSON.parse(buffered.slice(0, newline)));
         buffered = buffered.slice(newline + 1);
-        if (event.type === "progress") setProgress(key, event.rows);
+        if (event.type === "progress") setProgress(key, { rows: event.rows, percent: event.percent, day: event.day });
         else if (event.type === "result") return rememberRequestId(event.view, requestId);
         else throw new ApiRequestError(event.status, event.error, event.code, event.requestId ?? requestId);
       }

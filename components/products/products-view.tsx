@@ -3,12 +3,14 @@
 import dynamic from "next/dynamic";
 import { usePathname } from "next/navigation";
 import { useDeferredValue, useEffect, useMemo } from "react";
-import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/shared/schemas/product-metrics-view";
-import { formatDate, formatNumber } from "@/shared/format";
+import type { ProductMetricsView } from "@/shared/schemas/product-metrics-view";
+import { formatDate } from "@/shared/format";
 import { alignToCurrent, autoGranularity, partialBucket } from "@/shared/metrics/comparison";
 import { dateRangeOf, filtersOf, toSearchParams } from "@/shared/metrics/view-state";
 import { useDimensions } from "@/client/queries/dimensions";
-import { useAggregationProgress, useProductMetrics } from "@/client/queries/product-metrics";
+import { useProductMetrics } from "@/client/queries/product-metrics";
+import { AggregationProgress } from "./aggregation-progress";
+import { FreshnessNote } from "./freshness-note";
 import { ExportButtons } from "./export-buttons";
 import { requestIdOf } from "@/client/queries/api-client";
 import { useStoreProfile } from "@/client/queries/store";
@@ -39,30 +41,6 @@ import { AttributionControl, DateControls, FilterChips, FilterControls } from ".
 // Charts are the heaviest code of the page: loaded only here, and only in the browser.
 const loadCharts = () => import("./charts");
 const ProductCharts = dynamic(loadCharts, { ssr: false, loading: () => <Skeleton lines={6} label="Loading the charts" /> });
-
-function Progress({
-  storeUrl,
-  filters,
-  compare,
-  organizationId,
-}: {
-  storeUrl: string;
-  filters: MetricsFilters;
-  compare?: ComparisonMode;
-  organizationId?: string;
-}) {
-  const rows = useAggregationProgress(storeUrl, filters, compare, organizationId);
-  return (
-    <Card>
-      <div role="status" aria-live="polite" className="space-y-3">
-        <p className="text-sm font-medium">{rows ? `Reading the orders… ${formatNumber(rows)} rows so far` : "Reading the orders…"}</p>
-        <div className="h-1.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800" aria-hidden="true">
-          <div className="h-1.5 w-1/3 animate-pulse rounded-full bg-indigo-500" />
-        </div>
-      </div>
-    </Card>
-  );
-}
 
 export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const { state, problems, update } = useViewState();
@@ -141,6 +119,9 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
           </p>
           <FallbackNote text={zone.fallbackNote} />
           <FallbackNote text={currencyNote} />
+          {view && (
+            <FreshnessNote view={view} timeZone={timeZone} currency={currency} storeUrl={storeUrl} organizationId={organizationId} />
+          )}
         </div>
         <div className="flex flex-wrap gap-2 text-sm">
           <SavedViewsMenu
@@ -187,14 +168,16 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
       </Card>
 
       {primary.isPending ? (
-        <Progress storeUrl={storeUrl} filters={filters} compare={compare} organizationId={organizationId} />
+        <AggregationProgress storeUrl={storeUrl} filters={filters} compare={compare} organizationId={organizationId} />
       ) : primary.isError ? (
         <ErrorPanel error={primary.error} onRetry={() => primary.refetch()} />
       ) : view && view.totals.rows === 0 ? (
         <EmptyState title="No attributed orders in this range">Try a longer range, or remove some filters.</EmptyState>
       ) : view ? (
         <>
-          {primary.isFetching && <Progress storeUrl={storeUrl} filters={filters} compare={compare} organizationId={organizationId} />}
+          {primary.isFetching && (
+            <AggregationProgress storeUrl={storeUrl} filters={filters} compare={compare} organizationId={organizationId} />
+          )}
           <PanelBoundary name="The key figures" requestId={requestIdOf(view)} resetKey={view}>
             {state.source === "both" ? (
               <div className="grid grid-cols-1 gap-6 2xl:grid-cols-2">

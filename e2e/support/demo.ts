@@ -3,9 +3,6 @@ import type { FaultRule } from "@/demo-upstream/faults";
 import type { CloneRecord } from "@/demo-upstream/state";
 import { E2E_DEMO_UPSTREAM_PORT } from "../../playwright.config";
 
-/** The demo upstream the end-to-end dashboard runs on, and its control endpoints. */
-const control = `http://127.0.0.1:${E2E_DEMO_UPSTREAM_PORT}/__control`;
-
 export const KEYS = {
   admin: "sk_demo_admin_nw_us_5d8e2f41c7a9",
   marketer: "sk_demo_marketer_nw_us_9b1c6e03d2f4",
@@ -20,12 +17,6 @@ export const KEYS = {
 export const US_STORE = "northwind-outfitters.myshopify.com";
 export const EU_STORE = "northwind-eu.myshopify.com";
 
-async function call(path: string, init: RequestInit = {}) {
-  const response = await fetch(`${control}${path}`, init);
-  if (!response.ok) throw new Error(`demo upstream control ${path}: ${response.status}`);
-  return response.json() as Promise<unknown>;
-}
-
 export interface DemoState {
   pixels: Record<string, { id: string; name: string }[]>;
   clones: CloneRecord[];
@@ -33,18 +24,37 @@ export interface DemoState {
   keyUses: { key: string; route: string; storeUrl: string | null }[];
 }
 
-export const demo = {
-  reset: () => call("/reset", { method: "POST" }),
-  /** Revokes a key in the running demo upstream, as its owner would mid-session. */
-  revoke: (key: string) =>
-    call("/revoke", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) }),
-  setFaults: (rules: FaultRule[]) =>
-    call("/faults", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
-  /** A channel's sales drop to near zero from a day, until the next reset. */
-  setAnomalies: (rules: AnomalyRule[]) =>
-    call("/anomalies", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
-  state: () => call("/state") as Promise<DemoState>,
-  /** Serves the odd store (contract-valid, unusual values) until the next reset. */
-  setOdd: (enabled: boolean) =>
-    call("/odd", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ enabled }) }),
-};
+/** The control endpoints of the demo upstream listening on `port`. */
+export function demoUpstream(port: number) {
+  const control = `http://127.0.0.1:${port}/__control`;
+  async function call(path: string, init: RequestInit = {}) {
+    const response = await fetch(`${control}${path}`, init);
+    if (!response.ok) throw new Error(`demo upstream control ${path}: ${response.status}`);
+    return response.json() as Promise<unknown>;
+  }
+  return {
+    reset: () => call("/reset", { method: "POST" }),
+    /** Revokes a key in the running demo upstream, as its owner would mid-session. */
+    revoke: (key: string) =>
+      call("/revoke", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) }),
+    setFaults: (rules: FaultRule[]) =>
+      call("/faults", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
+    /** A channel's sales drop to near zero from a day, until the next reset. */
+    setAnomalies: (rules: AnomalyRule[]) =>
+      call("/anomalies", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(rules) }),
+    state: () => call("/state") as Promise<DemoState>,
+    /** Multiplies a store-day's revenue, as a restated day, until the next reset. */
+    restate: (storeUrl: string, date: string, factor: number) =>
+      call("/restate", {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ storeUrl, date, factor }),
+      }),
+    /** Serves the odd store (contract-valid, unusual values) until the next reset. */
+    setOdd: (enabled: boolean) =>
+      call("/odd", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ enabled }) }),
+  };
+}
+
+/** The demo upstream the end-to-end dashboard runs on. */
+export const demo = demoUpstream(E2E_DEMO_UPSTREAM_PORT);

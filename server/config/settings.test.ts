@@ -28,6 +28,21 @@ describe("the settings", () => {
     expect(settings()).toMatchObject({ production: true, demo: false, upstream: { baseUrl: UPSTREAM, timeoutMs: 15_000 } });
   });
 
+  it("read the day rollup settings, with their defaults, and refuse values out of range by name", () => {
+    production({ ROLLUPS: undefined, ROLLUP_FRESH_DAYS: undefined, ROLLUP_REVALIDATE_SECONDS: undefined, ROLLUP_BUDGET_MB: undefined });
+    expect(settings().rollups).toMatchObject({ enabled: true, freshDays: 3, revalidateSeconds: 86_400, budgetBytes: 2048 * 1024 * 1024 });
+    production({ DATABASE_URL: undefined, EMBEDDED_DATABASE: "1" });
+    expect(settings().rollups.enabled).toBe(false);
+    production({ DATABASE_URL: undefined, EMBEDDED_DATABASE: "1", ROLLUPS: "on" });
+    expect(settings().rollups.enabled).toBe(true);
+    production({ ROLLUPS: "off", ROLLUP_FRESH_DAYS: "0", ROLLUP_REVALIDATE_SECONDS: "3600", ROLLUP_BUDGET_MB: "10" });
+    expect(settings().rollups).toMatchObject({ enabled: false, freshDays: 0, revalidateSeconds: 3600, budgetBytes: 10 * 1024 * 1024 });
+    production({ ROLLUPS: "maybe" });
+    expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUPS/)]);
+    production({ ROLLUPS: undefined, ROLLUP_BUDGET_MB: "0" });
+    expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUP_BUDGET_MB/)]);
+  });
+
   it("refuse production without a session secret, saying what to set", () => {
     production({ SESSION_SECRET: undefined });
     expect(settingProblems()).toEqual([expect.stringMatching(/^SESSION_SECRET is required in production/)]);

@@ -84,6 +84,10 @@ const environmentSchema = z
     BACKGROUND_JOBS: oneOf("BACKGROUND_JOBS", ["on", "off"] as const, "on"),
     JOBS_LEASE_SECONDS: wholeNumber("JOBS_LEASE_SECONDS", 30, { min: 5, max: 600 }),
     JOBS_CONCURRENCY: wholeNumber("JOBS_CONCURRENCY", 4, { max: 64 }),
+    ROLLUPS: oneOf("ROLLUPS", ["auto", "on", "off"] as const, "auto"),
+    ROLLUP_FRESH_DAYS: wholeNumber("ROLLUP_FRESH_DAYS", 3, { min: 0, max: 366 }),
+    ROLLUP_REVALIDATE_SECONDS: wholeNumber("ROLLUP_REVALIDATE_SECONDS", 86_400, { min: 1, max: 31_536_000 }),
+    ROLLUP_BUDGET_MB: wholeNumber("ROLLUP_BUDGET_MB", 2_048, { min: 1, max: 1_048_576 }),
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(["1", "0", ""], { message: "WEBHOOK_ALLOW_PRIVATE must be 1, 0 or unset." })
       .optional()
@@ -191,6 +195,15 @@ const environmentSchema = z
       },
       mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM || "Store analytics <digests@dashboard.invalid>" },
       jobs: { enabled: env.BACKGROUND_JOBS === "on", leaseSeconds: env.JOBS_LEASE_SECONDS, concurrency: env.JOBS_CONCURRENCY },
+      rollups: {
+        // On PostgreSQL by default; the embedded PGlite writes and sums cells slower than the upstream streams rows (docs/decisions/rollups.md).
+        enabled: env.ROLLUPS === "on" || (env.ROLLUPS === "auto" && Boolean(env.DATABASE_URL)),
+        freshDays: env.ROLLUP_FRESH_DAYS,
+        revalidateSeconds: env.ROLLUP_REVALIDATE_SECONDS,
+        budgetBytes: env.ROLLUP_BUDGET_MB * 1024 * 1024,
+        // A claim outlives the slowest read an instance may make before another takes the days over.
+        claimHoldMs: env.UPSTREAM_TIMEOUT_MS * 4 + 60_000,
+      },
       appOrigin: env.APP_ORIGIN,
       demoKeys: demo ? env.DEMO_KEYS : [],
       // The demo's webhook receivers run on this machine, so it reaches private addresses unless told not to.

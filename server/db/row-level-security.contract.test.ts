@@ -5,7 +5,7 @@ import { openForSuite, storageBackends, unique, type Location } from "@/test/dat
 import type { Db } from "./database";
 import { acrossStores, applicationDb, inReach, withReach } from "./reach";
 
-/** Every table that holds a store's data (migration 0011 puts each under row-level security). */
+/** Every table that holds a store's data (migrations 0011 and 0013 put each under row-level security). */
 const STORE_TABLES = [
   "audit_entries",
   "idempotency_records",
@@ -23,6 +23,10 @@ const STORE_TABLES = [
   "notifications",
   "notification_reads",
   "webhook_deliveries",
+  "rollup_days",
+  "rollup_cells",
+  "rollup_claims",
+  "rollup_restatements",
 ];
 
 /** One row in every store table, for `store`; returns nothing, throws when a row is refused. */
@@ -109,6 +113,23 @@ async function plant(tx: Db, store: string): Promise<void> {
       `insert into webhook_deliveries (id, notification_id, url, attempt, outcome, at, store_url)
        values ($1, $2, 'https://hooks.example/x', 1, 'sent', now(), $3)`,
       [id("hook"), note, store],
+    ],
+    [
+      `insert into rollup_days (store_url, source, day, currency, row_count, orders, units, revenue, bytes, filled_at, used_at)
+       values ($1, 'conversion', '2026-01-01', 'USD', 1, 1, 1, 10, 200, now(), now())`,
+      [store],
+    ],
+    [
+      `insert into rollup_cells (store_url, source, day, channel, product_id, first_row, row_count, orders, units, revenue)
+       values ($1, 'conversion', '2026-01-01', 'google', 'prod_1', 0, 1, 1, 1, 10)`,
+      [store],
+    ],
+    [`insert into rollup_claims (store_url, source, day, claimed_until) values ($1, 'conversion', '2026-01-02', now())`, [store]],
+    [
+      `insert into rollup_restatements (id, store_url, source, day, detected_at, revenue_before, revenue_after, orders_before,
+         orders_after, units_before, units_after, channels, products)
+       values ($1, $2, 'conversion', '2026-01-01', now(), 10, 15, 1, 1, 1, 1, '[]', '[]')`,
+      [id("restated"), store],
     ],
   ];
   for (const [sql, params] of rows) await tx.query(sql, params);

@@ -8,6 +8,10 @@ import { comparisonRange } from "@/shared/metrics/date-range";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { openProductRows, type ProductRows } from "./product-rows";
 import { ViewCache } from "./view-cache";
+import { settings } from "@/server/config/settings";
+import { database } from "@/server/db/database";
+import { rollupFilterOf, type ReadProgress } from "@/server/rollups/reader";
+import { rollupView } from "@/server/rollups/view";
 
 const PROGRESS_EVERY_ROWS = 50_000;
 
@@ -18,6 +22,8 @@ interface AggregationHooks {
   /** Called once every upstream read has answered 200: from here on, errors arrive mid-stream. */
   onOpened?: () => void;
   onProgress?: (rowsRead: number) => void;
+  /** Days read from the upstream so far, when the view comes from the day rollups. */
+  onDays?: (progress: ReadProgress) => void;
 }
 
 async function sumRows(rows: ProductRows, aggregator: ProductMetricsAggregator, progress: () => void) {
@@ -34,6 +40,22 @@ async function aggregate(
   compare: ComparisonMode | undefined,
   hooks: AggregationHooks,
 ): Promise<ProductMetricsView> {
+  const rollups = settings().rollups;
+  const filter = rollups.enabled ? rollupFilterOf(filters) : null;
+  if (filter) {
+    // The process's handle: every rollup statement runs with the reach of the work it belongs to
+    // (the route's stores, or a job's store), which holds `storeUrl`; eviction runs across stores.
+    const db = await database();
+    return rollupView(
+      upstream,
+      storeUrl,
+      filters,
+      filter,
+      compare,
+      { db, ...rollups },
+      { onOpened: hooks.onOpened, onProgress: hooks.onDays },
+    );
+  }
   const comparisonFilters = compare ? { ...filters, ...comparisonRange(filters, compare) } : undefined;
   const [main, previous] = await Promise.all([
     openProductRows(upstream, storeUrl, filters),

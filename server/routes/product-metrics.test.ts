@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { productMetricsEventSchema, type ProductMetricsView } from "@/shared/schemas/product-metrics-view";
 import { signIn } from "./sign-in";
+import { database } from "@/server/db/database";
+import { reachDb } from "@/server/db/reach";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
 import { breakdown as breakdownRoute, productMetricsExport as exportRoute, productMetrics as productMetricsRoute } from "./product-metrics";
 import { EXPORT_MANIFEST_HEADER, type ExportManifestBase } from "@/shared/schemas/export-manifest";
@@ -18,9 +20,11 @@ beforeAll(async () => {
   cookie = cookieFrom(await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey: ADMIN_KEY }) })));
 });
 afterAll(() => upstream.close());
-beforeEach(() => {
-  useUpstream(upstream.baseUrl);
+beforeEach(async () => {
+  useUpstream(upstream.baseUrl, { ROLLUPS: "on" });
   upstream.reset();
+  // Each test reads the upstream afresh: no day rollups left by an earlier one.
+  await reachDb(await database(), [US_STORE]).query("delete from rollup_days");
 });
 afterEach(() => vi.unstubAllEnvs());
 

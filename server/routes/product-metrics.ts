@@ -10,6 +10,7 @@ import {
 import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { toDashboardError } from "@/server/http/failures";
 import { route } from "@/server/http/pipeline";
+import type { ReadProgress } from "@/server/rollups/reader";
 
 function filtersOf<Q extends MetricsFilters>(query: Q): MetricsFilters {
   const { startDate, endDate, channel, adId, filterCountry, filterDeviceType, filterOS, filterBrowser, filterProductId, dimension_source } =
@@ -41,12 +42,16 @@ const BASE = "/api/stores/[storeUrl]/product-metrics";
 export const productMetrics = route({ methods: ["GET"], path: BASE, scope: "store", query: productMetricsQuerySchema }, async (context) => {
   let opened!: () => void;
   const openedOnce = new Promise<void>((resolve) => (opened = resolve));
-  const progress: number[] = [];
+  const progress: { rows: number; percent?: number; day?: string }[] = [];
   let wake: (() => void) | undefined;
   const hooks = {
     onOpened: () => opened(),
     onProgress: (rows: number) => {
-      progress.push(rows);
+      progress.push({ rows });
+      wake?.();
+    },
+    onDays: ({ daysRead, daysToRead, rowsRead, day }: ReadProgress) => {
+      progress.push({ rows: rowsRead, percent: Math.floor((daysRead / Math.max(1, daysToRead)) * 100), day });
       wake?.();
     },
   };
@@ -74,7 +79,7 @@ export const productMetrics = route({ methods: ["GET"], path: BASE, scope: "stor
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       while (progress.length === 0 && !done) await new Promise<void>((resolve) => (wake = resolve));
-      if (progress.length > 0) return controller.enqueue(line({ type: "progress", rows: progress.splice(0).at(-1) }));
+      if (progress.length > 0) return controller.enqueue(line({ type: "progress", ...progress.splice(0).at(-1) }));
       controller.enqueue(line(await settled));
       controller.close();
     },

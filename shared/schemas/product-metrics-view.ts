@@ -103,6 +103,17 @@ export const productMetricsViewSchema = z.strictObject({
       changes: biggestChangesSchema,
     })
     .optional(),
+  /** Set when the view came from the day rollups: when its oldest figures were read, and from where. */
+  freshness: z
+    .strictObject({
+      asOf: z.string(),
+      daysFromRollups: z.number(),
+      daysFromUpstream: z.number(),
+      upstreamRequests: z.number(),
+    })
+    .optional(),
+  /** Days of the range whose figures changed when read again (see the store's data changes). */
+  restated: z.array(z.strictObject({ day: z.string(), revenueChange: z.number(), mostly: z.string().nullable() })).optional(),
 });
 export type ProductMetricsView = z.infer<typeof productMetricsViewSchema>;
 
@@ -116,7 +127,13 @@ export type ProductBreakdown = z.infer<typeof breakdownSchema>;
 
 /** The NDJSON lines of the product-metrics route: progress while rows stream in, then one result or error. */
 export const productMetricsEventSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("progress"), rows: z.number() }),
+  z.strictObject({
+    type: z.literal("progress"),
+    rows: z.number(),
+    /** Share of the days to read that are read (0–100), and the store-local day being read: from the day rollups. */
+    percent: z.number().optional(),
+    day: z.string().optional(),
+  }),
   z.strictObject({ type: z.literal("result"), view: productMetricsViewSchema }),
   z.strictObject({
     type: z.literal("error"),

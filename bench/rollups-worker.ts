@@ -1,0 +1,61 @@
+/**
+ * One view of a range through the day rollups, in a process of its own (a restarted instance:
+ * nothing in memory, the rollups in the database). Run by bench/rollups.ts as
+ * `node --conditions=react-server --import tsx bench/rollups-worker.ts <baseUrl> <startDate> <endDate> [staleDay]`
+ * with DATA_DIR or DATABASE_URL naming the database. Prints one JSON line.
+ */
+import { openDatabase } from "@/server/db/database";
+import { acrossStores, reachDb } from "@/server/db/reach";
+import { readRange } from "@/server/rollups/reader";
+import { restatements } from "@/server/rollups/repository";
+import { upstreamClient } from "@/server/upstream/client";
+import { ADMIN_KEY, US_STORE } from "./processes";
+
+const [baseUrl, startDate, endDate, staleDay] = process.argv.slice(2) as [string, string, string, string | undefined];
+process.env.UPSTREAM_BASE_URL = baseUrl;
+process.env.UPSTREAM_TIMEOUT_MS = "600000";
+
+async function main() {
+  const db = await openDatabase({ url: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR, pool: undefined });
+  // The rollups are under row-level security: the store's reads and writes run with its own reach.
+  const store = reachDb(db, [US_STORE]);
+  try {
+    // A day due to be read again, as ROLLUP_REVALIDATE_SECONDS would make it.
+    if (staleDay) await store.query("update rollup_days set filled_at = filled_at - interval '2 days' where day = $1", [staleDay]);
+    const policy = { db: store, freshDays: 3, revalidateSeconds: 86_400, claimHoldMs: 600_000 };
+    const started = performance.now();
+    const read = await readRange(upstreamClient({ apiKey: ADMIN_KEY, requestId: "bench" }), US_STORE, { startDate, endDate }, {}, policy);
+    const wallMs = Math.round(performance.now() - started);
+    await read.saved;
+    const savedMs = Math.round(performance.now() - started);
+    const result = read.summary.result(2);
+    const [size] = await acrossStores(db, "benchmark: size of the deployment's rollups", (tx) =>
+      tx.query<{ cells: number; tableBytes: number; estimatedBytes: number; days: number }>(
+        `select (select count(*)::int from rollup_cells) as cells, (select count(*)::int from rollup_days) as days,
+           (pg_total_relation_size('rollup_cells') + pg_total_relation_size('rollup_days'))::float8 as "tableBytes",
+           (select coalesce(sum(bytes), 0)::float8 from rollup_days) as "estimatedBytes"`,
+      ),
+    );
+    const restated = (await restatements(store, US_STORE)).length;
+    console.log(
+      JSON.stringify({
+        wallMs,
+        savedMs,
+        rows: result.totals.rows,
+        revenue: result.totals.revenue,
+        daysFromRollups: read.daysFromRollups,
+        daysFromUpstream: read.daysFromUpstream,
+        upstreamRequests: read.upstreamRequests,
+        restated,
+        ...size,
+      }),
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

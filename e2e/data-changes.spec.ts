@@ -1,0 +1,34 @@
+import { E2E_ROLLUPS_BASE_URL, E2E_ROLLUPS_DEMO_UPSTREAM_PORT } from "../playwright.config";
+import { demoUpstream, US_STORE } from "./support/demo";
+import { expect, test } from "./support/fixtures";
+
+// The dashboard with the day rollups on (playwright.config.ts), and its own demo upstream.
+test.use({ baseURL: E2E_ROLLUPS_BASE_URL });
+const demo = demoUpstream(E2E_ROLLUPS_DEMO_UPSTREAM_PORT);
+test.beforeEach(() => demo.reset());
+
+// A week no other journey views: its rollups may hold the restated figures for a few seconds after the journey.
+const FROM = "2024-05-06";
+const TO = "2024-05-12";
+const RESTATED = "2024-05-08";
+const products = (extra = "") => `/stores/${US_STORE}/products?range=custom&from=${FROM}&to=${TO}${extra}`;
+
+test("a restated day is named on the product page and listed on the store's data changes", async ({ signedInPage: page }) => {
+  await page.goto(products());
+  await expect(page.getByTestId("figures-as-of")).toContainText(/Figures as of \d{1,2}:\d{2}/);
+
+  await demo.restate(US_STORE, RESTATED, 1.5);
+  // Once the stored days are older than ROLLUP_REVALIDATE_SECONDS, the next view reads them again and finds the change.
+  await page.waitForTimeout(6_000);
+  await page.goto(products("&compare=previous"));
+  const restated = page.getByRole("link", { name: /May 8, 2024 was restated: revenue \+\$[\d,]+\.\d{2}, mostly \w+/ });
+  await expect(restated).toBeVisible({ timeout: 20_000 });
+
+  await restated.click();
+  await expect(page).toHaveURL(new RegExp(`/stores/${US_STORE}/data-changes`));
+  await expect(page.getByRole("heading", { name: "Data changes" })).toBeVisible();
+  const card = page.getByRole("article", { name: "May 8, 2024 restated" });
+  await expect(card.getByRole("heading", { name: /May 8, 2024: revenue \+\$[\d,]+\.\d{2}/ })).toBeVisible();
+  await expect(card).toContainText(/Revenue\s*\$[\d,.]+ → \$[\d,.]+/);
+  await expect(card).toContainText("Channels:");
+});

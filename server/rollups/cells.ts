@@ -1,0 +1,185 @@
+import { roundMoney, totalsOf, type MetricRow } from "@/server/metrics/aggregate";
+import type { ChannelSummary, MetricsTotals, ProductSummary, SeriesPoint } from "@/shared/schemas/product-metrics-view";
+
+/**
+ * The rollup grain: one store-local day's rows summed per channel and product. Everything a
+ * view without row-level filters shows (totals, the day × channel series, channels, products)
+ * is a sum over cells; the first row's name, SKU and currency are kept with their place in
+ * the day's rows, so a view picks the same ones a full read would.
+ */
+interface Cell {
+  day: string;
+  channel: string;
+  productId: string;
+  name: string | null;
+  sku: string | null;
+  firstRow: number;
+  currency: string | null;
+  currencyRow: number | null;
+  rows: number;
+  orders: number;
+  units: number;
+  revenue: number;
+}
+
+/** Sums one day's rows, in the order they arrived, into cells. */
+export class DayCells {
+  readonly cells = new Map<string, Cell>();
+  rows = 0;
+  currency: string | null = null;
+
+  constructor(readonly day: string) {}
+
+  add(row: MetricRow): void {
+    const index = this.rows++;
+    if (row.currency && !this.currency) this.currency = row.currency;
+    const key = `${row.channel}\u0000${row.product_id}`;
+    let cell = this.cells.get(key);
+    if (!cell) {
+      cell = {
+        day: this.day,
+        channel: row.channel,
+        productId: row.product_id,
+        name: row.product_name ?? null,
+        sku: row.product_sku ?? null,
+        firstRow: index,
+        currency: null,
+        currencyRow: null,
+        rows: 0,
+        orders: 0,
+        units: 0,
+        revenue: 0,
+      };
+      this.cells.set(key, cell);
+    }
+    if (row.currency && cell.currency === null) {
+      cell.currency = row.currency;
+      cell.currencyRow = index;
+    }
+    cell.rows++;
+    cell.orders += row.orders;
+    cell.units += row.units;
+    cell.revenue += row.revenue;
+  }
+}
+
+/** What a view filtered to channels and products keeps of the cells. */
+export interface CellFilter {
+  channel?: string;
+  productIds?: ReadonlySet<string>;
+}
+
+export const cellMatches = (cell: Cell, filter: CellFilter) =>
+  (filter.channel === undefined || cell.channel === filter.channel) && (!filter.productIds || filter.productIds.has(cell.productId));
+
+interface Sums {
+  rows: number;
+  orders: number;
+  units: number;
+  revenue: number;
+}
+
+/** A place in the rows of a range: day first, then the row's index in its day. */
+type Place = { day: string; row: number };
+const before = (a: Place, b: Place) => a.day < b.day || (a.day === b.day && a.row < b.row);
+
+interface SeriesSums extends Sums {
+  date: string;
+  channel: string;
+}
+
+interface ProductSums extends Sums {
+  productId: string;
+  name: string | null;
+  sku: string | null;
+  first: Place;
+}
+
+/** Cells of a range summed to what the view needs, from the database or from rows just read. */
+export class RangeSummary {
+  readonly series = new Map<string, SeriesSums>();
+  readonly products = new Map<string, ProductSums>();
+  currency: { value: string; at: Place } | null = null;
+
+  addSeries(point: SeriesSums): void {
+    const key = `${point.date}\u0000${point.channel}`;
+    const found = this.series.get(key);
+    if (!found) this.series.set(key, { ...point });
+    else addSums(found, point);
+  }
+
+  addProduct(product: ProductSums): void {
+    const found = this.products.get(product.productId);
+    if (!found) this.products.set(product.productId, { ...product, first: { ...product.first } });
+    else {
+      if (before(product.first, found.first)) Object.assign(found, { name: product.name, sku: product.sku, first: product.first });
+      addSums(found, product);
+    }
+  }
+
+  addCurrency(value: string | null, at: Place): void {
+    if (value && (!this.currency || before(at, this.currency.at))) this.currency = { value, at };
+  }
+
+  addCell(cell: Cell): void {
+    this.addSeries({ date: cell.day, channel: cell.channel, ...sumsOf(cell) });
+    this.addProduct({
+      productId: cell.productId,
+      name: cell.name,
+      sku: cell.sku,
+      first: { day: cell.day, row: cell.firstRow },
+      ...sumsOf(cell),
+    });
+    if (cell.currencyRow !== null) this.addCurrency(cell.currency, { day: cell.day, row: cell.currencyRow });
+  }
+
+  get rows(): number {
+    let rows = 0;
+    for (const point of this.series.values()) rows += point.rows;
+    return rows;
+  }
+
+  /** Revenue by product and by channel: what the biggest changes compare. */
+  revenues(): {
+    products: ReadonlyMap<string, { revenue: number; name: string | null }>;
+    channels: ReadonlyMap<string, { revenue: number }>;
+  } {
+    return { products: this.products, channels: this.channelSums() };
+  }
+
+  private channelSums(): Map<string, Sums> {
+    const channels = new Map<string, Sums>();
+    for (const point of [...this.series.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))) {
+      const found = channels.get(point.channel);
+      if (!found) channels.set(point.channel, { ...sumsOf(point) });
+      else addSums(found, point);
+    }
+    return channels;
+  }
+
+  result(decimals: number): { totals: MetricsTotals; series: SeriesPoint[]; channels: ChannelSummary[]; products: ProductSummary[] } {
+    const money = (value: number) => roundMoney(value, decimals);
+    const total = { rows: 0, orders: 0, units: 0, revenue: 0 };
+    for (const point of this.series.values()) addSums(total, point);
+    return {
+      totals: totalsOf(total, total.rows, decimals),
+      series: [...this.series.values()]
+        .map(({ date, channel, revenue, orders, units }) => ({ date, channel, revenue: money(revenue), orders, units }))
+        .sort((a, b) => (a.date === b.date ? a.channel.localeCompare(b.channel) : a.date < b.date ? -1 : 1)),
+      channels: [...this.channelSums().entries()]
+        .map(([channel, sums]) => ({ channel, orders: sums.orders, units: sums.units, revenue: money(sums.revenue) }))
+        .sort((a, b) => b.revenue - a.revenue),
+      products: [...this.products.values()]
+        .map(({ productId, name, sku, orders, units, revenue }) => ({ productId, name, sku, orders, units, revenue: money(revenue) }))
+        .sort((a, b) => b.revenue - a.revenue || a.productId.localeCompare(b.productId)),
+    };
+  }
+}
+
+const sumsOf = (from: Sums): Sums => ({ rows: from.rows, orders: from.orders, units: from.units, revenue: from.revenue });
+function addSums(to: Sums, from: Sums): void {
+  to.rows += from.rows;
+  to.orders += from.orders;
+  to.units += from.units;
+  to.revenue += from.revenue;
+}

@@ -1,0 +1,281 @@
+import "server-only";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Db } from "@/server/db/database";
+import type { UpstreamClient } from "@/server/upstream/client";
+import { openProductRows } from "@/server/metrics/product-rows";
+import { logger } from "@/server/observability/log";
+import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
+import { cellMatches, DayCells, RangeSummary, type CellFilter } from "./cells";
+import { claimDays, deleteDays, releaseClaims, saveDays, storedDays, summarizeStored, type RollupScope } from "./repository";
+
+export interface RollupPolicy {
+  db: Db;
+  /** Today and this many days before it are always read from the upstream. */
+  freshDays: number;
+  /** A stored day older than this is read again. */
+  revalidateSeconds: number;
+  /** How long a claim on days being read holds before another instance may take them over. */
+  claimHoldMs: number;
+  /** How often an instance waiting on another's claim looks again. */
+  pollMs?: number;
+  now?: () => Date;
+}
+
+export interface ReadProgress {
+  daysRead: number;
+  daysToRead: number;
+  /** Rows read from the upstream so far. */
+  rowsRead: number;
+  /** The store-local day being read. */
+  day: string;
+}
+
+export interface ReadHooks {
+  /** Called when an upstream read has answered 200: from then on, its errors arrive mid-stream. */
+  onOpened?: () => void;
+  onProgress?: (progress: ReadProgress) => void;
+}
+
+interface RangeRead {
+  summary: RangeSummary;
+  /** When the oldest figures of the range were read from the upstream. */
+  asOf: Date;
+  daysFromRollups: number;
+  daysFromUpstream: number;
+  upstreamRequests: number;
+  /** Days read again because their stored figures were stale: a restatement may have been found. */
+  revalidated: number;
+  /**
+   * The writes of the days just read, after the answer: a view does not wait for them. Never
+   * rejects: a failed write frees its days' claims and is logged.
+   */
+  saved: Promise<void>;
+}
+
+const DAY_MS = 86_400_000;
+const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+const dayString = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The filters a rollup answers: the attribution, a channel and product IDs (the cells' grain).
+ * Null when the view filters by ad, country, device type, OS or browser: those are upstream
+ * row filters the cells do not keep, so such views read the upstream as before.
+ */
+export function rollupFilterOf(filters: MetricsFilters): CellFilter | null {
+  if (filters.adId || filters.filterCountry || filters.filterDeviceType || filters.filterOS || filters.filterBrowser) return null;
+  const productIds = filters.filterProductId
+    ?.split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
+  return { channel: filters.channel, productIds: productIds ? new Set(productIds) : undefined };
+}
+
+/**
+ * The first store-local day that is never stored. A store's zone is at most 14 hours ahead of
+ * UTC, so the latest "today" anywhere is UTC's date 14 hours from now; counting back from it
+ * keeps every store's today and its last `freshDays` days out of the rollups.
+ */
+export function firstFreshDay(now: Date, freshDays: number): string {
+  return dayString(dayNumber(new Date(now.getTime() + 14 * 3_600_000).toISOString().slice(0, 10)) - freshDays);
+}
+
+/** Consecutive days grouped into runs, so each run is one upstream request. */
+export function runsOf(days: string[]): string[][] {
+  const runs: string[][] = [];
+  for (const day of [...days].sort()) {
+    const last = runs.at(-1);
+    if (last && dayNumber(day) === dayNumber(last.at(-1)!) + 1) last.push(day);
+    else runs.push([day]);
+  }
+  return runs;
+}
+
+/** Store-days saved together: a write per month of days keeps memory flat on long reads. */
+const SAVE_EVERY_DAYS = 31;
+
+/** Reads one run of days upstream, whole (unfiltered at the cells' grain), summing and storing as it goes. */
+async function readRun(
+  upstream: UpstreamClient,
+  scope: RollupScope,
+  filters: MetricsFilters,
+  run: string[],
+  storable: (day: string) => boolean,
+  into: {
+    summary: RangeSummary;
+    filter: CellFilter;
+    policy: RollupPolicy;
+    progress: (day: DayCells) => void;
+    onOpened?: () => void;
+    /** Writes run one after another, behind the reading. */
+    writes: { chain: Promise<void> };
+  },
+): Promise<void> {
+  const { db } = into.policy;
+  const now = () => into.policy.now?.() ?? new Date();
+  const query = {
+    startDate: run[0]!,
+    endDate: run.at(-1)!,
+    ...(filters.dimension_source ? { dimension_source: filters.dimension_source } : {}),
+  };
+  const rows = await openProductRows(upstream, scope.storeUrl, query);
+  into.onOpened?.();
+  const inRun = new Set(run);
+  const closed = new Set<string>();
+  const saved: string[] = [];
+  let pending: DayCells[] = [];
+  let current: DayCells | undefined;
+  // Rows that do not arrive day by day inside the run cannot be stored as whole days.
+  let disordered = false;
+
+  const close = async (day: DayCells) => {
+    closed.add(day.day);
+    for (const cell of day.cells.values()) if (cellMatches(cell, into.filter)) into.summary.addCell(cell);
+    into.progress(day);
+    if (disordered || !storable(day.day)) return;
+    pending.push(day);
+    if (pending.length >= SAVE_EVERY_DAYS) await flush();
+  };
+  const flush = async () => {
+    if (disordered || pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    into.writes.chain = into.writes.chain.then(async () => {
+      if (disordered) return;
+      try {
+        await saveDays(db, scope, batch, now());
+        saved.push(...batch.map((day) => day.day));
+      } catch (error) {
+        logger.warn({ storeUrl: scope.storeUrl, err: error instanceof Error ? error.message : String(error) }, "Day rollups not saved");
+        await releaseClaims(
+          db,
+          scope,
+          batch.map((day) => day.day),
+        ).catch(() => undefined);
+      }
+    });
+  };
+
+  for await (const batch of rows.batches) {
+    for (const row of batch) {
+      if (row.date !== current?.day) {
+        if (!inRun.has(row.date) || closed.has(row.date)) disordered = true;
+        if (current) await close(current);
+        current = new DayCells(row.date);
+      }
+      current.add(row);
+    }
+  }
+  if (current) await close(current);
+  // Days without a single row are days too: stored as empty.
+  for (const day of run) if (!closed.has(day)) await close(new DayCells(day));
+  await flush();
+  if (disordered) {
+    into.writes.chain = into.writes.chain.then(async () => {
+      await deleteDays(db, scope, saved);
+      await releaseClaims(db, scope, run);
+    });
+  }
+}
+
+/**
+ * A range's figures from the rollups where they hold fresh days, and from the upstream for
+ * the rest: missing, stale and recent days, read in as few requests as there are runs of
+ * consecutive days. Days another instance is reading are waited for, not read twice.
+ */
+export async function readRange(
+  upstream: UpstreamClient,
+  storeUrl: string,
+  filters: MetricsFilters,
+  filter: CellFilter,
+  policy: RollupPolicy,
+  hooks: ReadHooks = {},
+): Promise<RangeRead> {
+  const { db } = policy;
+  const now = () => policy.now?.() ?? new Date();
+  const scope: RollupScope = { storeUrl, source: filters.dimension_source ?? "conversion" };
+  const freshFrom = firstFreshDay(now(), policy.freshDays);
+  const storable = (day: string) => day < freshFrom;
+  const pending = new Set<string>();
+  for (let day = dayNumber(filters.startDate); day <= dayNumber(filters.endDate); day++) pending.add(dayString(day));
+
+  const fromUpstream = new RangeSummary();
+  const fromRollups: string[] = [];
+  let asOf = now();
+  let upstreamRequests = 0;
+  let daysRead = 0;
+  let daysToRead = 0;
+  let rowsRead = 0;
+  let revalidated = 0;
+  const writes = { chain: Promise.resolve() };
+
+  while (pending.size > 0) {
+    const stored = await storedDays(db, scope, filters.startDate, filters.endDate);
+    const staleBefore = now().getTime() - policy.revalidateSeconds * 1000;
+    for (const day of [...pending]) {
+      const filledAt = stored.get(day);
+      if (storable(day) && filledAt && filledAt.getTime() > staleBefore) {
+        fromRollups.push(day);
+        pending.delete(day);
+        if (filledAt < asOf) asOf = filledAt;
+      }
+    }
+    if (pending.size === 0) break;
+    const wanted = [...pending];
+    const mine = await claimDays(db, scope, wanted.filter(storable), now(), policy.claimHoldMs);
+    // Another instance may have stored some of them between the look above and the claim (its
+    // write frees its claims): those are left for the next look, which finds them held.
+    if (mine.size > 0) {
+      const storedSince = await storedDays(db, scope, filters.startDate, filters.endDate);
+      const nowHeld = [...mine].filter((day) => (storedSince.get(day)?.getTime() ?? 0) > staleBefore);
+      for (const day of nowHeld) mine.delete(day);
+      await releaseClaims(db, scope, nowHeld);
+    }
+    const toRead = wanted.filter((day) => !storable(day) || mine.has(day));
+    revalidated += toRead.filter((day) => storable(day) && stored.has(day)).length;
+    revalidated += toRead.filter((day) => storable(day) && stored.has(day)).length;
+    if (toRead.length === 0) {
+      await sleep(policy.pollMs ?? 200);
+      continue;
+    }
+    daysToRead += toRead.length;
+    const progress = (day: DayCells) => {
+      daysRead++;
+      rowsRead += day.rows;
+      hooks.onProgress?.({ daysRead, daysToRead, rowsRead, day: day.day });
+    };
+    try {
+      for (const run of runsOf(toRead)) {
+        upstreamRequests++;
+        await readRun(upstream, scope, filters, run, storable, {
+          summary: fromUpstream,
+          filter,
+          policy,
+          progress,
+          onOpened: hooks.onOpened,
+          writes,
+        });
+        for (const day of run) pending.delete(day);
+      }
+    } catch (error) {
+      // The failed run's claims are freed once the writes queued before the failure are done.
+      const unread = [...mine].filter((day) => pending.has(day));
+      writes.chain = writes.chain.then(() => releaseClaims(db, scope, unread).catch(() => undefined));
+      await writes.chain;
+      throw error;
+    }
+  }
+
+  const summary = await summarizeStored(db, scope, fromRollups, filter, now());
+  for (const point of fromUpstream.series.values()) summary.addSeries(point);
+  for (const product of fromUpstream.products.values()) summary.addProduct(product);
+  if (fromUpstream.currency) summary.addCurrency(fromUpstream.currency.value, fromUpstream.currency.at);
+  return {
+    summary,
+    asOf,
+    daysFromRollups: fromRollups.length,
+    daysFromUpstream: daysRead,
+    upstreamRequests,
+    revalidated,
+    saved: writes.chain,
+  };
+}

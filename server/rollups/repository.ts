@@ -1,0 +1,378 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/server/db/database";
+import { acrossStores } from "@/server/db/reach";
+import type { DimensionSource } from "@/shared/schemas/product-metrics";
+import type { DataChange } from "@/shared/schemas/data-change";
+import { currencyDecimals } from "@/shared/format";
+import { RangeSummary, type CellFilter, type DayCells } from "./cells";
+
+/**
+ * Every statement on the rollup tables, in one place. The tables are under row-level security
+ * (migration 0013): a store's statements run on the caller's handle, whose reach must hold the
+ * store (the route's reach, or the store's own for background work), and each still names its
+ * store; only the deployment-wide eviction and usage run across stores, each for a stated reason.
+ */
+export interface RollupScope {
+  storeUrl: string;
+  source: DimensionSource;
+}
+
+/** Bytes counted per cell on top of its text: the row header, keys and numbers, and its index entry. */
+const CELL_OVERHEAD_BYTES = 120;
+const DAY_OVERHEAD_BYTES = 160;
+/** Channels and products kept in a restatement: the ones that account for most of it. */
+const RESTATEMENT_TOP = 5;
+
+const cellBytes = (channel: string, productId: string, name: string | null, sku: string | null) =>
+  CELL_OVERHEAD_BYTES + channel.length + productId.length + (name?.length ?? 0) + (sku?.length ?? 0);
+
+/** The days of a range the rollups hold, with when each was read. */
+export async function storedDays(db: Db, scope: RollupScope, startDate: string, endDate: string): Promise<Map<string, Date>> {
+  const rows = await db.query<{ day: string; filledAt: Date }>(
+    `select to_char(day, 'YYYY-MM-DD') as day, filled_at as "filledAt" from rollup_days
+     where store_url = $1 and source = $2 and day between $3 and $4`,
+    [scope.storeUrl, scope.source, startDate, endDate],
+  );
+  return new Map(rows.map((row) => [row.day, new Date(row.filledAt)]));
+}
+
+/**
+ * Claims days to read upstream: a day is ours when nobody holds it or its holder's claim has
+ * run out. Returns the days claimed; the others are being read by another instance.
+ */
+export async function claimDays(db: Db, scope: RollupScope, days: string[], now: Date, holdMs: number): Promise<Set<string>> {
+  if (days.length === 0) return new Set();
+  const rows = await db.query<{ day: string }>(
+    `insert into rollup_claims (store_url, source, day, claimed_until)
+     select $1, $2, d, $4 from unnest($3::date[]) as d
+     on conflict (store_url, source, day) do update set claimed_until = excluded.claimed_until
+       where rollup_claims.claimed_until < $5
+     returning to_char(day, 'YYYY-MM-DD') as day`,
+    [scope.storeUrl, scope.source, days, new Date(now.getTime() + holdMs), now],
+  );
+  return new Set(rows.map((row) => row.day));
+}
+
+export async function releaseClaims(db: Db, scope: RollupScope, days: string[]): Promise<void> {
+  if (days.length === 0) return;
+  await db.query("delete from rollup_claims where store_url = $1 and source = $2 and day = any($3::date[])", [
+    scope.storeUrl,
+    scope.source,
+    days,
+  ]);
+}
+
+/** A row's place in a range as one number: days since 1970 × PLACE_BASE + its index in its day. */
+const PLACE_BASE = 1_000_000_000;
+const dayOfNumber = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
+
+/** The stored days' cells summed for a view, and their last use set to now. */
+export async function summarizeStored(db: Db, scope: RollupScope, days: string[], filter: CellFilter, now: Date): Promise<RangeSummary> {
+  const summary = new RangeSummary();
+  if (days.length === 0) return summary;
+  const where = `store_url = $1 and source = $2 and day = any($3::date[])
+    and ($4::text is null or channel = $4) and ($5::text[] is null or product_id = any($5::text[]))`;
+  const params = [scope.storeUrl, scope.source, days, filter.channel ?? null, filter.productIds ? [...filter.productIds] : null];
+  type Series = { date: string; channel: string; rows: number; orders: number; units: number; revenue: number };
+  type Product = Omit<Series, "date" | "channel"> & {
+    productId: string;
+    firstKey: number;
+    cells: number;
+    names: number;
+    minName: string | null;
+    maxName: string | null;
+    skus: number;
+    minSku: string | null;
+    maxSku: string | null;
+  };
+  type Currency = { currency: string; day: string; row: number };
+  const [series, products, currency] = await Promise.all([
+    db.query<Series>(
+      `select to_char(day, 'YYYY-MM-DD') as date, channel, sum(row_count)::int as rows, sum(orders)::float8 as orders,
+         sum(units)::float8 as units, sum(revenue)::float8 as revenue
+       from rollup_cells where ${where} group by day, channel`,
+      params,
+    ),
+    // Hash-summed without sorting: a product's first row (day, then place) as one number, and
+    // its name and SKU when every cell agrees; the few products whose names vary are looked up after.
+    db.query<Product>(
+      `select product_id as "productId", sum(row_count)::int as rows, sum(orders)::float8 as orders, sum(units)::float8 as units,
+         sum(revenue)::float8 as revenue, min((day - date '1970-01-01')::bigint * ${PLACE_BASE} + first_row)::float8 as "firstKey",
+         count(*)::int as cells, count(product_name)::int as names, min(product_name) as "minName", max(product_name) as "maxName",
+         count(product_sku)::int as skus, min(product_sku) as "minSku", max(product_sku) as "maxSku"
+       from rollup_cells where ${where} group by product_id`,
+      params,
+    ),
+    db.query<Currency>(
+      `select currency, to_char(day, 'YYYY-MM-DD') as day, currency_row as row from rollup_cells
+       where ${where} and currency is not null order by day, currency_row limit 1`,
+      params,
+    ),
+    db.query(`update rollup_days set used_at = $4 where store_url = $1 and source = $2 and day = any($3::date[])`, [
+      scope.storeUrl,
+      scope.source,
+      days,
+      now,
+    ]),
+  ]);
+  for (const point of series) summary.addSeries(point);
+  const agreed = (count: number, cells: number, min: string | null, max: string | null) =>
+    count === 0 ? { value: null } : count === cells && min === max ? { value: min } : undefined;
+  const varying = products.filter((p) => !agreed(p.names, p.cells, p.minName, p.maxName) || !agreed(p.skus, p.cells, p.minSku, p.maxSku));
+  const firstOf = new Map<string, { name: string | null; sku: string | null }>();
+  if (varying.length > 0) {
+    const rows = await db.query<{ productId: string; name: string | null; sku: string | null }>(
+      `select distinct on (product_id) product_id as "productId", product_name as name, product_sku as sku
+       from rollup_cells where ${where} and product_id = any($6::text[]) order by product_id, day, first_row`,
+      [...params, varying.map((p) => p.productId)],
+    );
+    for (const row of rows) firstOf.set(row.productId, row);
+  }
+  for (const p of products) {
+    const name = agreed(p.names, p.cells, p.minName, p.maxName)?.value ?? firstOf.get(p.productId)?.name ?? null;
+    const sku = agreed(p.skus, p.cells, p.minSku, p.maxSku)?.value ?? firstOf.get(p.productId)?.sku ?? null;
+    const first = { day: dayOfNumber(Math.floor(p.firstKey / PLACE_BASE)), row: p.firstKey % PLACE_BASE };
+    summary.addProduct({ productId: p.productId, name, sku, first, rows: p.rows, orders: p.orders, units: p.units, revenue: p.revenue });
+  }
+  for (const found of currency) summary.addCurrency(found.currency, { day: found.day, row: found.row });
+  return summary;
+}
+
+const CELL_BATCH = 5_000;
+
+async function insertCells(tx: Db, scope: RollupScope, days: DayCells[]): Promise<void> {
+  const cells = days.flatMap((day) => [...day.cells.values()]);
+  for (let start = 0; start < cells.length; start += CELL_BATCH) {
+    const batch = cells.slice(start, start + CELL_BATCH);
+    const column = <T>(pick: (cell: (typeof batch)[number]) => T) => batch.map(pick);
+    await tx.query(
+      `insert into rollup_cells (store_url, source, day, channel, product_id, product_name, product_sku, first_row, currency,
+         currency_row, row_count, orders, units, revenue)
+       select $1, $2, * from unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::int[],
+         $11::int[], $12::float8[], $13::float8[], $14::float8[])`,
+      [
+        scope.storeUrl,
+        scope.source,
+        column((cell) => cell.day),
+        column((cell) => cell.channel),
+        column((cell) => cell.productId),
+        column((cell) => cell.name),
+        column((cell) => cell.sku),
+        column((cell) => cell.firstRow),
+        column((cell) => cell.currency),
+        column((cell) => cell.currencyRow),
+        column((cell) => cell.rows),
+        column((cell) => cell.orders),
+        column((cell) => cell.units),
+        column((cell) => cell.revenue),
+      ],
+    );
+  }
+}
+
+type DayTotals = { day: string; currency: string | null; orders: number; units: number; revenue: number };
+
+function totalsOfDay(day: DayCells): DayTotals {
+  const totals = { day: day.day, currency: day.currency, orders: 0, units: 0, revenue: 0 };
+  for (const cell of day.cells.values()) {
+    totals.orders += cell.orders;
+    totals.units += cell.units;
+    totals.revenue += cell.revenue;
+  }
+  return totals;
+}
+
+const moved = (before: number, after: number, decimals: number) => {
+  const factor = 10 ** decimals;
+  return Math.round(after * factor) !== Math.round(before * factor);
+};
+
+/** Revenue change by key, largest first, from the old cells and the new ones. */
+async function changesBy(tx: Db, scope: RollupScope, day: DayCells, column: "channel" | "product_id", decimals: number) {
+  const old = await tx.query<{ key: string; revenue: number }>(
+    `select ${column} as key, sum(revenue)::float8 as revenue from rollup_cells
+     where store_url = $1 and source = $2 and day = $3 group by ${column}`,
+    [scope.storeUrl, scope.source, day.day],
+  );
+  const change = new Map<string, { change: number; name: string | null }>();
+  for (const row of old) change.set(row.key, { change: -row.revenue, name: null });
+  for (const cell of day.cells.values()) {
+    const key = column === "channel" ? cell.channel : cell.productId;
+    const found = change.get(key) ?? { change: 0, name: null };
+    found.change += cell.revenue;
+    if (column === "product_id") found.name ??= cell.name;
+    change.set(key, found);
+  }
+  const factor = 10 ** decimals;
+  return [...change.entries()]
+    .map(([key, found]) => ({ key, name: found.name, change: Math.round(found.change * factor) / factor }))
+    .filter((entry) => entry.change !== 0)
+    .sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || a.key.localeCompare(b.key))
+    .slice(0, RESTATEMENT_TOP);
+}
+
+/**
+ * Stores days read whole from the upstream, replacing what was held, and frees their claims.
+ * A day held before whose figures moved is recorded as a restatement. Returns how many.
+ */
+export async function saveDays(db: Db, scope: RollupScope, days: DayCells[], now: Date): Promise<number> {
+  if (days.length === 0) return 0;
+  const names = days.map((day) => day.day);
+  return db.transaction(async (tx) => {
+    const previous = await tx.query<DayTotals>(
+      `select to_char(day, 'YYYY-MM-DD') as day, currency, orders::float8 as orders, units::float8 as units, revenue::float8 as revenue
+       from rollup_days where store_url = $1 and source = $2 and day = any($3::date[])`,
+      [scope.storeUrl, scope.source, names],
+    );
+    const before = new Map(previous.map((row) => [row.day, row]));
+    let restated = 0;
+    for (const day of days) {
+      const old = before.get(day.day);
+      if (!old) continue;
+      const now_ = totalsOfDay(day);
+      const decimals = currencyDecimals(now_.currency ?? old.currency);
+      if (!moved(old.revenue, now_.revenue, decimals) && old.orders === now_.orders && old.units === now_.units) continue;
+      const [channels, products] = [
+        await changesBy(tx, scope, day, "channel", decimals),
+        await changesBy(tx, scope, day, "product_id", decimals),
+      ];
+      await tx.query(
+        `insert into rollup_restatements (id, store_url, source, day, detected_at, currency, revenue_before, revenue_after,
+           orders_before, orders_after, units_before, units_after, channels, products)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+        [
+          `restated_${randomUUID()}`,
+          scope.storeUrl,
+          scope.source,
+          day.day,
+          now,
+          now_.currency ?? old.currency,
+          old.revenue,
+          now_.revenue,
+          old.orders,
+          now_.orders,
+          old.units,
+          now_.units,
+          JSON.stringify(channels.map(({ key, change }) => ({ key, change }))),
+          JSON.stringify(products),
+        ],
+      );
+      restated++;
+    }
+    await tx.query("delete from rollup_days where store_url = $1 and source = $2 and day = any($3::date[])", [
+      scope.storeUrl,
+      scope.source,
+      names,
+    ]);
+    const totals = days.map(totalsOfDay);
+    await tx.query(
+      `insert into rollup_days (store_url, source, day, currency, row_count, orders, units, revenue, bytes, filled_at, used_at)
+       select $1, $2, * , $10::timestamptz, $10::timestamptz
+       from unnest($3::date[], $4::text[], $5::int[], $6::float8[], $7::float8[], $8::float8[], $9::int[])`,
+      [
+        scope.storeUrl,
+        scope.source,
+        names,
+        totals.map((day) => day.currency),
+        days.map((day) => day.rows),
+        totals.map((day) => day.orders),
+        totals.map((day) => day.units),
+        totals.map((day) => day.revenue),
+        days.map(
+          (day) =>
+            DAY_OVERHEAD_BYTES + [...day.cells.values()].reduce((sum, c) => sum + cellBytes(c.channel, c.productId, c.name, c.sku), 0),
+        ),
+        now,
+      ],
+    );
+    await insertCells(tx, scope, days);
+    await releaseClaims(tx, scope, names);
+    return restated;
+  });
+}
+
+/** Forgets stored days (read again next time). */
+export async function deleteDays(db: Db, scope: RollupScope, days: string[]): Promise<void> {
+  if (days.length === 0) return;
+  await db.query("delete from rollup_days where store_url = $1 and source = $2 and day = any($3::date[])", [
+    scope.storeUrl,
+    scope.source,
+    days,
+  ]);
+}
+
+/** Drops the least recently used store-days of every store until the rollups fit the budget; returns how many went. */
+export async function evictOverBudget(db: Db, budgetBytes: number): Promise<number> {
+  const why = "day rollups: least recently used store-days evicted to fit the deployment's budget";
+  const rows = await acrossStores(db, why, (tx) =>
+    tx.query<{ day: string }>(
+      `with ranked as (
+       select store_url, source, day, sum(bytes) over (order by used_at desc, store_url, source, day) as running from rollup_days
+     )
+     delete from rollup_days d using ranked r
+     where d.store_url = r.store_url and d.source = r.source and d.day = r.day and r.running > $1
+     returning to_char(d.day, 'YYYY-MM-DD') as day`,
+      [budgetBytes],
+    ),
+  );
+  return rows.length;
+}
+
+/** What the rollups of the whole deployment hold: store-days and their estimated bytes. */
+export async function rollupUsage(db: Db): Promise<{ days: number; bytes: number }> {
+  const [row] = await acrossStores(db, "day rollups: the deployment's usage against its budget", (tx) =>
+    tx.query<{ days: number; bytes: number }>("select count(*)::int as days, coalesce(sum(bytes), 0)::float8 as bytes from rollup_days"),
+  );
+  return row ?? { days: 0, bytes: 0 };
+}
+
+type RestatementRow = {
+  id: string;
+  day: string;
+  source: DataChange["source"];
+  detectedAt: Date;
+  currency: string | null;
+  revenueBefore: number;
+  revenueAfter: number;
+  ordersBefore: number;
+  ordersAfter: number;
+  unitsBefore: number;
+  unitsAfter: number;
+  channels: DataChange["channels"];
+  products: DataChange["products"];
+};
+
+/** The store's restated days, newest day first; within a range when one is given. */
+export async function restatements(db: Db, storeUrl: string, range?: { startDate: string; endDate: string }): Promise<DataChange[]> {
+  const rows = await db.query<RestatementRow>(
+    `select id, to_char(day, 'YYYY-MM-DD') as day, source, detected_at as "detectedAt", currency,
+       revenue_before::float8 as "revenueBefore", revenue_after::float8 as "revenueAfter", orders_before::float8 as "ordersBefore",
+       orders_after::float8 as "ordersAfter", units_before::float8 as "unitsBefore", units_after::float8 as "unitsAfter", channels, products
+     from rollup_restatements where store_url = $1 and ($2::date is null or day between $2 and $3)
+     order by day desc, detected_at desc limit 500`,
+    [storeUrl, range?.startDate ?? null, range?.endDate ?? null],
+  );
+  return rows.map((row) => {
+    const decimals = currencyDecimals(row.currency);
+    const pair = (before: number, after: number, places: number) => ({
+      before: round(before, places),
+      after: round(after, places),
+      change: round(after - before, places),
+    });
+    return {
+      id: row.id,
+      day: row.day,
+      source: row.source,
+      detectedAt: new Date(row.detectedAt).toISOString(),
+      currency: row.currency,
+      revenue: pair(row.revenueBefore, row.revenueAfter, decimals),
+      orders: pair(row.ordersBefore, row.ordersAfter, 6),
+      units: pair(row.unitsBefore, row.unitsAfter, 6),
+      channels: typeof row.channels === "string" ? JSON.parse(row.channels) : row.channels,
+      products: typeof row.products === "string" ? JSON.parse(row.products) : row.products,
+    };
+  });
+}
+
+const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
