@@ -214,6 +214,7 @@ test("the Activity page shows both actions", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
   const clonedId = ((await demo.state()).clones[0] as { campaignGroupId: string }).campaignGroupId;
 
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "More" }).click();
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Activity" }).click();
   await expect(page.getByRole("heading", { name: "Activity" })).toBeVisible();
   // Earlier tests act on the same seeded IDs: the newest row of each is this test's.

@@ -26,10 +26,10 @@ test("catalog cards label the known fields, show a status badge with its error i
     await expect(page.getByText(raw, { exact: true })).toHaveCount(0);
 });
 
-test("Sessions names a loopback address 'this computer'", async ({ page }) => {
+test("Sign-ins names a loopback address 'this computer'", async ({ page }) => {
   await page.setExtraHTTPHeaders({ "x-forwarded-for": "::ffff:127.0.0.1" });
-  await signInWithKey(page, KEYS.admin, "/sessions");
-  const current = page.getByRole("listitem").filter({ hasText: "This session" });
+  await signInWithKey(page, KEYS.admin, "/sign-ins");
+  const current = page.getByRole("listitem").filter({ hasText: "This device" });
   await expect(current.getByText("this computer")).toBeVisible();
   await expect(page.getByText("::ffff:127.0.0.1", { exact: true })).toHaveCount(0);
 });
