@@ -149,7 +149,7 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
         <TextField
           field="adAccountId"
           label="Ad account ID"
-          hint="The LinkedIn ad account that holds the campaign group."
+          hint="The LinkedIn ad account that holds the campaign group: in Campaign Manager, the number after /accounts/ in the address bar, also shown beside the account's name in the account list."
           mono
           inputMode="numeric"
           value={values.adAccountId}
@@ -159,7 +159,7 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
         <TextField
           field="sourceCampaignGroupId"
           label="Source campaign group ID"
-          hint="The campaign group to copy."
+          hint="The campaign group to copy: in Campaign Manager, the ID column of the Campaign groups tab, or the number after campaignGroupIds= in the address bar once the group is opened."
           mono
           inputMode="numeric"
           value={values.sourceCampaignGroupId}
