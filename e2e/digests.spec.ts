@@ -51,6 +51,15 @@ test("an owner grants read access, schedules a saved view, sends it now into the
   await expect(message).toBeVisible({ timeout: 20_000 });
   await expect(message).toContainText("team@example.com");
   await expect(message.frameLocator("iframe").getByRole("table", { name: "Key figures" })).toBeVisible();
+  // The whole message shows: the frame is as tall as what it holds, and its time names its zone.
+  await expect
+    .poll(() =>
+      message
+        .locator("iframe")
+        .evaluate((frame: HTMLIFrameElement) => frame.clientHeight - frame.contentDocument!.documentElement.scrollHeight),
+    )
+    .toBeGreaterThanOrEqual(0);
+  await expect(message.locator("time").first()).toHaveText(/\d{4}, .*(UTC|GMT|[A-Z]{3,4})$/);
   await message.getByText("Plain-text part").click();
   await expect(message.locator("pre")).toContainText("Revenue:");
 

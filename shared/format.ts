@@ -128,6 +128,18 @@ export function formatDateTime(value: string | number | Date, timeZone?: string)
   return formatIn(value, timeZone, { dateStyle: "medium", timeStyle: "short" });
 }
 
+/** A timestamp with its zone named ("Nov 27, 2026, 9:04 AM UTC"), for times read without a store to place them in. */
+export function formatDateTimeWithZone(value: string | number | Date, timeZone?: string): string {
+  return formatIn(value, timeZone, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
+}
+
 export function formatDate(value: string | number | Date, timeZone?: string): string {
   return formatIn(value, timeZone, { dateStyle: "medium" });
 }
