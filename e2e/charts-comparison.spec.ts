@@ -36,9 +36,10 @@ test("two comparisons at once: the previous period and the same weekdays a year 
   const legend = page.getByRole("list", { name: "Legend" });
   await expect(legend.getByText("Previous period", { exact: true })).toBeVisible();
   await expect(legend.getByText("A year earlier (same weekdays)", { exact: true })).toBeVisible();
-  const box = (await chart(page).locator(".recharts-surface").first().boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.move(box.x + box.width / 2 + 4, box.y + box.height / 2);
+  const plot = chart(page).locator(".recharts-wrapper").first();
+  const box = (await plot.boundingBox())!;
+  await plot.hover({ position: { x: box.width / 2, y: box.height / 2 } });
+  await plot.hover({ position: { x: box.width / 2 + 6, y: box.height / 2 } });
   await expect(chart(page).locator(".recharts-tooltip-wrapper")).toContainText("Previous period");
 });
 
