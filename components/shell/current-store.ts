@@ -6,7 +6,7 @@ import { usePathname } from "next/navigation";
 const LAST_STORE_KEY = "dashboard.lastStore";
 
 /** The store a pathname names ("/stores/<url>/…"), decoded; undefined elsewhere. */
-export function storeOfPath(pathname: string): string | undefined {
+function storeOfPath(pathname: string): string | undefined {
   const match = /^\/stores\/([^/]+)/.exec(pathname);
   if (!match) return undefined;
   try {
