@@ -86,6 +86,8 @@ test("an owner grants read access, schedules a saved view, sends it now into the
     "Done",
   );
   await expect(page.getByRole("list", { name: "Recent deliveries" })).toContainText("Sent");
+  // Times carry their zone.
+  await expect(page.getByRole("list", { name: "Recent deliveries" }).locator("time").first()).toHaveText(/\d{4}, .*(UTC|GMT|[A-Z]{3,4})$/);
 
   // Revoking the grant stops the digest that depends on it.
   await page.goto(DIGESTS);
