@@ -12,7 +12,8 @@ for (const width of [1440, 390] as const) {
     await page.getByRole("button", { name: "Clone campaign group" }).click();
     await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
 
-    await page.goto(CLONE);
+    await page.getByRole("button", { name: "Clone another campaign group" }).click();
+    await page.reload();
     const accountField = page.getByLabel("Ad account ID");
     const groupField = page.getByLabel("Source campaign group ID");
     // Each field is a combobox over a list of suggestions; typing any ID stays possible.
