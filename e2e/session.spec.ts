@@ -131,7 +131,7 @@ test.describe("without JavaScript", () => {
     ]);
     expect(post.method()).toBe("POST");
     await expect(page).toHaveURL(/\/activity$/);
-    await expect(page.getByText("Activity").first()).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();
     expect(urls.join("\n")).not.toContain(KEYS.admin);
     expect(urls.join("\n")).not.toContain("apiKey");
   });
