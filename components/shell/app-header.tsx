@@ -7,7 +7,7 @@ import type { SessionSummaryView } from "@/shared/schemas/session";
 import { useSignOut } from "@/client/queries/session";
 import { Button } from "@/components/ui/button";
 import { InboxLink } from "./inbox-link";
-import { OperationsMenu } from "./operations-menu";
+import { OperationsLinksWithoutScript, OperationsMenu } from "./operations-menu";
 import { useCurrentStore } from "./current-store";
 
 function HeaderLink({ href, current, children }: { href: string; current: boolean; children: ReactNode }) {
@@ -53,6 +53,7 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
           )}
           <InboxLink current={pathname === "/inbox"} />
           <OperationsMenu pathname={pathname} />
+          <OperationsLinksWithoutScript />
         </nav>
         <div className="ml-auto flex min-w-0 items-center gap-3 text-sm">
           {/* Names can be of any length: one line each, in full on hover. */}

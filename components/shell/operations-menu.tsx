@@ -95,3 +95,16 @@ export function OperationsMenu({ pathname }: { pathname: string }) {
     </div>
   );
 }
+
+/** Without scripts the menu cannot open: the same pages then show as plain links in the header. */
+export function OperationsLinksWithoutScript() {
+  return (
+    <noscript>
+      {OPERATIONS_LINKS.map((link) => (
+        <a key={link.href} href={link.href} className="mr-4 text-sm font-medium text-slate-600 dark:text-slate-300">
+          {link.label}
+        </a>
+      ))}
+    </noscript>
+  );
+}
