@@ -17,7 +17,12 @@ export function proxy(request: NextRequest) {
       headers: { "content-type": "text/plain; charset=utf-8" },
     });
   }
-  const needsSession = pathname === "/context" || pathname.startsWith("/stores/") || pathname === "/activity" || pathname === "/sessions";
+  const needsSession =
+    pathname === "/context" ||
+    pathname.startsWith("/stores/") ||
+    pathname === "/activity" ||
+    pathname === "/sessions" ||
+    pathname === "/sign-ins";
   if (needsSession && !request.cookies.has("session") && !request.cookies.has("__Host-session")) {
     const signIn = new URL("/sign-in", request.url);
     const reason = request.cookies.get("session_ended")?.value;

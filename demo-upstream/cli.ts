@@ -6,6 +6,7 @@
 import { ZodError } from "zod";
 import { describeDemo } from "./describe";
 import { anomalyRulesSchema } from "./anomalies";
+import { defaultDemoAnomalies } from "./demo-drop";
 import { faultRulesSchema } from "./faults";
 import { startDemoUpstream, type DemoUpstreamOptions } from "./server";
 
@@ -17,7 +18,9 @@ const USAGE = `Usage: npm run demo-upstream -- [flags]
   --scale N        data volume multiplier, > 0 (default 1; 35 gives over a million rows a year)
   --faults JSON    fault rules, e.g. '[{"route":"products","latencyMs":500}]'
   --anomalies JSON a channel's sales drop to near zero from a day, e.g.
-                   '[{"storeUrl":"northwind-outfitters.myshopify.com","channel":"facebook","from":"2026-11-20"}]'
+                   '[{"storeUrl":"northwind-outfitters.myshopify.com","channel":"facebook","from":"2026-11-20"}]';
+                   without it, kumo-living-au.myshopify.com's facebook sales stop 3 days ago
+                   (so an alert can be seen firing); '[]' turns that off
   --control        enable the /__control endpoints (state, faults, odd, anomalies, reset, and restate:
                    PUT /__control/restate '{"storeUrl":"…","date":"2026-10-03","factor":1.5}' multiplies that
                    store-day's revenue from then on, as a restated day; factor 1 undoes it)
@@ -121,6 +124,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(describeDemo(options.seed, options.odd), null, 2)}\n`);
     return;
   }
+  // Without --anomalies, one store shows a drop, so an alert can be seen firing in the demo.
+  options.anomalies ??= defaultDemoAnomalies(new Date());
   const upstream = await startDemoUpstream(options).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
     process.stderr.write(

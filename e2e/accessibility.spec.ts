@@ -115,6 +115,8 @@ test("the Activity page with entries, filters and an entry link passes axe at 39
 });
 
 test("one h1 per page, the store's name on store pages beside its URL; every input with a visible label", async ({ page }) => {
+  // It visits every page of a signed-in user, one after the other.
+  test.setTimeout(120_000);
   await page.goto("/sign-in");
   await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
   expect(await inputsWithoutVisibleLabel(page), "sign-in").toEqual([]);

@@ -50,6 +50,11 @@ test("a removal's notice links to its entry, which names the connection and its 
   await expect(row).toContainText("America/New_York");
   await expect(row).toContainText(requestId!);
   await expect(row.locator("code")).toHaveCount(3);
+  // No developer words: no HTTP status; the request IDs wait behind "Details".
+  await expect(row).not.toContainText(/status \d{3}/);
+  await expect(row.getByText(requestId!, { exact: true })).toBeHidden();
+  await row.getByText("Details", { exact: true }).click();
+  await expect(row.getByText(requestId!, { exact: true })).toBeVisible();
   await page.getByRole("link", { name: "Show all activity" }).click();
   await expect(page).toHaveURL(/\/activity$/);
   await expect(page.getByRole("heading", { name: "All entries" })).toBeVisible();

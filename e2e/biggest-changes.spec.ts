@@ -116,7 +116,7 @@ test("one day against the day before: products new in the period or gone from it
 });
 
 test("without a comparison period there is no biggest-changes panel", async ({ signedInPage: page }) => {
-  await page.goto(PRODUCTS_PAGE.replace("&compare=previous", ""));
+  await page.goto(PRODUCTS_PAGE.replace("&compare=previous", "&compare=off"));
   await expect(page.getByTestId("kpi-Revenue")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Biggest changes" })).toHaveCount(0);
 });

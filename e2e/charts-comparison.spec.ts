@@ -32,10 +32,15 @@ test("two comparisons at once: the previous period and the same weekdays a year 
   await expect(chart(page).locator(".recharts-line")).toHaveCount(2);
   await expect(chart(page).locator(".recharts-line-curve").first()).toHaveAttribute("stroke-dasharray", "6 4");
   await expect(chart(page).locator("figcaption")).toContainText("dashed: Previous period; dashed: A year earlier (same weekdays)");
-  // The tooltip lists the comparisons beside the channels.
-  const box = (await chart(page).locator(".recharts-surface").first().boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await expect(chart(page).getByText("Previous period", { exact: true }).last()).toBeVisible();
+  // The legend names both dashed lines, and the tooltip lists the comparisons beside the channels.
+  const legend = page.getByRole("list", { name: "Legend" });
+  await expect(legend.getByText("Previous period", { exact: true })).toBeVisible();
+  await expect(legend.getByText("A year earlier (same weekdays)", { exact: true })).toBeVisible();
+  const plot = chart(page).locator(".recharts-wrapper").first();
+  const box = (await plot.boundingBox())!;
+  await plot.hover({ position: { x: box.width / 2, y: box.height / 2 } });
+  await plot.hover({ position: { x: box.width / 2 + 6, y: box.height / 2 } });
+  await expect(chart(page).locator(".recharts-tooltip-wrapper")).toContainText("Previous period");
 });
 
 test("granularity follows the range and stays switchable; the axis carries the currency", async ({ signedInPage: page }) => {

@@ -31,7 +31,10 @@ test.describe("campaign clone", () => {
     await expect(notice.getByTestId("request-id")).toHaveText(/\S+/);
     await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
     await expect(page.getByText("$75.50")).toBeVisible();
-    await expect(page.getByRole("list", { name: "Results of each step" })).toContainText("copy-campaign-group");
+    const steps = page.getByRole("list", { name: "Results of each step" });
+    await expect(steps).toContainText("Copied the campaign group");
+    await expect(steps).not.toContainText("copy-campaign-group");
+    await expect(steps.getByText("Done").first()).toBeVisible();
     expect(await clones()).toEqual([expect.objectContaining({ name: `Copy of ${source.name}`, status: "PAUSED" })]);
   });
 
@@ -214,6 +217,7 @@ test("the Activity page shows both actions", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Cloned campaign group" })).toBeVisible();
   const clonedId = ((await demo.state()).clones[0] as { campaignGroupId: string }).campaignGroupId;
 
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "More" }).click();
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Activity" }).click();
   await expect(page.getByRole("heading", { name: "Activity" })).toBeVisible();
   // Earlier tests act on the same seeded IDs: the newest row of each is this test's.

@@ -51,6 +51,15 @@ test("an owner grants read access, schedules a saved view, sends it now into the
   await expect(message).toBeVisible({ timeout: 20_000 });
   await expect(message).toContainText("team@example.com");
   await expect(message.frameLocator("iframe").getByRole("table", { name: "Key figures" })).toBeVisible();
+  // The whole message shows: the frame is as tall as what it holds, and its time names its zone.
+  await expect
+    .poll(() =>
+      message
+        .locator("iframe")
+        .evaluate((frame: HTMLIFrameElement) => frame.clientHeight - frame.contentDocument!.documentElement.scrollHeight),
+    )
+    .toBeGreaterThanOrEqual(0);
+  await expect(message.locator("time").first()).toHaveText(/\d{4}, .*(UTC|GMT|[A-Z]{3,4})$/);
   await message.getByText("Plain-text part").click();
   await expect(message.locator("pre")).toContainText("Revenue:");
 
@@ -67,7 +76,8 @@ test("an owner grants read access, schedules a saved view, sends it now into the
   const viewLink = new URL(/Open this view: (\S+)/.exec(text)![1]!);
   await page.goto(`${viewLink.pathname}${viewLink.search}`);
   await expect(page).toHaveURL(/from=2026-01-01/);
-  await expect(page).toHaveURL(/compare=previous/);
+  // The previous period is the default comparison, so the link need not say it.
+  await expect(page.getByLabel("Compare with")).toHaveValue("previous");
   await expect(page.getByRole("heading", { level: 1, name: "Northwind Outfitters (US)" })).toBeVisible();
 
   await page.goto("/runs");
@@ -76,6 +86,8 @@ test("an owner grants read access, schedules a saved view, sends it now into the
     "Done",
   );
   await expect(page.getByRole("list", { name: "Recent deliveries" })).toContainText("Sent");
+  // Times carry their zone.
+  await expect(page.getByRole("list", { name: "Recent deliveries" }).locator("time").first()).toHaveText(/\d{4}, .*(UTC|GMT|[A-Z]{3,4})$/);
 
   // Revoking the grant stops the digest that depends on it.
   await page.goto(DIGESTS);

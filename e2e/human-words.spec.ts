@@ -14,8 +14,8 @@ test("catalog cards label the known fields, show a status badge with its error i
   await expect(google.getByText("Active", { exact: true })).toBeVisible();
   for (const label of ["Products", "Last synced", "Feed", "Country"])
     await expect(google.locator("dt", { hasText: new RegExp(`^${label}$`) })).toBeVisible();
-  // Relative, in words ("3 hours ago", "last year"), the exact time in its title.
-  await expect(google.locator("dd time").first()).toHaveText(/ ago$|^last |^yesterday$/);
+  // Its date and time in the store's zone, then how long ago in words ("3 hours ago", "last year").
+  await expect(google.locator("dd time").first()).toHaveText(/^\w{3} \d{1,2}, \d{4}, .* (EST|EDT) \((.* ago|last .*|yesterday)\)$/);
   await expect(google.getByRole("link", { name: /^https:\/\/.*\.xml$/ })).toBeVisible();
   await expect(google.getByText("United States (US)")).toBeVisible();
   await expect(google.getByRole("heading", { name: "Other details" })).toBeVisible();
@@ -26,10 +26,10 @@ test("catalog cards label the known fields, show a status badge with its error i
     await expect(page.getByText(raw, { exact: true })).toHaveCount(0);
 });
 
-test("Sessions names a loopback address 'this computer'", async ({ page }) => {
+test("Sign-ins names a loopback address 'this computer'", async ({ page }) => {
   await page.setExtraHTTPHeaders({ "x-forwarded-for": "::ffff:127.0.0.1" });
-  await signInWithKey(page, KEYS.admin, "/sessions");
-  const current = page.getByRole("listitem").filter({ hasText: "This session" });
+  await signInWithKey(page, KEYS.admin, "/sign-ins");
+  const current = page.getByRole("listitem").filter({ hasText: "This device" });
   await expect(current.getByText("this computer")).toBeVisible();
   await expect(page.getByText("::ffff:127.0.0.1", { exact: true })).toHaveCount(0);
 });

@@ -21,7 +21,7 @@ test("the API key never reaches anything the browser can read, during a whole jo
   await expect(page.getByRole("heading", { name: /Northwind Outfitters/ })).toBeVisible();
   await page.getByRole("link", { name: US_STORE }).click();
   await expect(page.getByText("America/New_York").first()).toBeVisible();
-  await page.getByRole("link", { name: "Product metrics", exact: true }).click();
+  await page.getByRole("navigation", { name: "Store sections" }).getByRole("link", { name: "Product metrics", exact: true }).click();
   await page.getByRole("link", { name: "Tracking connections" }).click();
   await page.reload();
   await expect(page.getByRole("navigation", { name: "Store sections" })).toBeVisible();

@@ -28,7 +28,7 @@ test("the product-metrics journey works by keyboard alone", async ({ page }) => 
 
   await tabTo(page, page.getByLabel("Compare with"));
   await page.keyboard.press("ArrowDown");
-  await expect(page).toHaveURL(/compare=previous/);
+  await expect(page).toHaveURL(/compare=year/);
 
   await tabTo(page, page.getByRole("button", { name: /^Device type/ }));
   await page.keyboard.press("Enter");

@@ -94,6 +94,7 @@ test("every page of the odd store draws, says how it reads the store's zone and 
   expect(clone?.storeUrl).toBe(ODD_STORE.url);
 
   // Activity: the clone, at its time in the store's zone as read, with the note.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "More" }).click();
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Activity" }).click();
   await expect(page.getByRole("heading", { name: "Activity" })).toBeVisible();
   await expect(page.getByText(`${ODD_STORE.url}: ${ZONE_NOTE}`)).toBeVisible();

@@ -7,7 +7,7 @@ test("a marketer saves the view on screen, opens it by its shareable link, renam
   signedInPage: page,
   browser,
 }) => {
-  const view = "range=custom&from=2026-01-01&to=2026-01-31&compare=previous&channel=google&sort=units";
+  const view = "range=custom&from=2026-01-01&to=2026-01-31&compare=year&channel=google&sort=units";
   await page.goto(`${PAGE}?${view}`);
   await page.getByRole("button", { name: /^Saved views/ }).click();
   const menu = page.getByRole("region", { name: "Saved views" });
@@ -26,7 +26,7 @@ test("a marketer saves the view on screen, opens it by its shareable link, renam
   // Its link is the view: opened in another browser of the same organization, it shows the same settings.
   const href = await saved.getAttribute("href");
   expect(href).toContain("channel=google");
-  expect(href).toContain("compare=previous");
+  expect(href).toContain("compare=year");
   await page.goto(PAGE);
   await page.getByRole("button", { name: /^Saved views/ }).click();
   await page.getByRole("region", { name: "Saved views" }).getByRole("link", { name: "January on Google" }).click();

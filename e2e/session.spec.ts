@@ -131,7 +131,9 @@ test.describe("without JavaScript", () => {
     ]);
     expect(post.method()).toBe("POST");
     await expect(page).toHaveURL(/\/activity$/);
-    await expect(page.getByText("Activity").first()).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();
+    // The More menu needs scripts: without them its pages are plain links in the header.
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign-ins" })).toBeVisible();
     expect(urls.join("\n")).not.toContain(KEYS.admin);
     expect(urls.join("\n")).not.toContain("apiKey");
   });

@@ -35,13 +35,15 @@ test("a session cookie copied before sign-out is refused after it, everywhere", 
   await replay.close();
 });
 
-test("the Sessions page lists every session of the key and signs out another one", async ({ browser }) => {
+test("the Sign-ins page lists every device signed in with the key and signs out another one", async ({ browser }) => {
   const first = await signedInBrowser(browser, FIREFOX);
   const second = await signedInBrowser(browser, SAFARI_IOS);
 
-  await first.page.getByRole("link", { name: "Sessions" }).click();
-  await expect(first.page.getByRole("heading", { level: 1, name: "Sessions" })).toBeVisible();
-  const current = first.page.getByRole("listitem").filter({ hasText: "This session" });
+  await first.page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "More" }).click();
+  await first.page.getByRole("link", { name: "Sign-ins" }).click();
+  await expect(first.page.getByRole("heading", { level: 1, name: "Sign-ins" })).toBeVisible();
+  await expect(first.page).toHaveURL(/\/sign-ins$/);
+  const current = first.page.getByRole("listitem").filter({ hasText: "This device" });
   await expect(current).toContainText("Firefox on Linux");
   const other = first.page.getByRole("listitem").filter({ hasText: "Safari on iOS" });
   await expect(other).toBeVisible();
@@ -60,14 +62,14 @@ test("the Sessions page lists every session of the key and signs out another one
   await second.context.close();
 });
 
-test("Sign out all other sessions keeps only this one", async ({ browser }) => {
+test("Sign out all other devices keeps only this one", async ({ browser }) => {
   const first = await signedInBrowser(browser, FIREFOX);
   const others = [await signedInBrowser(browser, SAFARI_IOS), await signedInBrowser(browser, SAFARI_IOS)];
-  await first.page.goto("/sessions");
+  await first.page.goto("/sign-ins");
   await expect(first.page.getByRole("listitem").filter({ hasText: "Safari on iOS" })).toHaveCount(2);
-  await first.page.getByRole("button", { name: "Sign out all other sessions" }).click();
+  await first.page.getByRole("button", { name: "Sign out all other devices" }).click();
   // Every other session of the key ends: these two, and any other tests left signed in.
-  await expect(first.page.getByRole("status").filter({ hasText: /\d+ sessions signed out/ })).toBeVisible();
+  await expect(first.page.getByRole("status").filter({ hasText: /\d+ other devices signed out/ })).toBeVisible();
   await expect(first.page.getByRole("listitem")).toHaveCount(1);
   await expect(first.page.getByRole("listitem").filter({ hasText: "Safari on iOS" })).toHaveCount(0);
   for (const other of others) {

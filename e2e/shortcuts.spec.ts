@@ -15,11 +15,14 @@ test("arrows step the period, x toggles the comparison, / searches, ? lists them
   await page.keyboard.press("ArrowRight");
   await expect(page).toHaveURL(/from=2026-01-01&to=2026-01-31/);
 
-  await page.keyboard.press("x");
-  await expect(page).toHaveURL(/compare=previous/);
+  // The previous period is compared by default: x turns the comparison off (said in the URL) and on again.
   await expect(page.getByLabel("Compare with")).toHaveValue("previous");
   await page.keyboard.press("x");
+  await expect(page).toHaveURL(/compare=off/);
+  await expect(page.getByLabel("Compare with")).toHaveValue("off");
+  await page.keyboard.press("x");
   await expect(page).not.toHaveURL(/compare=/);
+  await expect(page.getByLabel("Compare with")).toHaveValue("previous");
 
   await page.keyboard.press("/");
   const search = page.getByLabel("Search products by name, SKU or ID");

@@ -52,7 +52,8 @@ for (const viewport of [
     // The products page shows the same pacing, and the target on its chart.
     await page.goto(`/stores/${US_STORE}/products?range=monthToDate`);
     await expect(page.getByTestId("pacing-store")).toContainText(`$${Number(amount).toLocaleString("en-US")}.00 target`);
-    await expect(page.getByTestId("time-chart").getByText("Target per day")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Legend" }).getByText("Target", { exact: true })).toBeVisible();
+    await expect(page.getByTestId("time-chart").locator(".recharts-line")).not.toHaveCount(0);
     expect(await sidewaysOverflow(page)).toBe(0);
   });
 }

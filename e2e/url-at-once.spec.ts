@@ -16,13 +16,13 @@ test("a filter ticked is in the URL at once, so a reload right after keeps it", 
     page.getByRole("group", { name: "Active filters" }).getByRole("button", { name: "Remove filter Device type: mobile" }),
   ).toBeVisible();
 
-  await page.getByLabel("Compare with").selectOption("previous");
-  await expect(page).toHaveURL(/compare=previous/, { timeout: 500 });
+  await page.getByLabel("Compare with").selectOption("year");
+  await expect(page).toHaveURL(/compare=year/, { timeout: 500 });
   await page.getByLabel("Channel", { exact: true }).selectOption("google");
   await expect(page).toHaveURL(/channel=google/, { timeout: 500 });
   await page.reload();
   await expect(page.getByLabel("Channel", { exact: true })).toHaveValue("google");
-  await expect(page.getByLabel("Compare with")).toHaveValue("previous");
+  await expect(page.getByLabel("Compare with")).toHaveValue("year");
 
   // Back steps through what was on screen, without waiting for an answer either.
   await page.goBack();

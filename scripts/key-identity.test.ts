@@ -10,7 +10,7 @@ import { ensureBuild } from "@/test/processes";
 /**
  * A key's identity (what groups its sessions, idempotency records and refusals) does not
  * depend on the session secret: after SESSION_SECRET=new,old, a pre-rotation session is ended
- * by "Sign out all other sessions", an unknown clone is never sent again, and an upstream 401
+ * by "Sign out all other devices", an unknown clone is never sent again, and an upstream 401
  * ends every session of the key.
  */
 const OLD = "old-session-secret-".padEnd(48, "o");
@@ -66,7 +66,7 @@ describe("a SESSION_SECRET rotation", () => {
     expect(((await retry.json()) as ErrorBody).code).toBe("outcome_unknown");
     expect(upstream.requestCounts().clone).toBe(1);
 
-    // "Sign out all other sessions" reaches the session signed in before the rotation.
+    // "Sign out all other devices" reaches the session signed in before the rotation.
     const listed = (await (await rotated.request("/api/sessions", { cookie: after })).json()) as { sessions: unknown[] };
     expect(listed.sessions).toHaveLength(2);
     const ended = (await (await rotated.request("/api/sessions", { method: "DELETE", cookie: after })).json()) as { ended: number };

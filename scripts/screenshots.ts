@@ -27,7 +27,7 @@ const pages = [
   { name: "tracking", path: `/stores/${store}/tracking`, ready: "Base domain", signedIn: true },
   { name: "clone", path: `/stores/${store}/campaigns/clone`, ready: "Ad account", signedIn: true },
   { name: "activity", path: "/activity", ready: "Activity", signedIn: true },
-  { name: "sessions", path: "/sessions", ready: "This session", signedIn: true },
+  { name: "sign-ins", path: "/sign-ins", ready: "This device", signedIn: true },
   { name: "verify", path: `/stores/${store}/verify`, ready: "Its manifest", signedIn: true },
   { name: "digests", path: `/stores/${store}/digests`, ready: "Schedule digest", signedIn: true },
   { name: "alerts", path: `/stores/${store}/alerts`, ready: "Alert rules", signedIn: true },

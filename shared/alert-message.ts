@@ -1,4 +1,5 @@
 import { formatCurrency, formatNumber } from "@/shared/format";
+import { enumLabel } from "@/shared/store-locale";
 import type { AlertMessageInput, AlertMetric, AlertTarget, WhatMoved } from "@/shared/schemas/alert";
 
 /** What a notification says, in the store's currency; the inbox, webhooks and e-mail all use it. */
@@ -6,28 +7,62 @@ export function formatMetric(metric: AlertMetric, value: number, currency: strin
   return metric === "revenue" ? formatCurrency(value, currency) : formatNumber(value);
 }
 
-export function targetLabel(target: AlertTarget): string {
+/** The rule's target in words; a product by its name when it is known. */
+export function targetLabel(target: AlertTarget, productName?: string): string {
   return target.kind === "store"
     ? "the whole store"
     : target.kind === "channel"
-      ? `channel ${target.channel}`
-      : `product ${target.productId}`;
+      ? `channel ${enumLabel(target.channel)}`
+      : productName
+        ? `product ${productName}`
+        : `product ${target.productId}`;
+}
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** What the value was compared with, in words: "the median of the same weekday (Monday) over 6 weeks". */
+export function baselineWords(input: AlertMessageInput): string | null {
+  if (!input.rule) return null;
+  if (input.rule.weeks === undefined) return "the rule's threshold";
+  const [date, hour] = input.period.split(" ");
+  const weekday = WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()];
+  const same = hour ? `the same hour of the same weekday (${weekday} ${hour})` : `the same weekday (${weekday})`;
+  return `the median of ${same} over ${input.rule.weeks} weeks`;
+}
+
+/**
+ * The badge of a notification: "Alert" only when the move is the one the rule watches for; a
+ * rise seen by a rule about drops (or the reverse) says which way it went; a resolved episode
+ * says so.
+ */
+export function alertBadge(input: Pick<AlertMessageInput, "kind" | "value" | "baseline" | "rule">): {
+  label: string;
+  tone: "bad" | "good" | "info";
+} {
+  if (input.kind === "alert_resolved") return { label: "Resolved", tone: "good" };
+  if (!input.rule || input.baseline === null || input.rule.concern === "both") return { label: "Alert", tone: "bad" };
+  const went = input.value < input.baseline ? "down" : "up";
+  if (went === input.rule.concern) return { label: "Alert", tone: "bad" };
+  return { label: went === "up" ? "Rise, not a drop" : "Drop, not a rise", tone: "info" };
 }
 
 export function alertTitle(input: AlertMessageInput): string {
   const value = formatMetric(input.metric, input.value, input.currency);
+  const target = targetLabel(input.target, input.targetName);
   if (input.kind === "alert_resolved")
-    return `Resolved: ${input.ruleName} (${input.metric} of ${targetLabel(input.target)} back to ${value} on ${input.period})`;
-  const usual = input.baseline === null ? "" : `, against ${formatMetric(input.metric, input.baseline, input.currency)}`;
+    return `Resolved: ${input.ruleName} (${input.metric} of ${target} back to ${value} on ${input.period})`;
+  const words = baselineWords(input);
+  const usual =
+    input.baseline === null ? "" : `, against ${formatMetric(input.metric, input.baseline, input.currency)}${words ? ` (${words})` : ""}`;
   const moved = input.baseline !== null && input.value < input.baseline ? "fell to" : "rose to";
-  return `${input.ruleName}: ${input.metric} of ${targetLabel(input.target)} ${moved} ${value} on ${input.period}${usual}`;
+  return `${input.ruleName}: ${input.metric} of ${target} ${moved} ${value} on ${input.period}${usual}`;
 }
 
-/** "facebook −980.00 (101%)" lines: the channels and products behind the move. */
+/** "Channel facebook: … (101% of the change)" lines: the channels and products behind the move, products by name. */
 export function whatMovedLines(input: AlertMessageInput): string[] {
   if (!input.whatMoved) return [];
   const line = (label: string) => (mover: WhatMoved["channels"][number]) =>
-    `${label} ${mover.key}: ${formatMetric(input.metric, mover.current, input.currency)} against ${formatMetric(input.metric, mover.baseline, input.currency)} (${mover.change < 0 ? "−" : "+"}${formatMetric(input.metric, Math.abs(mover.change), input.currency)}, ${Math.round(mover.share * 100)}% of the change)`;
+    `${label} ${mover.name ?? enumLabel(mover.key)}: ${formatMetric(input.metric, mover.current, input.currency)} against ${formatMetric(input.metric, mover.baseline, input.currency)} (${mover.change < 0 ? "−" : "+"}${formatMetric(input.metric, Math.abs(mover.change), input.currency)}, ${Math.round(mover.share * 100)}% of the change)`;
   return [...input.whatMoved.channels.map(line("Channel")), ...input.whatMoved.products.map(line("Product"))];
 }
 

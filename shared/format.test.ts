@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MINUS, formatCompact, formatCountry, formatCurrency, formatNumber, formatPercent, formatRelative } from "./format";
+import {
+  MINUS,
+  formatCompact,
+  formatCountry,
+  formatCurrency,
+  formatDateTimeWithZone,
+  formatNumber,
+  formatPercent,
+  formatRelative,
+} from "./format";
 
 const finite = fc.double({ min: -1e12, max: 1e12, noNaN: true, noDefaultInfinity: true });
 const formatted = (value: number) => [
@@ -102,5 +111,12 @@ describe("formatRelative", () => {
     expect(formatRelative("2026-03-08T11:00:00Z", now)).toBe("2 days ago");
     expect(formatRelative("2025-11-01T00:00:00Z", now)).toBe("4 months ago");
     expect(formatRelative("not a date", now)).toBe("not a date");
+  });
+});
+
+describe("formatDateTimeWithZone", () => {
+  it("names the zone of the time it shows", () => {
+    expect(formatDateTimeWithZone("2026-11-27T09:04:00Z", "UTC")).toMatch(/Nov 27, 2026.*9:04.*UTC$/);
+    expect(formatDateTimeWithZone("2026-11-27T09:04:00Z", "Asia/Tokyo")).toMatch(/Nov 27, 2026.*6:04.*(GMT\+9|JST)$/);
   });
 });

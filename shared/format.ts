@@ -133,6 +133,18 @@ export function formatTime(value: string | number | Date, timeZone?: string): st
   return formatIn(value, timeZone, { timeStyle: "short" });
 }
 
+/** A timestamp with its zone named ("Nov 27, 2026, 9:04 AM UTC"), for times read without a store to place them in. */
+export function formatDateTimeWithZone(value: string | number | Date, timeZone?: string): string {
+  return formatIn(value, timeZone, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
+}
+
 export function formatDate(value: string | number | Date, timeZone?: string): string {
   return formatIn(value, timeZone, { dateStyle: "medium" });
 }

@@ -130,7 +130,7 @@ function EntryRow({ entry, zone, highlighted }: { entry: AuditEntry; zone: Store
       </th>
       <td data-label="Outcome" className="min-w-48 py-2 pr-4">
         <Badge tone={outcomeTones[entry.outcome]}>{outcomeLabels[entry.outcome]}</Badge>{" "}
-        <span className={muted}>{entry.status === null ? "no answer" : `status ${entry.status}`}</span>
+        {entry.status === null && <span className={muted}>no answer came</span>}
         {explanation && <p className={`mt-1 max-w-xs ${muted}`}>{explanation}</p>}
       </td>
       <td data-label="Store" className="max-w-xs py-2 pr-4">
@@ -144,11 +144,15 @@ function EntryRow({ entry, zone, highlighted }: { entry: AuditEntry; zone: Store
         {/* Which key of the person's ring acted: its store and short label, never the key. */}
         {entry.keyLabel && <span className={`block ${muted}`} data-testid="acting-key">{`${entry.storeUrl} · ${entry.keyLabel}`}</span>}
       </td>
-      <td data-label="Request IDs" className="py-2">
-        <span className={`block ${muted}`}>Dashboard</span>
-        <Id>{entry.requestId ?? "—"}</Id>
-        <span className={`block ${muted}`}>Analytics service</span>
-        <Id>{entry.upstreamRequestId ?? "—"}</Id>
+      <td data-label="Details" className="py-2">
+        {/* For support: the request IDs that trace this action, out of the way until asked for. */}
+        <details>
+          <summary className="cursor-pointer text-sm">Details</summary>
+          <span className={`block ${muted}`}>Dashboard request</span>
+          <Id>{entry.requestId ?? "—"}</Id>
+          <span className={`block ${muted}`}>Analytics service request</span>
+          <Id>{entry.upstreamRequestId ?? "—"}</Id>
+        </details>
       </td>
     </tr>
   );
@@ -168,7 +172,7 @@ export function ActivityTable({ entries, highlightId }: { entries: readonly Audi
           <caption className="sr-only">Activity of your organization, newest first</caption>
           <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">
             <tr>
-              {["When", "Action", "Outcome", "Store", "Target", "By", "Request IDs"].map((heading) => (
+              {["When", "Action", "Outcome", "Store", "Target", "By", "Details"].map((heading) => (
                 <th key={heading} scope="col" className="py-2 pr-4 whitespace-nowrap">
                   {heading}
                 </th>

@@ -7,6 +7,7 @@ import { targetLabel } from "@/shared/alert-message";
 import { formatDateTime } from "@/shared/format";
 import { useAlertRuleActions, useAlertRules } from "@/client/queries/alerts";
 import { useGrants } from "@/client/queries/grants";
+import { GrantsCard } from "@/components/digests/grants-card";
 import { Button } from "@/components/ui/button";
 import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -65,17 +66,11 @@ function BackgroundChecks({ storeUrl, organizationId }: { storeUrl: string; orga
   const grants = useGrants(storeUrl, organizationId);
   if (!grants.data) return null;
   const inForce = grants.data.grants.some((grant) => grant.mine && !grant.endedReason && new Date(grant.expiresAt) > new Date());
-  const digests = `/stores/${encodeURIComponent(storeUrl)}/digests${organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : ""}`;
   return (
     <p className="text-sm text-slate-600 dark:text-slate-400">
       {inForce
         ? "Your rules are also checked every five minutes while you are away, through your grant."
-        : "Your rules are checked only when someone presses Check now. "}
-      {!inForce && (
-        <Link href={digests} className="font-medium text-indigo-700 underline dark:text-indigo-300">
-          Grant read access on the Digests page to have them checked every five minutes while you are away.
-        </Link>
-      )}
+        : "Your rules are checked only when someone presses Check now. Grant read access under “Access while you're away” to have them checked every five minutes while you are away."}
     </p>
   );
 }
@@ -126,6 +121,7 @@ export function AlertRules({ storeUrl, organizationId }: { storeUrl: string; org
           </ul>
         )}
       </Card>
+      <GrantsCard storeUrl={storeUrl} organizationId={organizationId} />
       {adding && (
         <section aria-labelledby="new-rule-title" className="space-y-4">
           <h2 id="new-rule-title" className="text-lg font-semibold">

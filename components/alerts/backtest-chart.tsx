@@ -14,15 +14,16 @@ export function BacktestChart({ backtest, metric }: { backtest: Backtest; metric
   return (
     <figure className="space-y-3">
       <figcaption className="text-sm">
-        {backtest.firedOn.length === 0 ? (
+        {fired.length === 0 ? (
           <>Over the last {backtest.periods.length} periods this rule would not have fired.</>
         ) : (
           <>
-            Over the last {backtest.periods.length} periods this rule would have fired{" "}
-            <strong>
-              {backtest.firedOn.length} {backtest.firedOn.length === 1 ? "time" : "times"}
-            </strong>
-            , on: <span data-testid="backtest-dates">{backtest.firedOn.join(", ")}</span>
+            Over the last {backtest.periods.length} periods this rule would have fired on{" "}
+            <strong data-testid="backtest-count">
+              {fired.length} {fired.length === 1 ? "period" : "periods"}
+            </strong>{" "}
+            (marked in red), in {backtest.firedOn.length} {backtest.firedOn.length === 1 ? "episode" : "episodes"} starting on:{" "}
+            <span data-testid="backtest-dates">{backtest.firedOn.join(", ")}</span>
           </>
         )}
       </figcaption>

@@ -18,6 +18,7 @@ import { useCloneDraft } from "./clone-draft";
 import { DuplicateWarning, useDuplicateGuard } from "./clone-duplicates";
 import { CloneFailure, issuesOf } from "./clone-failure";
 import { CloneForm, type FieldErrors, type SourceLookup } from "./clone-form";
+import { useCloneSuggestions } from "./clone-suggestions";
 import { CloneReview } from "./clone-review";
 import type { SourceBudgets } from "@/shared/campaign-budget";
 
@@ -102,6 +103,7 @@ function CloneWorkflow({
   const refreshRefusals = useRefreshKeyRefusals();
   const { draft, setDraft, clear } = useCloneDraft(storeUrl, () => ({ values: initialValues(currency, zone), nameEdited: false }));
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const suggestions = useCloneSuggestions(storeUrl, organizationId);
 
   // The attempt kept on the server is taken up: its next try keeps its key, unless it has ended.
   const { resume } = clone;
@@ -209,6 +211,7 @@ function CloneWorkflow({
           source={lookup}
           zone={zone}
           storeCurrency={currency}
+          suggestions={suggestions}
           onSubmit={(request) => {
             clone.reset();
             setDraft((current) => ({ ...current, review: request }));

@@ -10,6 +10,7 @@ import { Badge } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { FallbackNote } from "@/components/ui/fallback-note";
 import { statusWords } from "@/shared/words";
+import { suggestionLabel, type Suggestion } from "./clone-suggestions";
 
 const noSubscription = () => () => {};
 /** False while the page is server-rendered HTML only, true once its script runs. */
@@ -40,6 +41,8 @@ function TextField(props: {
   type?: "text" | "datetime-local";
   inputMode?: HTMLAttributes<HTMLInputElement>["inputMode"];
   mono?: boolean;
+  /** Suggestions to pick from (a datalist): the field stays free to type any ID. */
+  suggestions?: readonly Suggestion[];
   children?: ReactNode;
 }) {
   const id = fieldId(props.field);
@@ -60,8 +63,16 @@ function TextField(props: {
         onChange={(event) => props.onChange(event.target.value)}
         aria-invalid={props.error ? true : undefined}
         aria-describedby={describedBy}
+        list={props.suggestions?.length ? `${id}-suggestions` : undefined}
         className={`${inputClass} ${props.mono ? "font-mono" : ""}`}
       />
+      {props.suggestions && props.suggestions.length > 0 && (
+        <datalist id={`${id}-suggestions`}>
+          {props.suggestions.map((suggestion) => (
+            <option key={suggestion.id} value={suggestion.id} label={suggestionLabel(suggestion)} />
+          ))}
+        </datalist>
+      )}
       {props.hint && (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
           {props.hint}
@@ -113,6 +124,8 @@ interface CloneFormProps {
   zone: TimeZoneReading;
   /** The store's currency as the upstream gives it. */
   storeCurrency: string;
+  /** Ad accounts and campaign groups this store cloned from before. */
+  suggestions?: { accounts: readonly Suggestion[]; groups: readonly Suggestion[] };
   onSubmit: (request: CloneCampaignRequest) => void;
 }
 
@@ -120,7 +133,7 @@ interface CloneFormProps {
  * The clone form: the fields as typed, checked with the schema the route uses, errors next
  * to their fields. It only hands a valid request to `onSubmit`; sending is the container's.
  */
-export function CloneForm({ values, onChange, serverErrors, source, zone, storeCurrency, onSubmit }: CloneFormProps) {
+export function CloneForm({ values, onChange, serverErrors, source, zone, storeCurrency, suggestions, onSubmit }: CloneFormProps) {
   // Errors show from the first attempt to submit on, and follow every change after it.
   const interactive = useInteractive();
   const [attempted, setAttempted] = useState(false);
@@ -145,13 +158,20 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
 
   return (
     <form method="post" onSubmit={submit} noValidate aria-label="Clone a campaign group" className="space-y-5">
+      {suggestions && suggestions.groups.length > 0 && (
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {suggestions.groups.length} {suggestions.groups.length === 1 ? "suggestion" : "suggestions"} from this store&apos;s earlier
+          clones: type a name or an ID in a field to pick one, or type any other ID.
+        </p>
+      )}
       <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
         <TextField
           field="adAccountId"
           label="Ad account ID"
-          hint="The LinkedIn ad account that holds the campaign group."
+          hint="The LinkedIn ad account that holds the campaign group: in Campaign Manager, the number after /accounts/ in the address bar, also shown beside the account's name in the account list."
           mono
           inputMode="numeric"
+          suggestions={suggestions?.accounts}
           value={values.adAccountId}
           error={errors.adAccountId}
           onChange={(adAccountId) => onChange({ adAccountId })}
@@ -159,9 +179,10 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
         <TextField
           field="sourceCampaignGroupId"
           label="Source campaign group ID"
-          hint="The campaign group to copy."
+          hint="The campaign group to copy: in Campaign Manager, the ID column of the Campaign groups tab, or the number after campaignGroupIds= in the address bar once the group is opened."
           mono
           inputMode="numeric"
+          suggestions={suggestions?.groups}
           value={values.sourceCampaignGroupId}
           error={errors.sourceCampaignGroupId}
           onChange={(sourceCampaignGroupId) => onChange({ sourceCampaignGroupId })}

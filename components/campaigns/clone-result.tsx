@@ -21,6 +21,43 @@ interface CloneResultProps {
   onCloneAnother: () => void;
 }
 
+/** Steps the upstream is known to report, in words; any other is named from its own words. */
+const STEP_WORDS: Record<string, string> = {
+  "copy-campaign-group": "Copied the campaign group",
+  "set-status": "Set its status",
+  "set-budget": "Set its budget",
+  "set-schedule": "Set its schedule",
+};
+
+/** One step in words: what was done and whether it worked, its figures behind "Details". */
+function StepResult({ result, timeZone }: { result: unknown; timeZone?: string }) {
+  const record = result !== null && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>) : null;
+  const step = typeof record?.step === "string" ? record.step : null;
+  if (!record || !step) {
+    return (
+      <li className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+        <GenericValue value={result} timeZone={timeZone} />
+      </li>
+    );
+  }
+  const ok = record.ok;
+  const rest = Object.fromEntries(Object.entries(record).filter(([key]) => key !== "step" && key !== "ok"));
+  return (
+    <li className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+      <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
+        {STEP_WORDS[step] ?? fieldLabel(step)}
+        {typeof ok === "boolean" && <Badge tone={ok ? "good" : "bad"}>{ok ? "Done" : "Failed"}</Badge>}
+      </p>
+      {Object.keys(rest).length > 0 && (
+        <details className="mt-2 text-sm">
+          <summary className="cursor-pointer">Details</summary>
+          <GenericValue value={rest} timeZone={timeZone} />
+        </details>
+      )}
+    </li>
+  );
+}
+
 /** The cloned asset as the upstream describes it, and its raw step results. */
 export function CloneResult({ response, currency, timeZone, requestId, replayed, auditId, onCloneAnother }: CloneResultProps) {
   const { asset } = response;
@@ -99,9 +136,7 @@ export function CloneResult({ response, currency, timeZone, requestId, replayed,
         ) : (
           <ol className="space-y-3" aria-label="Results of each step">
             {response.results.map((result, index) => (
-              <li key={index} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-                <GenericValue value={result} timeZone={timeZone} />
-              </li>
+              <StepResult key={index} result={result} timeZone={timeZone} />
             ))}
           </ol>
         )}

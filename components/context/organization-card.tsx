@@ -4,6 +4,7 @@ import { formatDateTime } from "@/shared/format";
 import { Badge, Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/states";
 import { Breakable } from "@/components/ui/breakable";
+import { StoreName } from "@/components/store/store-name";
 import { StoreWeek } from "./store-week";
 
 export function OrganizationCard({ organization, organizationId }: { organization: Organization; organizationId?: string }) {
@@ -57,7 +58,7 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
                       href={`/stores/${encodeURIComponent(store.url)}${suffix}`}
                       className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
                     >
-                      <Breakable text={store.url} />
+                      <StoreName storeUrl={store.url} organizationId={organizationId} />
                     </Link>
                   </th>
                   <td data-label="Revenue, last 7 days" className="py-2 pr-4">

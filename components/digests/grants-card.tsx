@@ -65,10 +65,10 @@ export function GrantsCard({ storeUrl, organizationId }: { storeUrl: string; org
       {grants.data && (
         <div className="space-y-4">
           <p className="text-sm text-slate-700 dark:text-slate-300">
-            Digests are read while nobody is signed in, so they need your consent. A grant lets the dashboard use your API key for{" "}
-            <strong>reads only</strong> of this store: its context, store data, product metrics, dimensions and names. It can never remove a
-            tracking connection or clone a campaign. The key is kept encrypted; signing out does not end a grant, revoking it does, and
-            every digest that depends on it stops.
+            Digests and alert rules are read while nobody is signed in, so they need your consent. A grant lets the dashboard use your API
+            key for <strong>reads only</strong> of this store: its context, store data, product metrics, dimensions and names. It can never
+            remove a tracking connection or clone a campaign. The key is kept encrypted; signing out does not end a grant, revoking it does,
+            and every digest and alert rule that depends on it stops.
           </p>
           {grants.data.notices.map((notice) => (
             <p

@@ -4,7 +4,7 @@ import { useState } from "react";
 import Link from "next/link";
 import { alertMessageSchema } from "@/shared/schemas/alert";
 import type { InboxNotification } from "@/shared/schemas/notification";
-import { whatMovedLines } from "@/shared/alert-message";
+import { alertBadge, whatMovedLines } from "@/shared/alert-message";
 import { formatDateTime } from "@/shared/format";
 import { useInbox, useMarkNotification } from "@/client/queries/notifications";
 import { Button } from "@/components/ui/button";
@@ -18,6 +18,11 @@ function NotificationItem({ note, stores }: { note: InboxNotification; stores: r
   const mark = useMarkNotification();
   const message = alertMessageSchema.safeParse(note.body);
   const lines = message.success ? whatMovedLines(message.data) : [];
+  const badge = message.success
+    ? alertBadge(message.data)
+    : note.kind === "alert_fired"
+      ? { label: "Alert", tone: "bad" as const }
+      : { label: "Resolved", tone: "good" as const };
   const rule = note.ruleId ? `/stores/${encodeURIComponent(note.storeUrl)}/alerts/${note.ruleId}` : null;
   return (
     <li
@@ -27,7 +32,7 @@ function NotificationItem({ note, stores }: { note: InboxNotification; stores: r
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <p className="flex flex-wrap items-center gap-2">
-            {note.kind === "alert_fired" ? <Badge tone="bad">Alert</Badge> : <Badge tone="good">Resolved</Badge>}
+            <Badge tone={badge.tone}>{badge.label}</Badge>
             {!note.read && <Badge tone="info">Unread</Badge>}
             <span className={note.read ? "" : "font-semibold"}>
               <bdi>{note.title}</bdi>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seriesColors } from "./chart-colors";
+import { channelColor, MAX_CHANNEL_SERIES, seriesColors } from "./chart-colors";
 
 function luminance(hex: string): number {
   const [r, g, b] = [1, 3, 5].map((start) => {
@@ -19,7 +19,15 @@ describe("chart colours", () => {
   it.each([
     ["light", "#ffffff"],
     ["dark", "#0f172a"],
-  ])("every series keeps 3:1 against the %s card", (_scheme, background) => {
-    for (const color of seriesColors) expect(contrast(color, background), color).toBeGreaterThanOrEqual(3);
+  ] as const)("every series keeps 3:1 against the %s card", (scheme, background) => {
+    for (const color of seriesColors[scheme]) expect(contrast(color, background), color).toBeGreaterThanOrEqual(3);
+  });
+
+  it("gives the channels six distinct colours in each scheme, Other apart from them", () => {
+    for (const scheme of ["light", "dark"] as const) {
+      const colors = Array.from({ length: MAX_CHANNEL_SERIES }, (_, rank) => channelColor(rank, scheme));
+      expect(new Set(colors).size).toBe(6);
+      expect(colors).not.toContain(channelColor(0, scheme, true));
+    }
   });
 });

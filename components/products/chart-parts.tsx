@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useState } from "react";
 import { wrapLabel } from "@/shared/metrics/presentation";
 import type { ChartMarker } from "./chart-markers";
 
@@ -94,4 +95,25 @@ export function MarkerLabel({ viewBox, marker }: { viewBox?: { x?: number; y?: n
   ) : (
     <g data-testid="chart-marker">{text}</g>
   );
+}
+
+/** Room for one date label ("Sep 30, 2026" at 12 px) and a gap, and the y axis with the margins. */
+const TICK_SPACING_PX = 110;
+const PLOT_INSET_PX = 72;
+
+/** Every how many points a date label fits the width; eight labels until the width is known. */
+export function tickInterval(points: number, width: number | undefined): number {
+  const labels = width === undefined ? 8 : Math.max(1, Math.floor((width - PLOT_INSET_PX) / TICK_SPACING_PX));
+  return Math.max(0, Math.ceil(points / labels) - 1);
+}
+
+/** Reveals `count` parts one task apart, so that no single task draws every chart. */
+export function useStagedReveal(count: number): number {
+  const [shown, setShown] = useState(0);
+  useEffect(() => {
+    if (shown >= count) return;
+    const timer = setTimeout(() => setShown(shown + 1), 0);
+    return () => clearTimeout(timer);
+  }, [shown, count]);
+  return shown;
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import {
   Area,
   Bar,
@@ -8,7 +8,6 @@ import {
   CartesianGrid,
   Cell,
   ComposedChart,
-  Legend,
   Line,
   ReferenceLine,
   ResponsiveContainer,
@@ -17,15 +16,19 @@ import {
   YAxis,
 } from "recharts";
 import type { ProductMetricsView, SeriesPoint } from "@/shared/schemas/product-metrics-view";
-import { formatCompactCurrency, formatCurrency, formatDate, formatMonth, formatNumber, formatPercent } from "@/shared/format";
-import { bucketSeries, channelShares, topProducts } from "@/shared/metrics/presentation";
+import { formatCompactCurrency, formatCurrency, formatDate, formatMonth, formatNumber } from "@/shared/format";
+import { bucketSeries, topProducts } from "@/shared/metrics/presentation";
+import { daysInRange, groupChannels, groupValues, OTHER_KEY, partialEdges } from "@/shared/metrics/channel-groups";
 import { bucketTotals, type Granularity } from "@/shared/metrics/comparison";
 import { bucketStart, datesOf } from "@/shared/metrics/date-range";
 import { requestIdOf } from "@/client/queries/api-client";
 import { enumLabel } from "@/shared/store-locale";
 import { Card } from "@/components/ui/card";
-import { BAR_COLOR, colorOf, OTHER_BAR_COLOR } from "./chart-colors";
-import { ChartTooltip, LABEL_LINES, MarkerLabel, Segmented, WrappedTick } from "./chart-parts";
+import { BAR_COLOR, channelColor, MAX_CHANNEL_SERIES, OTHER_BAR_COLOR, OTHER_CHANNEL } from "./chart-colors";
+import { ChannelShares } from "./channel-shares";
+import { useColorScheme } from "./color-scheme";
+import { ChartLegend, type LegendEntry } from "./chart-legend";
+import { ChartTooltip, LABEL_LINES, MarkerLabel, Segmented, tickInterval, useStagedReveal, WrappedTick } from "./chart-parts";
 import type { ChartMarker } from "./chart-markers";
 
 const axisTick = { fill: "currentColor", fontSize: 12 };
@@ -39,29 +42,9 @@ export interface ChartComparison {
 
 /** Distinct dashes, so the two comparisons can be told apart without colour. */
 const DASHES = ["6 4", "2 3"];
+const TARGET_DASH = "8 3 2 3";
 
 const partialWords: Record<Granularity, string> = { day: "today", week: "this week", month: "this month" };
-
-/** Room for one date label ("Sep 30, 2026" at 12 px) and a gap, and the y axis with the margins. */
-const TICK_SPACING_PX = 110;
-const PLOT_INSET_PX = 72;
-
-/** Every how many points a date label fits the width; eight labels until the width is known. */
-function tickInterval(points: number, width: number | undefined): number {
-  const labels = width === undefined ? 8 : Math.max(1, Math.floor((width - PLOT_INSET_PX) / TICK_SPACING_PX));
-  return Math.max(0, Math.ceil(points / labels) - 1);
-}
-
-/** Reveals `count` parts one task apart, so that no single task draws every chart. */
-function useStagedReveal(count: number): number {
-  const [shown, setShown] = useState(0);
-  useEffect(() => {
-    if (shown >= count) return;
-    const timer = setTimeout(() => setShown(shown + 1), 0);
-    return () => clearTimeout(timer);
-  }, [shown, count]);
-  return shown;
-}
 
 /** The charts of the product-metrics page; loaded only where they are drawn. */
 export default function ProductCharts({
@@ -85,31 +68,66 @@ export default function ProductCharts({
   partialBucket: string | null;
   /** Actions and notes of the range, each on its bucket. */
   markers: ChartMarker[];
-  /** This month's revenue target: drawn per bucket on the revenue chart. */
+  /** This month's revenue target: drawn as "Target" on the revenue chart, pro-rated to each bucket's days. */
   target: { perDay: number; amount: number } | null;
 }) {
   const [metric, setMetric] = useState<"revenue" | "orders">("revenue");
   const [chartWidth, setChartWidth] = useState<number>();
   const stage = useStagedReveal(2);
-  const { points: filled, channels } = bucketSeries(view.series, granularity, metric);
+  const scheme = useColorScheme();
+  const range = { startDate: view.startDate, endDate: view.endDate };
+  const { points: filled, channels: seen } = bucketSeries(view.series, granularity, metric);
+  // Colours by revenue rank, the same for revenue and orders; above six channels the smallest are "Other".
+  const revenueOf = new Map(view.channels.map((channel) => [channel.channel, channel.revenue]));
+  const all = [...new Set([...view.channels.map((channel) => channel.channel), ...seen])];
+  const { drawn, grouped } = groupChannels(
+    all.map((channel) => ({ channel, revenue: revenueOf.get(channel) ?? 0 })),
+    MAX_CHANNEL_SERIES,
+  );
+  const seriesKeys = grouped.length > 0 ? [...drawn, OTHER_KEY] : drawn;
+  const colorOf = (channel: string) => {
+    const rank = drawn.indexOf(channel);
+    return rank >= 0 ? channelColor(rank, scheme) : channelColor(0, scheme, true);
+  };
+  const seriesName = (key: string) => (key === OTHER_KEY ? OTHER_CHANNEL : enumLabel(key));
   // Every bucket of the range, with or without rows, so the comparison lines have a place on each.
   const byBucket = new Map(filled.map((point) => [point.bucket, point]));
-  const buckets = [...new Set(datesOf({ startDate: view.startDate, endDate: view.endDate }).map((date) => bucketStart(date, granularity)))];
+  const buckets = [...new Set(datesOf(range).map((date) => bucketStart(date, granularity)))];
   const lines = comparisons.map((comparison) => bucketTotals(comparison.series, granularity, metric));
+  const showTarget = target !== null && metric === "revenue";
   const points = buckets.map((bucket) => ({
     bucket,
-    values: byBucket.get(bucket)?.values ?? Object.fromEntries(channels.map((channel) => [channel, 0])),
+    values: groupValues(byBucket.get(bucket)?.values ?? {}, drawn),
     compared: lines.map((totals) => totals.get(bucket) ?? 0),
+    target: showTarget ? target.perDay * daysInRange(bucket, granularity, range) : 0,
   }));
+  const edges = partialEdges(range, granularity);
+  const shortDate = (date: string) => formatDate(`${date}T12:00:00Z`, "UTC");
+  const legend: LegendEntry[] = [
+    ...seriesKeys.map((key) => ({ key, label: seriesName(key), color: colorOf(key), kind: "area" as const })),
+    ...comparisons.map((comparison, index) => ({
+      key: comparison.key,
+      label: comparison.label,
+      dash: DASHES[index % DASHES.length]!,
+      kind: "line" as const,
+    })),
+    ...(showTarget ? [{ key: "target", label: "Target", dash: TARGET_DASH, kind: "line" as const }] : []),
+  ];
   const money = (value: number) => formatCurrency(value, currency);
   const format = metric === "revenue" ? money : (value: number) => formatNumber(value);
+  const periodName = (bucket: string) =>
+    granularity === "week"
+      ? `Week of ${shortDate(bucket)}`
+      : granularity === "month"
+        ? formatMonth(`${bucket}T12:00:00Z`, "UTC")
+        : shortDate(bucket);
   const bucketLabel = (bucket: string) => {
-    const date = formatDate(`${bucket}T12:00:00Z`, "UTC");
-    const name = granularity === "week" ? `Week of ${date}` : granularity === "month" ? formatMonth(`${bucket}T12:00:00Z`, "UTC") : date;
-    return bucket === partialBucket ? `${name} (so far)` : name;
+    const name = periodName(bucket);
+    const edge = edges.find((candidate) => candidate.bucket === bucket);
+    if (bucket === partialBucket) return `${name} (so far)`;
+    return edge ? `${name} (partial: ${shortDate(edge.from)} to ${shortDate(edge.to)})` : name;
   };
   const top = topProducts(view.products, 8);
-  const shares = channelShares(view.channels);
   const panel = (name: string) => ({ name, requestId: requestIdOf(view), resetKey: view });
   type Point = (typeof points)[number];
 
@@ -170,19 +188,15 @@ export default function ProductCharts({
                     <ChartTooltip active={active} payload={payload} label={label} format={format} title={bucketLabel} />
                   )}
                 />
-                <Legend
-                  wrapperStyle={{ fontSize: 12 }}
-                  formatter={(value) => <span className="text-slate-700 dark:text-slate-200">{value}</span>}
-                />
-                {channels.map((channel, index) => (
+                {seriesKeys.map((key) => (
                   <Area
-                    key={channel}
+                    key={key}
                     type="monotone"
-                    dataKey={(point: Point) => point.values[channel] ?? 0}
-                    name={enumLabel(channel)}
+                    dataKey={(point: Point) => point.values[key] ?? 0}
+                    name={seriesName(key)}
                     stackId="channels"
-                    stroke={colorOf(channel, index)}
-                    fill={colorOf(channel, index)}
+                    stroke={colorOf(key)}
+                    fill={colorOf(key)}
                     fillOpacity={0.75}
                     dot={false}
                     activeDot={false}
@@ -214,12 +228,17 @@ export default function ProductCharts({
                       label={<MarkerLabel marker={marker} />}
                     />
                   ))}
-                {target && metric === "revenue" && (
-                  <ReferenceLine
-                    y={granularity === "month" ? target.amount : granularity === "week" ? target.perDay * 7 : target.perDay}
+                {showTarget && (
+                  <Line
+                    type="stepAfter"
+                    dataKey={(point: Point) => point.target}
+                    name="Target"
                     stroke="currentColor"
-                    strokeDasharray="8 3 2 3"
-                    label={{ value: `Target per ${granularity}`, position: "insideBottomLeft", fill: "currentColor", fontSize: 11 }}
+                    strokeWidth={2}
+                    strokeDasharray={TARGET_DASH}
+                    dot={false}
+                    activeDot={false}
+                    isAnimationActive={false}
                   />
                 )}
                 {partialBucket && (
@@ -234,6 +253,13 @@ export default function ProductCharts({
             </ResponsiveContainer>
           )}
         </figure>
+        <ChartLegend entries={legend} />
+        {edges.length > 0 && (
+          <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="partial-periods">
+            Partial {granularity === "week" ? "weeks" : "months"}:{" "}
+            {edges.map((edge) => `${periodName(edge.bucket)} holds ${shortDate(edge.from)} to ${shortDate(edge.to)} only`).join("; ")}.
+          </p>
+        )}
       </Card>
       <Card boundary={panel("The top products chart")} className="xl:col-span-2" title="Top products by revenue">
         {/* Room for each bar's label in up to three lines. */}
@@ -261,31 +287,7 @@ export default function ProductCharts({
         </figure>
       </Card>
       <Card boundary={panel("The channel shares")} title="Channel share of revenue">
-        <ul className="space-y-2" aria-label="Channel share of revenue">
-          {shares.map((channel, index) => (
-            <li key={channel.channel}>
-              <div className="flex justify-between gap-3 text-sm">
-                <span className="flex min-w-0 items-center gap-2">
-                  <span
-                    aria-hidden="true"
-                    className="inline-block h-2.5 w-2.5 rounded-full"
-                    style={{ background: colorOf(channel.channel, index) }}
-                  />
-                  <bdi className="wrap-anywhere">{enumLabel(channel.channel)}</bdi>
-                </span>
-                <span className="text-right tabular-nums wrap-anywhere">
-                  {formatPercent(channel.share)} · {money(channel.revenue)}
-                </span>
-              </div>
-              <div className="mt-1 h-2 rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden="true">
-                <div
-                  className="h-2 rounded-full"
-                  style={{ width: `${Math.min(100, Math.max(0, channel.share * 100))}%`, background: colorOf(channel.channel, index) }}
-                />
-              </div>
-            </li>
-          ))}
-        </ul>
+        <ChannelShares channels={view.channels} colorOf={colorOf} money={money} />
       </Card>
     </div>
   );

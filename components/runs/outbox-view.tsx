@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useOutbox } from "@/client/queries/runs";
-import { formatDateTime } from "@/shared/format";
+import { formatDateTimeWithZone } from "@/shared/format";
 import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
@@ -11,8 +11,14 @@ import { OUTCOMES } from "./runs-view";
 
 /**
  * Every message that would have been e-mailed, rendered, when no SMTP server is set (the demo).
- * Each message is shown in a sandboxed frame: its HTML runs no script and reaches nothing.
+ * Each message is shown whole in a sandboxed frame: its HTML runs no script and reaches nothing;
+ * the frame takes the height of the message, so nothing of it is cut.
  */
+function fitToContent(frame: HTMLIFrameElement) {
+  const height = frame.contentDocument?.documentElement.scrollHeight;
+  if (height) frame.style.height = `${height + 2}px`;
+}
+
 export function OutboxView({ organizationId }: { organizationId?: string }) {
   const [store, setStore] = useState<string>();
   const outbox = useOutbox(organizationId, store);
@@ -38,14 +44,16 @@ export function OutboxView({ organizationId }: { organizationId?: string }) {
         <Card key={message.key} title={message.subject}>
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
             <bdi>{storeName(outbox.data.stores, message.storeUrl)}</bdi> · To {message.recipient} ·{" "}
-            <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>{" "}
+            <time dateTime={message.createdAt}>{formatDateTimeWithZone(message.createdAt)}</time>{" "}
             <Badge tone={OUTCOMES[message.outcome].tone}>{OUTCOMES[message.outcome].label}</Badge>
           </p>
           <iframe
             title={`Message: ${message.subject}`}
-            sandbox=""
+            // Same origin without scripts: the page may measure the message, the message still runs nothing.
+            sandbox="allow-same-origin"
             srcDoc={message.html}
-            className="h-96 w-full rounded-lg border border-slate-200 bg-white dark:border-slate-800"
+            onLoad={(event) => fitToContent(event.currentTarget)}
+            className="min-h-40 w-full rounded-lg border border-slate-200 bg-white dark:border-slate-800"
           />
           <details className="mt-3 text-sm">
             <summary className="cursor-pointer font-medium">Plain-text part</summary>

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useRuns } from "@/client/queries/runs";
-import { formatDateTime } from "@/shared/format";
+import { formatDateTimeWithZone } from "@/shared/format";
 import type { DeliveryItem, RunItem } from "@/shared/schemas/runs";
 import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -87,7 +87,9 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                     <td className={cell}>
                       {run.attempts} of {run.maxAttempts}
                     </td>
-                    <td className={cell}>{run.startedAt ? <time dateTime={run.startedAt}>{formatDateTime(run.startedAt)}</time> : "—"}</td>
+                    <td className={cell}>
+                      {run.startedAt ? <time dateTime={run.startedAt}>{formatDateTimeWithZone(run.startedAt)}</time> : "—"}
+                    </td>
                     <td className={`${cell} break-words`}>{run.detail ?? ""}</td>
                   </tr>
                 ))}
@@ -108,7 +110,7 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                 <p className="break-words text-slate-600 dark:text-slate-400">
                   <bdi>{storeName(runs.data.stores, delivery.storeUrl)}</bdi> · To {delivery.recipient} ·{" "}
                   {delivery.channel === "outbox" ? "Outbox" : "SMTP"} ·{" "}
-                  <time dateTime={delivery.updatedAt}>{formatDateTime(delivery.updatedAt)}</time>
+                  <time dateTime={delivery.updatedAt}>{formatDateTimeWithZone(delivery.updatedAt)}</time>
                   {delivery.detail ? ` · ${delivery.detail}` : ""}
                 </p>
               </li>

@@ -17,7 +17,7 @@ function SessionRow({ session, onEnd, pending }: { session: SessionListItem; onE
     <li className="flex flex-wrap items-start justify-between gap-3 py-3">
       <div className="min-w-0">
         <p className="font-medium break-words">
-          {browser} {session.current && <Badge tone="info">This session</Badge>}
+          {browser} {session.current && <Badge tone="info">This device</Badge>}
         </p>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           <span title={session.clientAddress || undefined}>
@@ -34,7 +34,7 @@ function SessionRow({ session, onEnd, pending }: { session: SessionListItem; onE
         variant="secondary"
         onClick={onEnd}
         disabled={pending}
-        aria-label={`Sign out ${browser}${session.current ? " (this session)" : ""}`}
+        aria-label={`Sign out ${browser}${session.current ? " (this device)" : ""}`}
       >
         Sign out
       </Button>
@@ -42,7 +42,7 @@ function SessionRow({ session, onEnd, pending }: { session: SessionListItem; onE
   );
 }
 
-/** Every session signed in with this API key, here or in another browser, each of which can be ended. */
+/** Every sign-in of this API key, on this device or another, each of which can be ended. */
 export function SessionsList() {
   const sessions = useSessions();
   const end = useEndSessions();
@@ -59,13 +59,13 @@ export function SessionsList() {
   return (
     <div className="space-y-6">
       <header>
-        <h1 className="text-xl font-semibold">Sessions</h1>
+        <h1 className="text-xl font-semibold">Sign-ins</h1>
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          Everywhere this API key is signed in to the dashboard. Signing a session out ends it at once, wherever its cookie is.
+          Every device and browser where this API key is signed in to the dashboard. Signing one out ends it there at once.
         </p>
       </header>
       <Card>
-        {sessions.isPending && <Skeleton lines={3} label="Loading sessions" />}
+        {sessions.isPending && <Skeleton lines={3} label="Loading sign-ins" />}
         {sessions.isError && <ErrorPanel error={sessions.error} onRetry={() => sessions.refetch()} />}
         {sessions.data && (
           <>
@@ -76,11 +76,11 @@ export function SessionsList() {
             </ul>
             <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
               <Button variant="danger" disabled={others.length === 0 || end.isPending} onClick={() => end.mutate(undefined)}>
-                Sign out all other sessions
+                Sign out all other devices
               </Button>
               <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
-                {end.isSuccess && `${end.data.ended} session${end.data.ended === 1 ? "" : "s"} signed out.`}
-                {!end.isSuccess && others.length === 0 && "No other sessions."}
+                {end.isSuccess && `${end.data.ended} other device${end.data.ended === 1 ? "" : "s"} signed out.`}
+                {!end.isSuccess && others.length === 0 && "Signed in on no other device."}
               </p>
             </div>
             {end.isError && <ErrorPanel error={end.error} />}

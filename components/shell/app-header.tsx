@@ -1,15 +1,32 @@
 "use client";
 
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { usePathname } from "next/navigation";
 import type { SessionSummaryView } from "@/shared/schemas/session";
 import { useSignOut } from "@/client/queries/session";
 import { Button } from "@/components/ui/button";
 import { InboxLink } from "./inbox-link";
+import { OperationsLinksWithoutScript, OperationsMenu } from "./operations-menu";
+import { useCurrentStore } from "./current-store";
+
+function HeaderLink({ href, current, children }: { href: string; current: boolean; children: ReactNode }) {
+  return (
+    <Link
+      href={href}
+      aria-current={current ? "page" : undefined}
+      className="text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:text-indigo-700 dark:text-slate-300 dark:hover:text-white dark:aria-[current=page]:text-indigo-300"
+    >
+      {children}
+    </Link>
+  );
+}
 
 export function AppHeader({ session }: { session: SessionSummaryView }) {
   const signOut = useSignOut();
   const pathname = usePathname();
+  const store = useCurrentStore(session.stores.map((reachable) => reachable.url));
+  const storeBase = store ? `/stores/${encodeURIComponent(store)}` : "";
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <a
@@ -23,23 +40,20 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
         <Link href="/context" className="font-semibold text-indigo-700 dark:text-indigo-300">
           Store analytics
         </Link>
-        <nav aria-label="Main" className="order-last flex w-full flex-wrap gap-x-4 gap-y-1 sm:order-none sm:w-auto">
-          {[
-            ["/activity", "Activity"],
-            ["/sessions", "Sessions"],
-            ["/runs", "Runs"],
-            ["/outbox", "Outbox"],
-          ].map(([href, label]) => (
-            <Link
-              key={href}
-              href={href!}
-              aria-current={pathname === href ? "page" : undefined}
-              className="text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:text-indigo-700 dark:text-slate-300 dark:hover:text-white dark:aria-[current=page]:text-indigo-300"
-            >
-              {label}
-            </Link>
-          ))}
+        <nav aria-label="Main" className="order-last flex w-full flex-wrap items-center gap-x-4 gap-y-1 sm:order-none sm:w-auto">
+          {store && (
+            <>
+              <HeaderLink href={storeBase} current={pathname === storeBase}>
+                Overview
+              </HeaderLink>
+              <HeaderLink href={`${storeBase}/products`} current={pathname === `${storeBase}/products`}>
+                Product metrics
+              </HeaderLink>
+            </>
+          )}
           <InboxLink current={pathname === "/inbox"} />
+          <OperationsMenu pathname={pathname} />
+          <OperationsLinksWithoutScript />
         </nav>
         <div className="ml-auto flex min-w-0 items-center gap-3 text-sm">
           {/* Names can be of any length: one line each, in full on hover. */}

@@ -15,14 +15,14 @@ function storeSections(storeUrl: string) {
   ];
 }
 
-/** The store's sections; the organization chosen on the context page travels along. */
+/** The store's sections, wrapping onto a second line on a phone so that no tab hides; the organization chosen on the context page travels along. */
 export function StoreNav({ storeUrl }: { storeUrl: string }) {
   const pathname = usePathname();
   const organizationId = useSearchParams().get("organizationId");
   const suffix = organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : "";
   return (
     <nav aria-label="Store sections" className="border-b border-slate-200 dark:border-slate-800">
-      <ul className="-mb-px flex gap-1 overflow-x-auto">
+      <ul className="-mb-px flex flex-wrap gap-x-1">
         {storeSections(storeUrl).map((section) => {
           const current = pathname === section.href;
           return (

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatCountry, formatDateTime, formatNumber, formatRelative } from "@/shared/format";
+import { formatCountry, formatDateTimeWithZone, formatNumber, formatRelative } from "@/shared/format";
 import { fieldLabel, statusWords } from "@/shared/words";
 import { Badge, DescriptionList } from "@/components/ui/card";
 import { Breakable } from "@/components/ui/breakable";
@@ -12,6 +12,9 @@ const PROVIDERS: Record<string, string> = {
   tiktok_catalog: "TikTok catalog",
 };
 const STATUS_TONES: Record<string, "good" | "warn" | "bad"> = { active: "good", paused: "warn", error: "bad", failed: "bad" };
+
+/** The tone of a catalog's status, the same on its card and in the store's health summary. */
+export const catalogStatusTone = (status: string | undefined) => (status ? STATUS_TONES[status.toLowerCase()] : undefined);
 
 type Catalog = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value : undefined);
@@ -36,8 +39,8 @@ function knownFields(catalog: Catalog, timeZone: string | undefined) {
       key: "lastSyncedAt",
       label: "Last synced",
       value: (
-        <time dateTime={synced} title={formatDateTime(synced, timeZone)}>
-          {formatRelative(synced)}
+        <time dateTime={synced}>
+          {formatDateTimeWithZone(synced, timeZone)} ({formatRelative(synced)})
         </time>
       ),
     });
@@ -72,7 +75,7 @@ export function CatalogCard({ catalog, timeZone }: { catalog: Catalog; timeZone?
     <article className="space-y-3" data-testid="catalog-card">
       <header className="flex flex-wrap items-center gap-2">
         <h3 className="font-medium">{catalogName(catalog)}</h3>
-        {status && <Badge tone={STATUS_TONES[status.toLowerCase()] ?? "neutral"}>{statusWords(status)}</Badge>}
+        {status && <Badge tone={catalogStatusTone(status) ?? "neutral"}>{statusWords(status)}</Badge>}
       </header>
       {error && (
         <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-900 dark:bg-rose-950/40 dark:text-rose-100">

@@ -10,7 +10,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
 import { statusWords } from "@/shared/words";
-import { catalogName } from "./catalog-card";
+import { catalogName, catalogStatusTone } from "./catalog-card";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -28,19 +28,22 @@ function trackingHealth(connections: readonly TrackingConnection[]): { tone: "go
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value : undefined);
 
-/** Catalogs in words: which sync, which are paused, and any error as the platform wrote it. */
-function catalogHealth(catalogs: readonly Record<string, unknown>[]): { tone: "good" | "warn" | "bad"; words: string[] } {
-  if (catalogs.length === 0) return { tone: "warn", words: ["No catalog connections: products are not synchronized with any platform."] };
-  const lines = catalogs.map((catalog) => {
+/**
+ * Catalogs in words, one line each with its own marker, in the tone of its card's status badge:
+ * a catalog whose card says Active is never shown as failing here; an error the platform
+ * reported beside that status is quoted as its last error.
+ */
+function catalogHealth(catalogs: readonly Record<string, unknown>[]): { tone: "good" | "warn" | "bad"; line: string }[] {
+  if (catalogs.length === 0) return [{ tone: "warn", line: "No catalog connections: products are not synchronized with any platform." }];
+  return catalogs.map((catalog) => {
     const name = catalogName(catalog);
-    const status = text(catalog.status)?.toLowerCase();
+    const status = text(catalog.status);
     const error = text(catalog.errorMessage);
-    if (error || status === "error") return { tone: "bad" as const, line: `${name} is failing${error ? `: ${error}` : ""}.` };
-    if (status === "active") return { tone: "good" as const, line: `${name} is synchronizing.` };
-    return { tone: "warn" as const, line: `${name} is ${status ? statusWords(status).toLowerCase() : "in an unknown state"}.` };
+    const tone = catalogStatusTone(status) ?? (error ? "bad" : "warn");
+    const state = status ? statusWords(status) : "State unknown";
+    if (tone === "good") return { tone, line: `${name}: ${state}, synchronizing${error ? `; its last error: ${error}` : ""}.` };
+    return { tone, line: `${name}: ${state}${error ? ` — ${error}` : ""}.` };
   });
-  const tone = lines.some((line) => line.tone === "bad") ? "bad" : lines.some((line) => line.tone === "warn") ? "warn" : "good";
-  return { tone, words: lines.map((line) => line.line) };
 }
 
 const dot = { good: "bg-emerald-500", warn: "bg-amber-500", bad: "bg-rose-600" };
@@ -91,11 +94,11 @@ export function StoreHealth({ storeUrl, organizationId }: { storeUrl: string; or
             <p>The catalogs could not be read just now: see Catalog connections below.</p>
           </HealthLine>
         ) : (
-          <HealthLine tone={catalogHealth(catalogs.data).tone}>
-            {catalogHealth(catalogs.data).words.map((line) => (
-              <p key={line}>{line}</p>
-            ))}
-          </HealthLine>
+          catalogHealth(catalogs.data).map(({ tone, line }) => (
+            <HealthLine key={line} tone={tone}>
+              <p>{line}</p>
+            </HealthLine>
+          ))
         )}
       </div>
     </Card>

@@ -26,7 +26,7 @@ export const SIGNED_IN_PAGES: { name: string; path: string; ready: (page: Page) 
   { name: "tracking", path: `/stores/${US_STORE}/tracking`, ready: (page) => page.getByRole("button", { name: /^Remove / }).first() },
   { name: "clone", path: `/stores/${US_STORE}/campaigns/clone`, ready: (page) => page.getByLabel("Ad account ID") },
   { name: "activity", path: "/activity", ready: (page) => page.getByRole("heading", { name: "Activity", level: 1 }) },
-  { name: "sessions", path: "/sessions", ready: (page) => page.getByRole("button", { name: "Sign out all other sessions" }) },
+  { name: "sign-ins", path: "/sign-ins", ready: (page) => page.getByRole("button", { name: "Sign out all other devices" }) },
   { name: "digests", path: `/stores/${US_STORE}/digests`, ready: (page) => page.getByRole("button", { name: "Schedule digest" }) },
   { name: "runs", path: "/runs", ready: (page) => page.getByRole("heading", { name: "Recent runs", level: 2 }) },
   { name: "outbox", path: "/outbox", ready: (page) => page.getByRole("heading", { name: "Outbox", level: 1 }) },

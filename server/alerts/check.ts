@@ -26,6 +26,8 @@ export interface RuleCheck extends JudgedPeriod {
   quiet?: Verdict["quiet"];
   currency: string | null;
   whatMoved: WhatMoved | null;
+  /** The watched product's name, when the rows carry it. */
+  targetName?: string;
 }
 
 /**
@@ -88,7 +90,11 @@ function explain(rule: AlertRuleInput, summary: Summary, period: string, history
     metricMap(rule, now?.products),
     before.map((sums) => metricMap(rule, sums?.products)),
   );
-  return { net: channels.net, channels: channels.movers, products: products.movers };
+  const named = products.movers.map((mover) => {
+    const name = summary.productNames.get(mover.key);
+    return name ? { ...mover, name } : mover;
+  });
+  return { net: channels.net, channels: channels.movers, products: named };
 }
 
 async function readFor(rule: AlertRuleInput, context: CheckContext, firstPeriod: string, lastPeriod: string): Promise<Summary> {
@@ -115,6 +121,9 @@ export async function checkRule(rule: AlertRuleInput, context: CheckContext, now
     ...(judged.verdict.quiet ? { quiet: judged.verdict.quiet } : {}),
     currency: summary.currency,
     whatMoved: judged.fires ? explain(rule, summary, period, judged.history) : null,
+    ...(rule.target.kind === "product" && summary.productNames.has(rule.target.productId)
+      ? { targetName: summary.productNames.get(rule.target.productId) }
+      : {}),
   };
 }
 

@@ -20,6 +20,8 @@ export interface PeriodSums {
 /** A read's sums by store-local day ("2026-11-23") and by hour ("2026-11-23 14:00"). */
 export interface Summary {
   currency: string | null;
+  /** Product names as the rows carry them, by product ID. */
+  productNames: Map<string, string>;
   periods: Map<string, PeriodSums>;
   rows: number;
 }
@@ -43,11 +45,12 @@ function add(into: Map<string, Sums>, key: string, row: Sums) {
 /** Streams one products read into day and hour sums; the rows themselves are never held. */
 async function summarize(upstream: UpstreamClient, storeUrl: string, filters: MetricsFilters): Promise<Summary> {
   const rows = await openProductRows(upstream, storeUrl, filters);
-  const summary: Summary = { currency: null, periods: new Map(), rows: 0 };
+  const summary: Summary = { currency: null, productNames: new Map(), periods: new Map(), rows: 0 };
   for await (const batch of rows.batches) {
     for (const row of batch) {
       summary.rows += 1;
       summary.currency ??= row.currency ?? null;
+      if (row.product_name) summary.productNames.set(row.product_id, row.product_name);
       const time = (row as { time?: unknown }).time;
       const hour = typeof time === "string" && /^\d{2}/.test(time) ? time.slice(0, 2) : "00";
       for (const key of [row.date, `${row.date} ${hour}:00`]) {

@@ -110,6 +110,11 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
     baseline: check.baseline,
     currency: check.currency,
     whatMoved: check.whatMoved,
+    rule:
+      definition.condition.kind === "anomaly"
+        ? { concern: definition.condition.direction, weeks: definition.condition.weeks }
+        : { concern: definition.condition.operator === "above" ? "up" : "down" },
+    ...(check.targetName ? { targetName: check.targetName } : {}),
   });
   const open = await openEpisodeOf(options.db, rule.id);
   if (check.fires && !open) {

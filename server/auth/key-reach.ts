@@ -9,7 +9,7 @@ import { UpstreamFailure, UpstreamHttpError, type UpstreamClient } from "@/serve
  * What a session's key reaches: the stores its GET /context lists, each with its organization. Every
  * route's scope is verified against it (server/http/scope.ts), so it is kept per session for
  * KEY_RECHECK_SECONDS and read again after that: a key revoked or narrowed upstream stops
- * reading the dashboard's own data (saved views, Activity, Sessions) within that time, even on
+ * reading the dashboard's own data (saved views, Activity, Sign-ins) within that time, even on
  * routes that never reach the upstream. Any 401 or 403 from the upstream drops it at once.
  */
 export interface ReachStore {

@@ -26,6 +26,22 @@ describe("dates in the store's time zone", () => {
     });
   });
 
+  it("resolves the year-long presets: 365 days, the twelve whole months before this one, the year to date", () => {
+    expect(resolvePreset("last365", "America/New_York", now)).toEqual({ startDate: "2025-03-01", endDate: "2026-02-28" });
+    expect(dayCount(resolvePreset("last365", "Asia/Tokyo", now))).toBe(365);
+    expect(resolvePreset("last12Months", "Asia/Tokyo", now)).toEqual({ startDate: "2025-03-01", endDate: "2026-02-28" });
+    expect(resolvePreset("last12Months", "America/New_York", now)).toEqual({ startDate: "2025-02-01", endDate: "2026-01-31" });
+    expect(resolvePreset("last12Months", "UTC", new Date("2026-01-10T12:00:00Z"))).toEqual({
+      startDate: "2025-01-01",
+      endDate: "2025-12-31",
+    });
+    expect(resolvePreset("yearToDate", "Asia/Tokyo", now)).toEqual({ startDate: "2026-01-01", endDate: "2026-03-01" });
+    expect(resolvePreset("yearToDate", "America/New_York", new Date("2026-01-01T03:00:00Z"))).toEqual({
+      startDate: "2025-01-01",
+      endDate: "2025-12-31",
+    });
+  });
+
   it("compares with the period just before, of the same length", () => {
     expect(comparisonRange({ startDate: "2026-03-01", endDate: "2026-03-07" }, "previous")).toEqual({
       startDate: "2026-02-22",

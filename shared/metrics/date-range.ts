@@ -6,7 +6,18 @@ import { epochMsToZonedLocal } from "@/shared/time-zone";
  * format), and arithmetic on them is done in UTC, where every day has 24 hours.
  */
 
-export const presets = ["today", "yesterday", "last7", "last30", "last90", "monthToDate", "lastMonth"] as const;
+export const presets = [
+  "today",
+  "yesterday",
+  "last7",
+  "last30",
+  "last90",
+  "last365",
+  "monthToDate",
+  "lastMonth",
+  "last12Months",
+  "yearToDate",
+] as const;
 export type Preset = (typeof presets)[number];
 
 export const presetLabels: Record<Preset, string> = {
@@ -15,8 +26,11 @@ export const presetLabels: Record<Preset, string> = {
   last7: "Last 7 days",
   last30: "Last 30 days",
   last90: "Last 90 days",
+  last365: "Last 365 days",
   monthToDate: "Month to date",
   lastMonth: "Last month",
+  last12Months: "Last 12 months",
+  yearToDate: "Year to date",
 };
 
 export interface DateRange {
@@ -65,6 +79,15 @@ export function resolvePreset(preset: Preset, timeZone: string, now: Date = new 
       return { startDate: addDays(today, -29), endDate: today };
     case "last90":
       return { startDate: addDays(today, -89), endDate: today };
+    case "last365":
+      return { startDate: addDays(today, -364), endDate: today };
+    case "last12Months": {
+      // The twelve whole months before this one: every month complete, none of them partial.
+      const start = `${Number(today.slice(0, 4)) - 1}${firstOfMonth.slice(4)}`;
+      return { startDate: start, endDate: addDays(firstOfMonth, -1) };
+    }
+    case "yearToDate":
+      return { startDate: `${today.slice(0, 4)}-01-01`, endDate: today };
     case "monthToDate":
       return { startDate: firstOfMonth, endDate: today };
     case "lastMonth": {

@@ -30,9 +30,17 @@ describe("the product-metrics view in the URL", () => {
     expect(toSearchParams(defaultViewState).toString()).toBe("");
   });
 
+  it("compares with the previous period unless the URL says no comparison", () => {
+    expect(parseViewState(new URLSearchParams("")).state.compare).toBe("previous");
+    const off = parseViewState(new URLSearchParams("compare=off")).state;
+    expect(off.compare).toBe("off");
+    expect(toSearchParams(off).toString()).toBe("compare=off");
+    expect(parseViewState(toSearchParams(off)).state.compare).toBe("off");
+  });
+
   it("drops what it does not understand and says so", () => {
     const { state, problems } = parseViewState(new URLSearchParams("range=last9000&compare=maybe&page=-2&country=US,,DE&granularity=hour"));
-    expect(state).toMatchObject({ range: "last30", compare: "off", page: 1, countries: ["US", "DE"], granularity: undefined });
+    expect(state).toMatchObject({ range: "last30", compare: "previous", page: 1, countries: ["US", "DE"], granularity: undefined });
     expect(problems).toHaveLength(5);
     expect(problems[0]).toContain('date range "last9000"');
   });

@@ -37,7 +37,7 @@ export interface ViewState {
 
 export const defaultViewState: ViewState = {
   range: "last30",
-  compare: "off",
+  compare: "previous",
   countries: [],
   devices: [],
   os: [],

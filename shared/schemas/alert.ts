@@ -83,7 +83,15 @@ export const snoozeSchema = z.strictObject({
 });
 export const muteSchema = z.strictObject({ muted: z.boolean() });
 
-const moverSchema = z.strictObject({ key: z.string(), current: z.number(), baseline: z.number(), change: z.number(), share: z.number() });
+/** A channel or product behind a move; `name` is the product's name as the rows carry it. */
+const moverSchema = z.strictObject({
+  key: z.string(),
+  name: z.string().optional(),
+  current: z.number(),
+  baseline: z.number(),
+  change: z.number(),
+  share: z.number(),
+});
 const whatMovedSchema = z.strictObject({ net: z.number(), channels: z.array(moverSchema), products: z.array(moverSchema) });
 export type WhatMoved = z.infer<typeof whatMovedSchema>;
 
@@ -98,6 +106,15 @@ export const alertMessageSchema = z.strictObject({
   baseline: z.number().nullable(),
   currency: z.string().nullable(),
   whatMoved: whatMovedSchema.nullable(),
+  /** How the rule judges: which way of moving is its concern, and over how many weeks (anomaly rules). */
+  rule: z
+    .strictObject({
+      concern: z.enum(["up", "down", "both"]),
+      weeks: z.number().int().optional(),
+    })
+    .optional(),
+  /** The name of the product the rule watches, when the rows carry one. */
+  targetName: z.string().optional(),
 });
 export type AlertMessageInput = z.infer<typeof alertMessageSchema>;
 

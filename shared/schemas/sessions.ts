@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * One signed-in session of the current API key, as the Sessions page lists it. `id` is a
+ * One signed-in session of the current API key, as the Sign-ins page lists it. `id` is a
  * public handle derived from the session's own id, which never leaves the server.
  */
 const sessionListItemSchema = z.strictObject({

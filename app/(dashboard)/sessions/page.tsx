@@ -1,10 +1,6 @@
-import type { Metadata } from "next";
-import { SessionsList } from "@/components/sessions/sessions-list";
-import { requirePageSession } from "@/server/auth/page-session";
+import { permanentRedirect } from "next/navigation";
 
-export const metadata: Metadata = { title: "Sessions" };
-
-export default async function SessionsPage() {
-  await requirePageSession("/sessions");
-  return <SessionsList />;
+/** The page was called "Sessions": its old address still leads to it. */
+export default function SessionsPage() {
+  permanentRedirect("/sign-ins");
 }
