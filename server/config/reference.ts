@@ -263,6 +263,38 @@ const SETTING_GROUPS: SettingGroup[] = [
     ],
   },
   {
+    title: "Day rollups",
+    intro:
+      "What a read of a store's rows leaves behind in the database, so later views read only missing or stale days ([rollups](decisions/rollups.md)).",
+    settings: [
+      {
+        name: "ROLLUPS",
+        fallback: "`auto`",
+        production: "",
+        meaning:
+          "`on`, `off`, or `auto`: on with `DATABASE_URL`, off on the embedded database, where writing the rollups costs more than reading the upstream again.",
+      },
+      {
+        name: "ROLLUP_FRESH_DAYS",
+        fallback: "`3`",
+        production: "",
+        meaning: "Today and this many days before it are always read from the upstream (0 to 366).",
+      },
+      {
+        name: "ROLLUP_REVALIDATE_SECONDS",
+        fallback: "`86400`",
+        production: "",
+        meaning: "An older day is read again once its rollup is this old; a changed closed day is recorded as restated.",
+      },
+      {
+        name: "ROLLUP_BUDGET_MB",
+        fallback: "`2048`",
+        production: "",
+        meaning: "The deployment's rollup size budget; the least recently used store-days are evicted first.",
+      },
+    ],
+  },
+  {
     title: "Demo (`npm start`)",
     intro: "Read by `npm start` when it runs the demo upstream; the last two it sets for the dashboard itself.",
     settings: [
