@@ -48,8 +48,10 @@ test("the product-metrics journey works by keyboard alone", async ({ page }) => 
   await expect(page).toHaveURL(/source=first_touch/);
 
   const riser = page.getByRole("list", { name: "Products that rose most" }).getByRole("button").first();
-  const productId = await riser.getAttribute("data-key");
   await tabTo(page, riser);
+  // The product the focused button names (the list may have been redrawn for first-touch credit while tabbing).
+  const productId = await page.evaluate(() => document.activeElement?.getAttribute("data-key"));
+  expect(productId).toBeTruthy();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`product=${productId}`));
   await expect(page.getByRole("group", { name: "Active filters" })).toContainText("Product:");

@@ -53,3 +53,8 @@ describe("alert messages in names", () => {
     expect(alertBadge({ ...fired, rule: undefined })).toEqual({ label: "Alert", tone: "bad" });
   });
 });
+
+it("keeps a change's sign joined to its amount, so a narrow screen never breaks a line between − and $", () => {
+  const [channel] = whatMovedLines(fired);
+  expect(channel).toContain("(\u2212\u2060$680.00, 79% of the change)");
+});

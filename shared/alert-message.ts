@@ -58,11 +58,14 @@ export function alertTitle(input: AlertMessageInput): string {
   return `${input.ruleName}: ${input.metric} of ${target} ${moved} ${value} on ${input.period}${usual}`;
 }
 
+/** Keeps a sign on the line of its amount: a line may otherwise break between "−" and "$". */
+const WORD_JOINER = "\u2060";
+
 /** "Channel facebook: … (101% of the change)" lines: the channels and products behind the move, products by name. */
 export function whatMovedLines(input: AlertMessageInput): string[] {
   if (!input.whatMoved) return [];
   const line = (label: string) => (mover: WhatMoved["channels"][number]) =>
-    `${label} ${mover.name ?? enumLabel(mover.key)}: ${formatMetric(input.metric, mover.current, input.currency)} against ${formatMetric(input.metric, mover.baseline, input.currency)} (${mover.change < 0 ? "−" : "+"}${formatMetric(input.metric, Math.abs(mover.change), input.currency)}, ${Math.round(mover.share * 100)}% of the change)`;
+    `${label} ${mover.name ?? enumLabel(mover.key)}: ${formatMetric(input.metric, mover.current, input.currency)} against ${formatMetric(input.metric, mover.baseline, input.currency)} (${mover.change < 0 ? "−" : "+"}${WORD_JOINER}${formatMetric(input.metric, Math.abs(mover.change), input.currency)}, ${Math.round(mover.share * 100)}% of the change)`;
   return [...input.whatMoved.channels.map(line("Channel")), ...input.whatMoved.products.map(line("Product"))];
 }
 
