@@ -9,7 +9,7 @@ export interface DigestFigure {
   change: string;
 }
 
-export interface DigestEmailProps {
+interface DigestEmailProps {
   subject: string;
   viewName: string;
   storeUrl: string;

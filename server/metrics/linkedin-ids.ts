@@ -1,7 +1,7 @@
 import type { MetricRow } from "./aggregate";
 
 /** How an ID was seen in the store's metrics rows. */
-export type SeenAs = "campaign" | "ad";
+type SeenAs = "campaign" | "ad";
 
 /** The most the enrich endpoint resolves in one call (the dashboard's own request limit). */
 export const ENRICH_LIMIT = 500;
