@@ -95,7 +95,7 @@ test("filters are kept in the URL, survive a reload and narrow the list", async 
   await page.reload();
   await page.getByLabel("Action").selectOption("tracking-connection.remove");
   await page.getByLabel("Outcome").selectOption("failed");
-  await page.getByLabel("Store").fill(US_STORE);
+  await page.getByLabel("Store", { exact: true }).fill(US_STORE);
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/action=tracking-connection.remove/);
   await expect(page).toHaveURL(/outcome=failed/);
@@ -106,7 +106,7 @@ test("filters are kept in the URL, survive a reload and narrow the list", async 
   await page.reload();
   await expect(page.getByLabel("Action")).toHaveValue("tracking-connection.remove");
   await expect(page.getByLabel("Outcome")).toHaveValue("failed");
-  await expect(page.getByLabel("Store")).toHaveValue(US_STORE);
+  await expect(page.getByLabel("Store", { exact: true })).toHaveValue(US_STORE);
   const rows = entryRows(page);
   await expect(entryOf(failed)).toContainText(missing);
   await expect(entryOf(succeeded)).toHaveCount(0);

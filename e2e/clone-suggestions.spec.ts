@@ -30,6 +30,10 @@ for (const width of [1440, 390] as const) {
     // The clone just made is offered too, by its new name.
     await expect(groups.and(page.locator(`[label^="${name} · "]`))).toHaveCount(1);
     await expect(page.getByText(/suggestions? from this store's earlier clones/)).toBeVisible();
+    // And the campaigns and ads of the store's LinkedIn metrics rows, named and with their status by enrich.
+    await expect(page.getByText(/suggestions? from its LinkedIn metrics of the last 90 days/)).toBeVisible();
+    const fromMetrics = groups.and(page.locator('[label$=" · ad in LinkedIn metrics"]'));
+    await expect(fromMetrics.first()).toHaveAttribute("label", /^.+ — .+ · (active|paused|archived) · ad in LinkedIn metrics$/);
 
     await groupField.fill("123");
     await expect(groupField).toHaveValue("123");

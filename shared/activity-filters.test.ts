@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { auditActions, auditOutcomes } from "@/shared/schemas/activity";
-import { filtersFromSearch, hasFilters, searchOfFilters } from "./activity-filters";
+import { dayBoundsIn, filtersFromSearch, hasFilters, searchOfFilters } from "./activity-filters";
 
 describe("activity filters in the URL", () => {
   it("reads every valid filter and keeps them through a round trip", () => {
@@ -44,5 +44,22 @@ describe("activity filters in the URL", () => {
         expect(filtersFromSearch(new URLSearchParams(searchOfFilters(filters)))).toEqual(filters);
       }),
     );
+  });
+});
+
+describe("dayBoundsIn", () => {
+  it("reads the days in the store's zone, the last one included", () => {
+    expect(dayBoundsIn({ from: "2026-11-01", to: "2026-11-02" }, "America/New_York")).toEqual({
+      // Nov 1 starts at 04:00 UTC (still summer time); Nov 3 at 05:00 UTC (after the clocks went back).
+      from: new Date("2026-11-01T04:00:00Z"),
+      to: new Date("2026-11-03T05:00:00Z"),
+    });
+    expect(dayBoundsIn({ from: "2026-11-01" }, "Asia/Kolkata")).toEqual({ from: new Date("2026-10-31T18:30:00Z"), to: undefined });
+    expect(dayBoundsIn({ to: "2026-11-01" }, "+05:30")).toEqual({ from: undefined, to: new Date("2026-11-01T18:30:00Z") });
+  });
+
+  it("starts a day whose midnight the clocks skip when they resume", () => {
+    // Santiago springs forward at midnight on Sep 6, 2026: the day starts at 01:00 local, 04:00 UTC.
+    expect(dayBoundsIn({ from: "2026-09-06" }, "America/Santiago").from).toEqual(new Date("2026-09-06T04:00:00Z"));
   });
 });

@@ -1,4 +1,5 @@
 import { activityFiltersSchema, type ActivityFilters } from "@/shared/schemas/activity";
+import { fixedOffsetMs, zonedLocalToEpochMs } from "@/shared/time-zone";
 
 /** The filters in the order the URL, the API query and the CSV header list them. */
 const ACTIVITY_FILTER_NAMES = ["action", "outcome", "store", "person", "from", "to"] as const satisfies readonly (keyof ActivityFilters)[];
@@ -33,3 +34,28 @@ export function searchOfFilters(filters: ActivityFilters, extra: Record<string, 
 }
 
 export const hasFilters = (filters: ActivityFilters) => ACTIVITY_FILTER_NAMES.some((name) => filters[name] !== undefined);
+
+const DAY_MS = 86_400_000;
+
+/** The instant a day starts in a zone (a zone whose clocks skip midnight that day: when they resume). */
+function dayStart(date: string, timeZone: string): Date {
+  const fixed = fixedOffsetMs(timeZone);
+  if (fixed !== null) return new Date(Date.parse(`${date}T00:00:00Z`) - fixed);
+  for (const hour of ["00", "01", "02"]) {
+    const instant = zonedLocalToEpochMs(`${date}T${hour}:00`, timeZone);
+    if (instant !== null) return new Date(instant);
+  }
+  return new Date(`${date}T00:00:00Z`);
+}
+
+/**
+ * The date filters as instants in a store's zone, as its entries are shown: from the start of the
+ * first day to the start of the day after the last (the last day is included).
+ */
+export function dayBoundsIn(filters: Pick<ActivityFilters, "from" | "to">, timeZone: string): { from?: Date; to?: Date } {
+  const next = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+  return {
+    from: filters.from ? dayStart(filters.from, timeZone) : undefined,
+    to: filters.to ? dayStart(next(filters.to), timeZone) : undefined,
+  };
+}

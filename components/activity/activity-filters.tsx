@@ -93,13 +93,13 @@ export function ActivityFiltersForm({ filters, stores }: { filters: ActivityFilt
       </div>
       <div>
         <label htmlFor="activity-from" className={label}>
-          From (UTC day)
+          From (day in each store&apos;s zone)
         </label>
         <input id="activity-from" name="from" type="date" defaultValue={filters.from ?? ""} className={control} />
       </div>
       <div>
         <label htmlFor="activity-to" className={label}>
-          To (UTC day, included)
+          To (day in each store&apos;s zone, included)
         </label>
         <input id="activity-to" name="to" type="date" defaultValue={filters.to ?? ""} className={control} />
       </div>

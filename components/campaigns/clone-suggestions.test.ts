@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AuditEntry } from "@/shared/schemas/activity";
-import { suggestionLabel, suggestionsFromActivity } from "./clone-suggestions";
+import { suggestionLabel, suggestionsFromActivity, suggestionsFromMetrics } from "./clone-suggestions";
 
 const entry = (target: AuditEntry["target"], outcome: AuditEntry["outcome"] = "succeeded"): AuditEntry => ({
   id: crypto.randomUUID(),
@@ -46,5 +46,18 @@ describe("clone suggestions from Activity", () => {
       "Q4 Holiday · paused · account 545139905",
     );
     expect(suggestionLabel({ id: "1" })).toBe("");
+  });
+});
+
+describe("clone suggestions from the store's LinkedIn metrics", () => {
+  it("names each campaign and ad seen, with its status and where it was seen; an unresolved one keeps its ID", () => {
+    const suggestions = suggestionsFromMetrics([
+      { id: "31000001", seenAs: "ad", name: "Winter — Video Ad — Makers", status: "PAUSED" },
+      { id: "900", seenAs: "campaign" },
+    ]);
+    expect(suggestions.map((suggestion) => [suggestion.id, suggestionLabel(suggestion)])).toEqual([
+      ["31000001", "Winter — Video Ad — Makers · paused · ad in LinkedIn metrics"],
+      ["900", "campaign in LinkedIn metrics, name unknown"],
+    ]);
   });
 });

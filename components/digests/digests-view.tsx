@@ -63,7 +63,7 @@ function DigestRow({ digest, storeUrl, organizationId }: { digest: DigestItem; s
       <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
         {sendNow.isSuccess && (
           <>
-            Queued: it is sent within seconds. See the{" "}
+            Queued: it is sent within seconds. It shows: {sendNow.data.shows} See the{" "}
             <Link className="text-indigo-700 underline dark:text-indigo-300" href={`/outbox${suffix}`}>
               Outbox
             </Link>{" "}

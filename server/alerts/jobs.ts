@@ -6,11 +6,12 @@ import { listRulesToCheck, type StoredRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
 import { acrossStores, inReach } from "@/server/db/reach";
 import type { Notification } from "@/server/db/notifications";
-import { deliverMail, escapeHtml, publicOrigin } from "@/server/delivery/mail";
+import { deliverMail, publicOrigin } from "@/server/delivery/mail";
 import { grantedUpstream, GrantUnusable } from "@/server/grants/granted-upstream";
 import { grantInForce } from "@/server/grants/store";
 import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
 import type { UpstreamClient } from "@/server/upstream/client";
+import { alertEmailHtml } from "./email";
 import { runAlertChecks } from "./runner";
 
 /**
@@ -35,10 +36,7 @@ export async function emailNotification(notification: Notification, rule: Stored
     "",
     `Open the rule: ${ruleLink(rule)}`,
   ].join("\n");
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>
-<h1 style="font-size:18px">${escapeHtml(title)}</h1>
-${lines.length ? `<h2 style="font-size:15px">What moved</h2><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : ""}
-<p><a href="${escapeHtml(ruleLink(rule))}">Open the rule</a></p></body></html>`;
+  const html = alertEmailHtml({ title, lines, ruleLink: ruleLink(rule) });
   for (const to of definition.emails) {
     await deliverMail({
       key: `alert:${notification.id}:${to}`,

@@ -33,6 +33,8 @@ export interface AuditFilters {
   from?: Date;
   /** Exclusive upper bound of `at`. */
   to?: Date;
+  /** Bounds of `at` per store (each store's days in its own zone): an entry of a store not listed is not shown. */
+  storeBounds?: readonly { storeUrl: string; from?: Date; to?: Date }[];
 }
 
 interface AuditPage {
@@ -169,6 +171,19 @@ export async function listAudit(
   add((n) => `lower(user_email) = lower(${n})`, filters.userEmail);
   add((n) => `at >= ${n}`, filters.from);
   add((n) => `at < ${n}`, filters.to);
+  if (filters.storeBounds) {
+    const bounds = filters.storeBounds;
+    params.push(
+      bounds.map((bound) => bound.storeUrl),
+      bounds.map((bound) => bound.from?.toISOString() ?? null),
+      bounds.map((bound) => bound.to?.toISOString() ?? null),
+    );
+    const [urls, froms, tos] = [params.length - 2, params.length - 1, params.length].map((n) => `$${n}`);
+    where.push(
+      `exists (select 1 from unnest(${urls}::text[], ${froms}::timestamptz[], ${tos}::timestamptz[]) as bound(store_url, lo, hi)
+        where bound.store_url = audit_entries.store_url and (bound.lo is null or at >= bound.lo) and (bound.hi is null or at < bound.hi))`,
+    );
+  }
   if (page.before) {
     const [at, id] = decodeCursor(page.before);
     params.push(at, id);

@@ -1,4 +1,5 @@
 import "server-only";
+import { escapeText } from "@/server/email/document";
 import nodemailer, { type Transporter } from "nodemailer";
 import { settings } from "@/server/config/settings";
 import { database } from "@/server/db/database";
@@ -31,9 +32,8 @@ export function publicOrigin(): string {
   return appOrigin ?? `http://localhost:${server.port}`;
 }
 
-/** Text as it may stand in an e-mail's HTML. */
-export const escapeHtml = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+/** Text as it may stand in an e-mail's HTML: escaped by React, as every e-mail's components are. */
+export const escapeHtml = escapeText;
 
 /** An attempt in flight longer than this belonged to a process that died. */
 const SEND_TIMEOUT_MS = 30_000;

@@ -4,6 +4,7 @@ import { notesInRange } from "@/server/db/notes";
 import { revenueTargets } from "@/server/db/targets";
 import { productMetricsView } from "@/server/metrics/service";
 import type { UpstreamClient } from "@/server/upstream/client";
+import { digestSummary, type DigestSummary } from "@/shared/digest-summary";
 import { todayIn } from "@/shared/metrics/date-range";
 import { dailyRevenue, dayFractionAt, HISTORY_DAYS, pacing, type Pacing } from "@/shared/metrics/pacing";
 import { dateRangeOf, filtersOf, parseViewState } from "@/shared/metrics/view-state";
@@ -22,6 +23,8 @@ export interface DigestContent {
   metrics: ProductMetricsView;
   notes: { startDate: string; endDate: string; text: string; authorEmail: string }[];
   pacing: Pacing | null;
+  /** The view's filters, attribution, range and comparison in words. */
+  summary: DigestSummary;
 }
 
 const DAY_MS = 86_400_000;
@@ -71,5 +74,6 @@ export async function composeDigest(
     metrics,
     notes: notes.map((note) => ({ startDate: note.startDate, endDate: note.endDate, text: note.text, authorEmail: note.authorEmail })),
     pacing: pace,
+    summary: digestSummary(input.search, input.timeZone, now),
   };
 }

@@ -118,6 +118,12 @@ describe("digests of saved views", () => {
     expect(message.text).toContain(`Revenue: ${formatCurrency(current.revenue, "USD")} (was ${formatCurrency(previous.revenue, "USD")}`);
     expect(message.text).toContain(`Orders: ${formatNumber(current.orders)} (was ${formatNumber(previous.orders)}`);
     expect(message.html).toContain("<table");
+    // What the view shows, in words: no filter, the conversion's credit, January in the store's zone against December.
+    expect(message.text).toContain("Shows: All orders (no filter) · credit to the conversion");
+    expect(message.text).toContain(
+      "Custom range: Jan 1, 2026 – Jan 31, 2026 (America/New_York), compared with the period just before: Dec 1, 2025 – Dec 31, 2025.",
+    );
+    expect(message.html).toContain("All orders (no filter) · credit to the conversion");
     const link = /Open this view: (\S+)/.exec(message.text!)![1]!;
     const url = new URL(link);
     expect(url.pathname).toBe(`/stores/${US_STORE}/products`);

@@ -2,7 +2,9 @@ import "server-only";
 import { formatCurrency, formatDate, formatDateTime, formatNumber, formatPercent } from "@/shared/format";
 import { enumLabel } from "@/shared/store-locale";
 import type { MetricsTotals, RevenueChange } from "@/shared/schemas/product-metrics-view";
-import { escapeHtml } from "@/server/delivery/mail";
+import { createElement } from "react";
+import { renderHtml } from "@/server/email/document";
+import { DigestEmail, type DigestFigure } from "./email";
 import type { DigestContent } from "./compose";
 
 /** A digest as an e-mail: accessible HTML (a real table, headings, text alternatives) and the same facts in plain text. */
@@ -18,14 +20,7 @@ function change(current: number, previous: number): string {
   return `${ratio >= 0 ? "+" : ""}${formatPercent(ratio)}`;
 }
 
-interface Kpi {
-  label: string;
-  current: string;
-  previous: string;
-  change: string;
-}
-
-function kpis(totals: MetricsTotals, previous: MetricsTotals, currency: string | null): Kpi[] {
+function kpis(totals: MetricsTotals, previous: MetricsTotals, currency: string | null): DigestFigure[] {
   const money = (value: number) => formatCurrency(value, currency);
   const rows: [string, number, number, (value: number) => string][] = [
     ["Revenue", totals.revenue, previous.revenue, money],
@@ -53,58 +48,47 @@ function movers(content: DigestContent): string[] {
 }
 
 export function renderDigest(content: DigestContent, links: { view: string; unsubscribe: string }): RenderedDigest {
-  const { metrics, timeZone } = content;
+  const { metrics, timeZone, summary } = content;
   const comparison = metrics.comparison;
-  const rows = comparison ? kpis(metrics.totals, comparison.totals, metrics.currency) : [];
-  const range = `${formatDate(`${metrics.startDate}T12:00:00Z`, "UTC")} – ${formatDate(`${metrics.endDate}T12:00:00Z`, "UTC")}`;
-  const against = comparison
-    ? `${formatDate(`${comparison.startDate}T12:00:00Z`, "UTC")} – ${formatDate(`${comparison.endDate}T12:00:00Z`, "UTC")}`
-    : "";
+  const figures = comparison ? kpis(metrics.totals, comparison.totals, metrics.currency) : [];
   const sent = `${formatDateTime(content.sentAt, timeZone)} (${timeZone})`;
   const moved = movers(content);
   const pace = content.pacing;
   const paceLine = pace
     ? `Pacing: ${formatCurrency(pace.monthToDate, metrics.currency)} of ${formatCurrency(pace.target, metrics.currency)} this month; projected ${formatCurrency(pace.projected, metrics.currency)} (${pace.status.replace("_", " ")}).`
     : "";
-  const subject = `${content.viewName} · ${content.storeUrl} · ${range}`;
+  const notes = content.notes.map(
+    (note) => `${note.startDate}${note.endDate !== note.startDate ? ` to ${note.endDate}` : ""}: ${note.text} (${note.authorEmail})`,
+  );
+  const subject = `${content.viewName} · ${content.storeUrl} · ${formatDate(`${metrics.startDate}T12:00:00Z`, "UTC")} – ${formatDate(`${metrics.endDate}T12:00:00Z`, "UTC")}`;
 
   const text = [
     `${content.viewName} — ${content.storeUrl}`,
-    `${range}, compared with ${against}. As of ${sent}.`,
+    `Shows: ${summary.filters}`,
+    `${summary.range}, ${summary.comparison}. As of ${sent}.`,
     "",
-    ...rows.map((row) => `${row.label}: ${row.current} (was ${row.previous}, ${row.change})`),
+    ...figures.map((row) => `${row.label}: ${row.current} (was ${row.previous}, ${row.change})`),
     ...(moved.length ? ["", "Biggest changes:", ...moved.map((item) => `- ${item}`)] : []),
     ...(paceLine ? ["", paceLine] : []),
-    ...(content.notes.length
-      ? [
-          "",
-          "Notes:",
-          ...content.notes.map(
-            (note) =>
-              `- ${note.startDate}${note.endDate !== note.startDate ? ` to ${note.endDate}` : ""}: ${note.text} (${note.authorEmail})`,
-          ),
-        ]
-      : []),
+    ...(notes.length ? ["", "Notes:", ...notes.map((note) => `- ${note}`)] : []),
     "",
     `Open this view: ${links.view}`,
     `Unsubscribe: ${links.unsubscribe}`,
   ].join("\n");
 
-  const cell = "padding:6px 10px;border-bottom:1px solid #ddd;text-align:left";
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:system-ui,sans-serif;color:#111;background:#fff;line-height:1.5">
-<main>
-<h1 style="font-size:20px">${escapeHtml(content.viewName)} <span style="font-weight:normal">— ${escapeHtml(content.storeUrl)}</span></h1>
-<p>${escapeHtml(range)}, compared with ${escapeHtml(against)}. As of ${escapeHtml(sent)}.</p>
-<table style="border-collapse:collapse"><caption style="text-align:left;font-weight:bold">Key figures</caption>
-<thead><tr><th scope="col" style="${cell}">Figure</th><th scope="col" style="${cell}">This period</th><th scope="col" style="${cell}">Comparison</th><th scope="col" style="${cell}">Change</th></tr></thead>
-<tbody>${rows.map((row) => `<tr><th scope="row" style="${cell}">${escapeHtml(row.label)}</th><td style="${cell}">${escapeHtml(row.current)}</td><td style="${cell}">${escapeHtml(row.previous)}</td><td style="${cell}">${escapeHtml(row.change)}</td></tr>`).join("")}</tbody></table>
-${moved.length ? `<h2 style="font-size:16px">Biggest changes</h2><ul>${moved.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</ul>` : ""}
-${paceLine ? `<h2 style="font-size:16px">Pacing</h2><p>${escapeHtml(paceLine)}</p>` : ""}
-${content.notes.length ? `<h2 style="font-size:16px">Notes</h2><ul>${content.notes.map((note) => `<li>${escapeHtml(note.startDate)}${note.endDate !== note.startDate ? ` to ${escapeHtml(note.endDate)}` : ""}: ${escapeHtml(note.text)} (${escapeHtml(note.authorEmail)})</li>`).join("")}</ul>` : ""}
-<p><a href="${escapeHtml(links.view)}" style="color:#3730a3">Open this view in the dashboard</a></p>
-</main>
-<footer><p style="font-size:13px;color:#444">You receive this because a colleague scheduled this digest. <a href="${escapeHtml(links.unsubscribe)}" style="color:#3730a3">Unsubscribe from this digest</a></p></footer>
-</body></html>`;
+  const html = renderHtml(
+    createElement(DigestEmail, {
+      subject,
+      viewName: content.viewName,
+      storeUrl: content.storeUrl,
+      summary,
+      sent,
+      figures,
+      moved,
+      pace: paceLine,
+      notes,
+      links,
+    }),
+  );
   return { subject, html, text };
 }

@@ -6,26 +6,42 @@ import { getAudit, InvalidCursor, listAudit, type AuditFilters } from "@/server/
 import { database } from "@/server/db/database";
 import { route } from "@/server/http/pipeline";
 import { storeItems, storesToRead } from "@/server/http/scope";
+import type { UpstreamClient } from "@/server/upstream/client";
+import { dayBoundsIn } from "@/shared/activity-filters";
+import { storeProfileSchema } from "@/shared/schemas/store";
+import { interpretTimeZone } from "@/shared/store-locale";
 
 const PAGE_SIZE = 50;
 /** The export stops here: a history longer than this is narrowed with the filters first. */
 const EXPORT_LIMIT = 10_000;
-const DAY_MS = 86_400_000;
 
-function storeFilters(filters: ActivityFilters): AuditFilters {
+/** Each store's zone, as its entries are shown (UTC when the upstream cannot tell it). */
+async function storeZones(upstream: UpstreamClient, storeUrls: readonly string[]): Promise<Map<string, string>> {
+  const zones = await Promise.all(
+    storeUrls.map((storeUrl) =>
+      upstream
+        .json("store-profile", storeProfileSchema, { params: { storeUrl } })
+        .then(({ data }) => interpretTimeZone(data.timezone).zone)
+        .catch(() => "UTC"),
+    ),
+  );
+  return new Map(storeUrls.map((storeUrl, index) => [storeUrl, zones[index]!]));
+}
+
+/** The filters for the store; dates are days in each store's own zone, the last day included. */
+async function storeFilters(upstream: UpstreamClient, storeUrls: readonly string[], filters: ActivityFilters): Promise<AuditFilters> {
+  const zones = filters.from || filters.to ? await storeZones(upstream, storeUrls) : null;
   return {
     action: filters.action,
     outcome: filters.outcome,
     userEmail: filters.person,
-    from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
-    // The last day is included: up to the start of the next.
-    to: filters.to ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS) : undefined,
+    storeBounds: zones ? storeUrls.map((storeUrl) => ({ storeUrl, ...dayBoundsIn(filters, zones.get(storeUrl)!) })) : undefined,
   };
 }
 
-async function page(storeUrls: readonly string[], filters: ActivityFilters, before: string | undefined, limit: number) {
+async function page(storeUrls: readonly string[], filters: AuditFilters, before: string | undefined, limit: number) {
   try {
-    return await listAudit(await database(), { storeUrls, filters: storeFilters(filters) }, { limit, before });
+    return await listAudit(await database(), { storeUrls, filters }, { limit, before });
   } catch (error) {
     if (error instanceof InvalidCursor) throw new DashboardError(400, "bad_request", "This page of the Activity list does not exist.");
     throw error;
@@ -35,7 +51,7 @@ async function page(storeUrls: readonly string[], filters: ActivityFilters, befo
 /** GET /api/activity: one page of the guarded actions in the reach's stores, newest first, filtered. */
 export const activity = route(
   { methods: ["GET"], path: "/api/activity", scope: "reach", query: activityQuerySchema },
-  async ({ scope, requestId, query }) => {
+  async ({ scope, requestId, query, upstream }) => {
     const { before, entry, ...filters } = query;
     const storeUrls = storesToRead(scope, filters.store);
     const stores = storeItems(scope);
@@ -44,7 +60,8 @@ export const activity = route(
       if (!found) throw new DashboardError(404, "not_found", "No such entry among the stores this key can reach.");
       return jsonResponse({ stores, entries: [found], nextCursor: null } satisfies ActivityResponse, { requestId });
     }
-    return jsonResponse({ stores, ...(await page(storeUrls, filters, before, PAGE_SIZE)) } satisfies ActivityResponse, { requestId });
+    const found = await page(storeUrls, await storeFilters(upstream, storeUrls, filters), before, PAGE_SIZE);
+    return jsonResponse({ stores, ...found } satisfies ActivityResponse, { requestId });
   },
 );
 
@@ -94,7 +111,7 @@ function entryLine(entry: AuditEntry): string {
 /** GET /api/activity/export: the filtered list as CSV, the filters written in its first lines. */
 export const activityExport = route(
   { methods: ["GET"], path: "/api/activity/export", scope: "reach", query: activityQuerySchema },
-  async ({ scope, requestId, query }) => {
+  async ({ scope, requestId, query, upstream }) => {
     const storeUrls = storesToRead(scope, query.store);
     const filters = { ...query, before: undefined, entry: undefined };
     const described = Object.entries(filters)
@@ -105,10 +122,11 @@ export const activityExport = route(
       csvLine(["# Filters", ...(described.length > 0 ? described : ["none"])]),
       csvLine(COLUMNS),
     ];
+    const bounded = await storeFilters(upstream, storeUrls, filters);
     let cursor: string | undefined;
     let count = 0;
     while (count < EXPORT_LIMIT) {
-      const next = await page(storeUrls, filters, cursor, Math.min(500, EXPORT_LIMIT - count));
+      const next = await page(storeUrls, bounded, cursor, Math.min(500, EXPORT_LIMIT - count));
       for (const entry of next.entries) lines.push(entryLine(entry));
       count += next.entries.length;
       if (!next.nextCursor) break;

@@ -9,6 +9,7 @@ import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { newDigestSchema, type DigestItem } from "@/shared/schemas/digest";
 import { storeProfileSchema } from "@/shared/schemas/store";
 import { interpretTimeZone } from "@/shared/store-locale";
+import { digestSummary, summaryLine } from "@/shared/digest-summary";
 
 const COLLECTION = "/api/stores/[storeUrl]/digests";
 
@@ -105,7 +106,11 @@ export const sendDigestNow = route(
     if (!schedule || schedule.organizationId !== scope.organizationId || schedule.storeUrl !== scope.store!.url) {
       throw new DashboardError(404, "not_found", "No such digest.");
     }
-    const { id } = await enqueueDigest(schedule, `now-${new Date().toISOString()}`);
-    return jsonResponse({ jobId: id }, { status: 202, requestId });
+    const now = new Date();
+    const { id } = await enqueueDigest(schedule, `now-${now.toISOString()}`);
+    return jsonResponse(
+      { jobId: id, shows: summaryLine(digestSummary(schedule.search, schedule.timeZone, now)) },
+      { status: 202, requestId },
+    );
   },
 );

@@ -35,4 +35,5 @@ export const digestSchema = z.strictObject({
 export type DigestItem = z.infer<typeof digestSchema>;
 
 export const digestListSchema = z.strictObject({ digests: z.array(digestSchema) });
-export const digestSentSchema = z.strictObject({ jobId: z.string() });
+/** Send now's answer: the queued run, and what the digest shows (its filters, range and comparison in words). */
+export const digestSentSchema = z.strictObject({ jobId: z.string(), shows: z.string() });

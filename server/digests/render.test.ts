@@ -1,0 +1,94 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { EmailDocument, renderHtml } from "@/server/email/document";
+import { confirmForm, unsubscribed } from "@/server/routes/unsubscribe-page";
+import { DigestEmail } from "./email";
+import { digestSummary } from "@/shared/digest-summary";
+import type { ProductMetricsView } from "@/shared/schemas/product-metrics-view";
+import { alertEmailHtml } from "@/server/alerts/email";
+import type { DigestContent } from "./compose";
+import { renderDigest } from "./render";
+
+const NOW = new Date("2026-11-27T09:00:00Z");
+const totals = (revenue: number) => ({ revenue, orders: 10, units: 12, averageOrderValue: revenue / 10 }) as ProductMetricsView["totals"];
+
+function content(viewName: string, search: string): DigestContent {
+  return {
+    storeUrl: "shop.example.com",
+    viewName,
+    search,
+    timeZone: "America/Toronto",
+    sentAt: NOW,
+    metrics: {
+      startDate: "2026-10-28",
+      endDate: "2026-11-26",
+      currency: "CAD",
+      totals: totals(1200),
+      comparison: { startDate: "2026-09-28", endDate: "2026-10-27", totals: totals(1000) },
+    } as unknown as ProductMetricsView,
+    notes: [{ startDate: "2026-11-01", endDate: "2026-11-01", text: "Sale <b>& more</b>", authorEmail: "a@example.com" }],
+    pacing: null,
+    summary: digestSummary(search, "America/Toronto", NOW),
+  };
+}
+
+const links = { view: 'https://dash.example/stores/x/products?country=CA&a="b"', unsubscribe: "https://dash.example/api/unsubscribe/t" };
+
+describe("renderDigest", () => {
+  it("states the view's filters, attribution, range in the store's zone and comparison, in the HTML and the text alike", () => {
+    const search = "country=CA&source=first_touch";
+    const message = renderDigest(content("Canada", search), links);
+    const summary = digestSummary(search, "America/Toronto", NOW);
+    expect(summary.filters).toContain("Country: Canada");
+    expect(summary.filters).toContain("credit to the first touch");
+    for (const part of [summary.filters, summary.range, summary.comparison]) {
+      expect(message.text).toContain(part);
+      expect(message.html).toContain(part);
+    }
+    expect(summary.range).toContain("(America/Toronto)");
+    expect(message.html.startsWith('<!doctype html><html lang="en">')).toBe(true);
+    expect(message.html).toMatch(/<th scope="row"[^>]*>Revenue<\/th>/);
+  });
+
+  it("escapes every name, note and link once, through React", () => {
+    const message = renderDigest(content(`<script>alert("x")</script> & co`, ""), links);
+    expect(message.html).not.toContain("<script>");
+    expect(message.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co");
+    expect(message.html).toContain("Sale &lt;b&gt;&amp; more&lt;/b&gt;");
+    expect(message.html).toContain('href="https://dash.example/stores/x/products?country=CA&amp;a=&quot;b&quot;"');
+    expect(message.html).not.toContain("&amp;amp;");
+  });
+});
+
+describe("alertEmailHtml", () => {
+  it("renders the title, what moved and the rule's link, escaped", () => {
+    const html = alertEmailHtml({ title: "Revenue < 80% of usual", lines: ["Channel a&b: −$40"], ruleLink: "https://d.example/r?a=1&b=2" });
+    expect(html).toContain("<title>Revenue &lt; 80% of usual</title>");
+    expect(html).toContain('<h2 style="font-size:15px">What moved</h2><ul><li>Channel a&amp;b: −$40</li></ul>');
+    expect(html).toContain('href="https://d.example/r?a=1&amp;b=2"');
+  });
+});
+
+describe("the e-mail renderer", () => {
+  it("writes the markup react-dom/server's renderToStaticMarkup writes for the same components", () => {
+    const summary = digestSummary("country=CA,US&channel=a<b", "America/Toronto", NOW);
+    const documents = [
+      createElement(DigestEmail, {
+        subject: `Q4 "best" <view> & 'more'`,
+        viewName: "Q4 <view>",
+        storeUrl: "shop.example.com",
+        summary,
+        sent: "Nov 27, 2026, 4:00 AM (America/Toronto)",
+        figures: [{ label: "Revenue", current: "$1", previous: "$2", change: "−50%" }],
+        moved: ["Channel a&b: +$3"],
+        pace: "Pacing: ok",
+        notes: ["2026-11-01: <i>note</i>"],
+        links,
+      }),
+      createElement(EmailDocument, { title: "Unsubscribe", page: true }, confirmForm),
+      createElement(EmailDocument, { title: "Done" }, unsubscribed({ email: "a'b@example.com", viewName: "<x>", storeUrl: "s&t.example" })),
+    ];
+    for (const document of documents) expect(renderHtml(document)).toBe(`<!doctype html>${renderToStaticMarkup(document)}`);
+  });
+});
