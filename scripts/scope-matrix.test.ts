@@ -6,7 +6,7 @@ import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { openDatabase } from "@/server/db/database";
 import { allEndpoints, upstreamPath, type Endpoint } from "@/server/upstream/endpoints";
 import { Dashboard } from "@/test/dashboard-instances";
-import { ADMIN_KEY, MARKETER_KEY, US_STORE } from "@/test/harness";
+import { ADMIN_KEY, cookieFrom, MARKETER_KEY, US_STORE } from "@/test/harness";
 import { copyOfTemplate } from "@/test/pglite-template";
 import { ensureBuild } from "@/test/processes";
 import { routeTable, type TableRoute } from "@/test/route-table";
@@ -97,6 +97,8 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/stores/[storeUrl]/product-metrics": { query: RANGE },
   "GET /api/stores/[storeUrl]/product-metrics/breakdown": { query: `${RANGE}&productId=p_none` },
   "GET /api/stores/[storeUrl]/product-metrics/export": { query: `${RANGE}&kind=products` },
+  "GET /api/stores/[storeUrl]/data-changes": {},
+  "GET /api/stores/[storeUrl]/linkedin-assets": {},
   "GET /api/stores/[storeUrl]/saved-views": {},
   "POST /api/stores/[storeUrl]/saved-views": { body: { name: "Matrix view", search: "" } },
   "PATCH /api/stores/[storeUrl]/saved-views/[id]": { body: { name: "Renamed by its owner" } },
@@ -400,6 +402,27 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
     await fetch(`${upstream.origin}/__control/revoke`, { method: "POST", body: JSON.stringify({ key: MANAGER_KEY }) });
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     outsiders["refused-after-sign-in"] = cookies.manager!;
+    // A key ring that held both stores reads the owner's store; once the owner store's key is removed, it is an outsider.
+    const ringClient = "198.51.100.41";
+    const added = await dashboard.request("/api/session/keys", {
+      method: "POST",
+      cookie: await dashboard.cookieFor(EU_KEY, ringClient),
+      body: JSON.stringify({ apiKey: ADMIN_KEY }),
+      client: ringClient,
+    });
+    expect(added.status, "the ring takes the owner store's key").toBe(201);
+    const ring = cookieFrom(added);
+    expect(leaks(await (await dashboard.request("/api/outbox", { cookie: ring })).text()), "a ring of both stores").toContain(
+      "deliveryKey",
+    );
+    const removed = await dashboard.request("/api/session/keys/remove", {
+      method: "POST",
+      cookie: ring,
+      body: JSON.stringify({ storeUrl: US_STORE }),
+      client: ringClient,
+    });
+    expect(removed.status, "the owner store's key leaves the ring").toBeLessThan(300);
+    outsiders["ring-with-the-store-removed"] = removed.headers.get("set-cookie") ? cookieFrom(removed) : ring;
     // Signing out and ending sessions come last, so that each outsider keeps its session for the rest.
     const last = (name: string) => ["DELETE /api/sessions/[id]", "DELETE /api/sessions", "DELETE /api/session"].indexOf(name) + 1;
     const ordered = [...everyCase].sort((a, b) => last(a.name) - last(b.name));
