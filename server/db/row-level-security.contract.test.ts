@@ -191,6 +191,14 @@ describe.each(storageBackends())("row-level security on %s", (backend) => {
     }
   });
 
+  it("reads the reach once per statement, not once per row (a million rollup rows took 4.7 s the other way)", async () => {
+    for (const table of STORE_TABLES) {
+      const plan = await withReach(db, [theirs], (tx) => tx.query<Record<string, string>>(`explain select * from ${table}`));
+      const text = plan.map((row) => Object.values(row).join(" ")).join("\n");
+      expect(text, table).toMatch(/InitPlan/);
+    }
+  });
+
   it("shows a query without any filter only the rows of its reach", async () => {
     for (const table of STORE_TABLES) {
       const rows = await withReach(db, [theirs], (tx) => rowsOf(tx, table));
