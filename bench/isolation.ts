@@ -124,7 +124,8 @@ async function rollupsWritten(databaseUrl: string): Promise<void> {
 }
 
 async function withDashboard<T>(baseUrl: string, env: Record<string, string>, fn: (sessions: Sessions) => Promise<T>): Promise<T> {
-  const dashboard = await startDashboardProcess(baseUrl, DASHBOARD_PORT, env);
+  // A year at scale 35 takes longer than the default deadline of one upstream read (15 s).
+  const dashboard = await startDashboardProcess(baseUrl, DASHBOARD_PORT, { UPSTREAM_TIMEOUT_MS: "300000", ...env });
   try {
     return await fn(await signIn(dashboard.origin));
   } finally {
