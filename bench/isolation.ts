@@ -52,14 +52,15 @@ async function sample(url: string, cookie: string, until: Promise<unknown>): Pro
 const idle = (url: string, cookie: string) => sample(url, cookie, new Promise((done) => setTimeout(done, IDLE_MS)));
 
 /** The page's read of the year: the NDJSON stream to its last line, which must be the result. */
-async function readYear(origin: string, cookie: string): Promise<number> {
+async function readYear(origin: string, cookie: string): Promise<{ ms: number; failure?: string }> {
   const started = performance.now();
   const query = new URLSearchParams(YEAR);
   const response = await fetch(`${origin}/api/stores/${US_STORE}/product-metrics?${query}`, { headers: { cookie } });
   const body = await response.text();
-  const last = JSON.parse(body.trim().split("\n").at(-1)!) as { type?: string; error?: string };
-  if (!response.ok || last.type !== "result") throw new Error(`the year read failed: ${response.status} ${last.error ?? ""}`);
-  return Math.round(performance.now() - started);
+  const last = JSON.parse(body.trim().split("\n").at(-1)!) as { type?: string; status?: number; error?: string };
+  const ms = Math.round(performance.now() - started);
+  if (response.ok && last.type === "result") return { ms };
+  return { ms, failure: `${last.status ?? response.status} ${last.error ?? ""}` };
 }
 
 interface Sessions {
@@ -77,6 +78,7 @@ interface Idle {
 interface UnderLoad {
   label: string;
   yearMs: number;
+  failure?: string;
   session: Samples;
 }
 
@@ -98,7 +100,8 @@ async function measureIdle({ origin, watcher }: Sessions): Promise<Idle> {
 async function duringYear(label: string, { origin, reader, watcher }: Sessions): Promise<UnderLoad> {
   const year = readYear(origin, reader);
   const session = await sample(`${origin}/api/session`, watcher, year);
-  return { label, yearMs: await year, session };
+  const { ms, failure } = await year;
+  return { label, yearMs: ms, failure, session };
 }
 
 /** Resolves once the rollups of the year are stored and no claim is held (they are written after the answer). */
@@ -152,7 +155,8 @@ function report(storage: string, scale: string, idleRuns: Idle[], loads: UnderLo
     const r = load.session;
     console.log(
       `  ${load.label.padEnd(26)} wall ${String(load.yearMs).padStart(6)} ms   p50 ${ms(r.p50)} (×${(r.p50 / base.p50).toFixed(2)})   ` +
-        `p99 ${ms(r.p99)} (×${(r.p99 / base.p99).toFixed(2)})   n ${r.count}   errors ${r.errors}`,
+        `p99 ${ms(r.p99)} (×${(r.p99 / base.p99).toFixed(2)})   n ${r.count}   errors ${r.errors}` +
+        (load.failure ? `   the year read FAILED: ${load.failure}` : ""),
     );
   }
 }
@@ -164,9 +168,13 @@ async function benchOn(storage: BenchStorage, baseUrl: string, scale: string) {
     idleRuns.push(await measureIdle(sessions));
     loads.push(await duringYear("ROLLUPS=off", sessions));
   });
+  let coldStored = false;
   if (storage.name === "PostgreSQL") {
     await withDashboard(baseUrl, { ...storage.env, ROLLUPS: "on" }, async (sessions) => {
-      loads.push(await duringYear("ROLLUPS=on, cold", sessions));
+      const cold = await duringYear("ROLLUPS=on, cold", sessions);
+      loads.push(cold);
+      if (cold.failure) return;
+      coldStored = true;
       // The rollups are written after the answer: an instance stopped before holds its claims.
       const started = performance.now();
       const written = rollupsWritten(storage.env.DATABASE_URL!);
@@ -175,10 +183,11 @@ async function benchOn(storage: BenchStorage, baseUrl: string, scale: string) {
       loads.push({ label: "ROLLUPS=on, writes after", yearMs: Math.round(performance.now() - started), session });
     });
     // A restarted instance: the rollups are written, the in-memory view cache is empty.
-    await withDashboard(baseUrl, { ...storage.env, ROLLUPS: "on" }, async (sessions) => {
-      idleRuns.push(await measureIdle(sessions));
-      loads.push(await duringYear("ROLLUPS=on, warm", sessions));
-    });
+    if (coldStored)
+      await withDashboard(baseUrl, { ...storage.env, ROLLUPS: "on" }, async (sessions) => {
+        idleRuns.push(await measureIdle(sessions));
+        loads.push(await duringYear("ROLLUPS=on, warm", sessions));
+      });
   }
   report(storage.name, scale, idleRuns, loads);
 }
