@@ -7,6 +7,7 @@ import { benchAlerts } from "./alerts";
 import { benchAggregation } from "./aggregation";
 import { benchBundles } from "./bundles";
 import { benchDigests } from "./digests";
+import { benchIsolation } from "./isolation";
 import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
 import { benchMemory } from "./memory";
 import { benchPage } from "./page";
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   bundles: async () => benchBundles(),
   digests: () => benchDigests(),
   rollups: () => benchRollups(),
+  isolation: () => benchIsolation(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
     console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);
