@@ -53,3 +53,8 @@ describe("partial periods", () => {
     expect(daysInRange("2026-01-09", "day", { startDate: "2026-01-01", endDate: "2026-01-31" })).toBe(1);
   });
 });
+
+it("names no partial edges of a range that is not two calendar dates, as an odd upstream may answer", () => {
+  expect(partialEdges({ startDate: "   ", endDate: "" }, "week")).toEqual([]);
+  expect(partialEdges({ startDate: "2026-13-01", endDate: "2026-03-04" }, "month")).toEqual([]);
+});

@@ -31,6 +31,8 @@ export function groupValues(values: Record<string, number>, drawn: readonly stri
   return grouped;
 }
 
+const isCalendarDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+
 /** The last day of the bucket that starts on `bucket`. */
 function bucketEnd(bucket: string, granularity: Granularity): string {
   if (granularity === "day") return bucket;
@@ -53,7 +55,8 @@ export function daysInRange(bucket: string, granularity: Granularity, range: Dat
  * Wednesday, a month cut short), each with the days it holds, so the chart can say so.
  */
 export function partialEdges(range: DateRange, granularity: Granularity): { bucket: string; from: string; to: string }[] {
-  if (granularity === "day") return [];
+  // A range that is not two calendar dates (an upstream answering oddly) has no edges to name.
+  if (granularity === "day" || !isCalendarDate(range.startDate) || !isCalendarDate(range.endDate)) return [];
   const edges: { bucket: string; from: string; to: string }[] = [];
   const first = bucketStart(range.startDate, granularity);
   const last = bucketStart(range.endDate, granularity);
