@@ -57,10 +57,12 @@ describe("a release", () => {
     for (let round = 0; round < 12; round++) {
       const id = `b${round.toString(16).padStart(3, "0")}`;
       const child = installer(id);
+      // Listened for at once: a build that finishes before the kill has exited by then.
+      const exited = new Promise((resolve) => child.on("exit", resolve));
       // Anywhere from before its first file to after its rename.
       await new Promise((resolve) => setTimeout(resolve, 60 + Math.random() * 400));
       child.kill("SIGKILL");
-      await new Promise((resolve) => child.on("exit", resolve));
+      await exited;
       const now = state();
       expect(now.allComplete).toBe(true);
       expect(now.current === "aaaa" || now.current?.startsWith("b")).toBe(true);
