@@ -6,6 +6,7 @@ import { createRule, deleteRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
 import { listNotifications } from "@/server/db/notifications";
 import { listDeliveries } from "@/server/delivery/ledger";
+import { suppress } from "@/server/delivery/suppressions";
 import { createGrant, revokeGrant } from "@/server/grants/store";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, US_STORE } from "@/test/harness";
@@ -63,6 +64,20 @@ describe("alert checks while nobody is signed in", () => {
     );
     expect(mails.map((mail) => mail.recipient).sort()).toEqual(["cfo@example.com", "ops@example.com"]);
     expect(mails.every((mail) => mail.subject === notifications[0]!.title && mail.outcome === "sent")).toBe(true);
+  });
+
+  it("skip an address that unsubscribed from the store's mail", async () => {
+    const author = `${unique("author")}@example.com`;
+    await grantFor(author);
+    const gone = `${unique("gone")}@example.com`;
+    await suppress(db, scope, gone, new Date());
+    const rule = await createRule(db, scope, alwaysFires([gone, "ops@example.com"]), author, new Date());
+    await checkEveryRule();
+    const [notification] = (await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id);
+    const mails = (await listDeliveries(db, ORGANIZATION, { channel: "outbox" })).filter((d) =>
+      d.key.startsWith(`alert:${notification!.id}:`),
+    );
+    expect(mails.map((mail) => mail.recipient)).toEqual(["ops@example.com"]);
   });
 
   it("wait for a grant: a rule whose author granted nothing, or revoked it, is not checked", async () => {

@@ -6,6 +6,7 @@ import { listRulesToCheck, type StoredRule } from "@/server/db/alert-rules";
 import { database } from "@/server/db/database";
 import type { Notification } from "@/server/db/notifications";
 import { deliverMail, escapeHtml, publicOrigin } from "@/server/delivery/mail";
+import { unsuppressed } from "@/server/delivery/suppressions";
 import { grantedUpstream, GrantUnusable } from "@/server/grants/granted-upstream";
 import { grantInForce } from "@/server/grants/store";
 import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
@@ -38,7 +39,8 @@ export async function emailNotification(notification: Notification, rule: Stored
 <h1 style="font-size:18px">${escapeHtml(title)}</h1>
 ${lines.length ? `<h2 style="font-size:15px">What moved</h2><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : ""}
 <p><a href="${escapeHtml(ruleLink(rule))}">Open the rule</a></p></body></html>`;
-  for (const to of definition.emails) {
+  // An address that unsubscribed from the store's mail (by a digest's link) is skipped here too.
+  for (const to of await unsuppressed(await database(), rule, definition.emails)) {
     await deliverMail({
       key: `alert:${notification.id}:${to}`,
       to,

@@ -8,10 +8,11 @@ import { registerAllJobs } from "@/server/jobs/catalog";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
 import { formatCurrency, formatNumber } from "@/shared/format";
 import { dumpAllTables, unique } from "@/test/databases";
-import { ADMIN_KEY, US_STORE } from "@/test/harness";
 import { startMailSink, type MailSink } from "@/test/mail-sink";
 import { enqueueDigest } from "./jobs";
-import { createSchedule, unsubscribe } from "./store";
+import { unsubscribePage } from "@/server/routes/unsubscribe";
+import { ADMIN_KEY, callRoute, US_STORE } from "@/test/harness";
+import { createSchedule, setSubscribed } from "./store";
 
 const MASTER_OLD = "old-master-key-".padEnd(40, "o");
 const MASTER_NEW = "new-master-key-".padEnd(40, "n");
@@ -133,9 +134,57 @@ describe("digests of saved views", () => {
       "select unsubscribe_token as token from digest_recipients where schedule_id = $1 and email = 'cy@example.com'",
       [schedule.id],
     );
-    expect(await unsubscribe(db, token!.token, new Date())).toMatchObject({ email: "cy@example.com" });
+    expect(await setSubscribed(db, token!.token, false, new Date())).toMatchObject({ email: "cy@example.com", unsubscribed: true });
     const next = await enqueueDigest(schedule.id, ORGANIZATION, "test-slot-2");
     expect(await finished(next.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
+  });
+
+  it("unsubscribes only on a POST, and keeps the address suppressed for the store until it subscribes again by its link", async () => {
+    const address = `${unique("dee")}@example.com`;
+    const first = await scheduleFor(ADMIN_KEY, [address]);
+    const [row] = await db.query<{ token: string }>("select unsubscribe_token as token from digest_recipients where schedule_id = $1", [
+      first.schedule.id,
+    ]);
+    const link = `http://localhost:3000/api/unsubscribe/${row!.token}`;
+    const call = (method: string, body?: string) =>
+      callRoute(
+        unsubscribePage,
+        new Request(link, {
+          method,
+          body,
+          // A mail provider's one-click POST comes from its own servers, with no origin of ours.
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.example" },
+        }),
+      );
+    const delivered = () => sink.messages.filter((message) => JSON.stringify(message.to).includes(address)).length;
+
+    // A link scanner probing or opening the link changes nothing.
+    expect((await call("HEAD")).status).toBe(200);
+    const shown = await call("GET");
+    expect(await shown.text()).toContain(">Unsubscribe</button>");
+    const run = await enqueueDigest(first.schedule.id, ORGANIZATION, "after-scanner");
+    expect(await finished(run.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
+    expect(delivered()).toBe(1);
+
+    // RFC 8058's one-click POST unsubscribes; the page then offers to subscribe again.
+    const unsubscribed = await call("POST", "List-Unsubscribe=One-Click");
+    expect(await unsubscribed.text()).toContain(">Subscribe again</button>");
+
+    // Added again by a colleague, to another digest of the store: still nothing reaches the address.
+    const second = await scheduleFor(ADMIN_KEY, [address, `${unique("eve")}@example.com`]);
+    expect(second.schedule.recipients.find((recipient) => recipient.email === address)).toEqual({ email: address, unsubscribed: true });
+    const skipped = await enqueueDigest(second.schedule.id, ORGANIZATION, "suppressed");
+    expect(await finished(skipped.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
+    const none = await enqueueDigest(first.schedule.id, ORGANIZATION, "suppressed");
+    expect(await finished(none.id)).toMatchObject({ detail: "Not sent: every recipient unsubscribed." });
+    expect(delivered()).toBe(1);
+
+    // Only the address itself, by its link's button, opts in again.
+    const again = await call("POST", "action=subscribe");
+    expect(await again.text()).toContain("You are subscribed again");
+    const resumed = await enqueueDigest(second.schedule.id, ORGANIZATION, "resumed");
+    expect(await finished(resumed.id)).toMatchObject({ state: "done", detail: expect.stringContaining("2 sent") });
+    await vi.waitFor(() => expect(delivered()).toBe(2), { timeout: 5_000 });
   });
 
   it("holds no API key in plain text in any table, and reads under an old master key after a rotation", async () => {

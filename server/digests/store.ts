@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "@/server/db/database";
+import { liftSuppression, suppress } from "@/server/delivery/suppressions";
 import { nextDigestSlot, type DigestCadence } from "@/shared/digest-schedule";
 
 /** A saved view sent on a schedule (migration 0007). */
@@ -19,10 +20,14 @@ export interface DigestSchedule extends DigestCadence {
   recipients: { email: string; unsubscribed: boolean }[];
 }
 
+/** The recipient `r` of digest `d` unsubscribed from the store's mail (through any digest or alert of it). */
+const SUPPRESSED = `exists (select 1 from mail_suppressions s
+  where s.organization_id = d.organization_id and s.store_url = d.store_url and s.email = r.email)`;
+
 const COLUMNS = `d.id, d.organization_id as "organizationId", d.store_url as "storeUrl", d.saved_view_id as "savedViewId",
   v.name as "viewName", coalesce(v.view->>'search', '') as search, d.grant_id as "grantId", d.cadence, d.weekday, d.local_time as "localTime", d.time_zone as "timeZone",
   d.next_run_at as "nextRunAt", d.created_by_email as "createdByEmail", d.created_at as "createdAt",
-  coalesce((select json_agg(json_build_object('email', r.email, 'unsubscribed', r.unsubscribed_at is not null) order by r.email)
+  coalesce((select json_agg(json_build_object('email', r.email, 'unsubscribed', r.unsubscribed_at is not null or ${SUPPRESSED}) order by r.email)
     from digest_recipients r where r.schedule_id = d.id), '[]'::json) as recipients`;
 const FROM = "digest_schedules d join saved_views v on v.id = d.saved_view_id";
 
@@ -109,22 +114,49 @@ export function takeDueSlots(db: Db, now: Date, limit = 500): Promise<{ schedule
   });
 }
 
-/** The recipients still subscribed, with their unsubscribe tokens. */
+/** The recipients still subscribed (and not suppressed for the store), with their unsubscribe tokens. */
 export function activeRecipients(db: Db, scheduleId: string): Promise<{ email: string; token: string }[]> {
   return db.query(
-    "select email, unsubscribe_token as token from digest_recipients where schedule_id = $1 and unsubscribed_at is null order by email",
+    `select r.email, r.unsubscribe_token as token from digest_recipients r join digest_schedules d on d.id = r.schedule_id
+     where r.schedule_id = $1 and r.unsubscribed_at is null and not ${SUPPRESSED} order by r.email`,
     [scheduleId],
   );
 }
 
-/** One-click unsubscribe: the address and view it was for, or null for an unknown token. */
-export async function unsubscribe(db: Db, token: string, now: Date): Promise<{ email: string; viewName: string; storeUrl: string } | null> {
-  const [row] = await db.query<{ email: string; viewName: string; storeUrl: string }>(
-    `update digest_recipients r set unsubscribed_at = coalesce(r.unsubscribed_at, $2)
-     from digest_schedules d join saved_views v on v.id = d.saved_view_id
-     where r.unsubscribe_token = $1 and d.id = r.schedule_id
-     returning r.email, v.name as "viewName", d.store_url as "storeUrl"`,
-    [token, now],
+/** Whom an unsubscribe link is for, and whether the address is unsubscribed now; null for an unknown token. */
+interface Subscription {
+  email: string;
+  viewName: string;
+  organizationId: string;
+  storeUrl: string;
+  unsubscribed: boolean;
+}
+
+export async function subscriptionOf(db: Db, token: string): Promise<Subscription | null> {
+  const [row] = await db.query<Subscription>(
+    `select r.email, v.name as "viewName", d.organization_id as "organizationId", d.store_url as "storeUrl",
+       r.unsubscribed_at is not null or ${SUPPRESSED} as unsubscribed
+     from digest_recipients r join digest_schedules d on d.id = r.schedule_id join saved_views v on v.id = d.saved_view_id
+     where r.unsubscribe_token = $1`,
+    [token],
   );
   return row ?? null;
+}
+
+/**
+ * Unsubscribes the link's address from this digest and suppresses it for the store's mail, or
+ * (`subscribe`) opts it in again: the only way a suppressed address receives mail again.
+ */
+export function setSubscribed(db: Db, token: string, subscribed: boolean, now: Date): Promise<Subscription | null> {
+  return db.transaction(async (tx) => {
+    const found = await subscriptionOf(tx, token);
+    if (!found) return null;
+    await tx.query(
+      `update digest_recipients set unsubscribed_at = ${subscribed ? "null" : "coalesce(unsubscribed_at, $2)"} where unsubscribe_token = $1`,
+      subscribed ? [token] : [token, now],
+    );
+    if (subscribed) await liftSuppression(tx, found, found.email);
+    else await suppress(tx, found, found.email, now);
+    return { ...found, unsubscribed: !subscribed };
+  });
 }

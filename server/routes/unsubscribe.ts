@@ -1,10 +1,12 @@
 import "server-only";
 import { database } from "@/server/db/database";
-import { unsubscribe } from "@/server/digests/store";
+import { setSubscribed, subscriptionOf } from "@/server/digests/store";
 import { route, type RawParams } from "@/server/http/pipeline";
 import { DashboardError } from "@/server/http/responses";
 
 const PATH = "/api/unsubscribe/[token]";
+/** The largest body read: a one-click POST carries `List-Unsubscribe=One-Click`, our button `action=subscribe`. */
+const BODY_LIMIT = 1024;
 
 function tokenPath(raw: RawParams): { token: string } {
   if (typeof raw.token !== "string" || !/^[\w-]{32}$/.test(raw.token))
@@ -22,25 +24,54 @@ function page(title: string, body: string, status = 200): Response {
   );
 }
 
+const button = (label: string, action: string) =>
+  `<form method="post"><input type="hidden" name="action" value="${action}"><button type="submit" style="font:inherit;padding:.5rem 1rem">${label}</button></form>`;
+
+const invalid = () => page("This link is not valid", "<p>It may have been copied incompletely, or its digest was deleted.</p>", 404);
+
+/** What the POST asks: our "Subscribe again" button sends `action=subscribe`; anything else (RFC 8058 one-click, our Unsubscribe button) unsubscribes. */
+async function wantsSubscribe(request: Request): Promise<boolean> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > BODY_LIMIT) return false;
+  const text = (await request.text().catch(() => "")).slice(0, BODY_LIMIT);
+  return new URLSearchParams(text).get("action") === "subscribe";
+}
+
 /**
- * GET: a page with one button, so a link scanner opening the link unsubscribes no one.
- * POST: unsubscribes at once, with no sign-in: RFC 8058's one-click (List-Unsubscribe-Post),
- * which mail providers send from their own servers, so it is not a same-origin request.
+ * GET (and HEAD, which Next.js answers with the GET handler): only a page with one button, so a
+ * link scanner that opens or probes the link changes nothing. POST: the button's, or RFC 8058's
+ * one-click (List-Unsubscribe-Post), which mail providers send from their own servers, so it is
+ * not a same-origin request and needs no sign-in. Unsubscribing suppresses the address for the
+ * store's mail; the page then offers to subscribe again, the only way back.
  */
 export const unsubscribePage = route(
   { methods: ["GET", "POST"], path: PATH, scope: "none", session: false, mutation: false, params: tokenPath },
   async ({ request, params }) => {
-    if (request.method === "GET") {
+    const db = await database();
+    if (request.method !== "POST") {
+      const found = await subscriptionOf(db, params.token);
+      if (!found) return invalid();
+      if (found.unsubscribed)
+        return page(
+          "You are unsubscribed",
+          `<p>${escape(found.email)} receives no mail of ${escape(found.storeUrl)}. Changed your mind?</p>${button("Subscribe again", "subscribe")}`,
+        );
       return page(
         "Unsubscribe from this digest",
-        `<p>Stop receiving this scheduled digest at this address?</p><form method="post"><button type="submit" style="font:inherit;padding:.5rem 1rem">Unsubscribe</button></form>`,
+        `<p>Stop receiving the digest “${escape(found.viewName)}” and other mail of ${escape(found.storeUrl)} at ${escape(found.email)}?</p>${button("Unsubscribe", "unsubscribe")}`,
       );
     }
-    const done = await unsubscribe(await database(), params.token, new Date());
-    if (!done) return page("This link is not valid", "<p>It may have been copied incompletely, or its digest was deleted.</p>", 404);
+    const subscribe = await wantsSubscribe(request);
+    const done = await setSubscribed(db, params.token, subscribe, new Date());
+    if (!done) return invalid();
+    if (subscribe)
+      return page(
+        "You are subscribed again",
+        `<p>${escape(done.email)} receives the digest “${escape(done.viewName)}” of ${escape(done.storeUrl)} again.</p>`,
+      );
     return page(
       "You are unsubscribed",
-      `<p>${escape(done.email)} will no longer receive the digest “${escape(done.viewName)}” of ${escape(done.storeUrl)}.</p>`,
+      `<p>${escape(done.email)} will no longer receive the digest “${escape(done.viewName)}” nor other mail of ${escape(done.storeUrl)}.</p>${button("Subscribe again", "subscribe")}`,
     );
   },
 );
