@@ -7,6 +7,7 @@ import { purgeIdempotency } from "./idempotency";
 import { purgeFailures } from "./rate-limits";
 import { purgeViews } from "./saved-views";
 import { purgeSessions } from "./sessions";
+import { purgeSendNowPresses } from "@/server/digests/send-now";
 
 const PURGE_INTERVAL_MS = 60_000;
 const lastPurge = new WeakMap<Db, number>();
@@ -14,7 +15,8 @@ const lastPurge = new WeakMap<Db, number>();
 /**
  * Deletes what has outlived its purpose: idempotency records past 24 h, audit entries past
  * their retention, sign-in failures out of their window, views deleted past the undo window,
- * sessions ended or expired a day ago, clone attempts as old as their idempotency records.
+ * sessions ended or expired a day ago, clone attempts as old as their idempotency records,
+ * "Send now" presses out of their longest window (a day).
  * Runs at most once a minute per database handle (any instance may do it; it is idempotent).
  */
 export async function purgeExpired(db: Db, now: Date, options: { auditRetentionDays?: number; force?: boolean } = {}): Promise<boolean> {
@@ -26,5 +28,6 @@ export async function purgeExpired(db: Db, now: Date, options: { auditRetentionD
   await purgeViews(db, now);
   await purgeSessions(db, now, settings().session.ttlSeconds);
   await purgeCloneAttempts(db, now);
+  await purgeSendNowPresses(db, now);
   return true;
 }

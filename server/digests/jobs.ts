@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { database } from "@/server/db/database";
+import { database, type Db } from "@/server/db/database";
 import { deliverMail, publicOrigin } from "@/server/delivery/mail";
 import { grantedUpstream, GrantUnusable } from "@/server/grants/granted-upstream";
 import { enqueue, registerJob, scheduleRecurring, type RunningJob } from "@/server/jobs/queue";
@@ -15,8 +15,8 @@ const SEND = "digest.send";
 const sendPayload = z.object({ scheduleId: z.string(), slot: z.string() });
 
 /** Queues one send of a digest; `slot` names it ("now-…" for Send now), so each slot is sent once. */
-export function enqueueDigest(scheduleId: string, organizationId: string, slot: string) {
-  return enqueue(SEND, { scheduleId, slot }, { uniqueKey: `${SEND}:${scheduleId}:${slot}`, organizationId });
+export function enqueueDigest(scheduleId: string, organizationId: string, slot: string, db?: Db) {
+  return enqueue(SEND, { scheduleId, slot }, { uniqueKey: `${SEND}:${scheduleId}:${slot}`, organizationId, db });
 }
 
 async function planDigests(): Promise<{ detail: string }> {

@@ -8,6 +8,7 @@ import {
   type Backtest,
   type CheckResult,
 } from "@/shared/schemas/alert";
+import { LIMITS } from "@/shared/limits";
 import { storedViewSearch } from "@/shared/schemas/saved-view";
 import { backtestRule } from "@/server/alerts/check";
 import { RunReads } from "@/server/alerts/reads";
@@ -63,6 +64,12 @@ export const createAlertRule = route(
   { methods: ["POST"], path: COLLECTION, scope: "store", body },
   async ({ scope, session, body: input, requestId }) => {
     await savedViewSearchOf(scope, input);
+    if ((await listRules(await database(), storeOf(scope))).length >= LIMITS.rulesPerStore)
+      throw new DashboardError(
+        409,
+        "limit_reached",
+        `A store holds at most ${LIMITS.rulesPerStore} alert rules. Delete one before adding another.`,
+      );
     const rule = await createRule(await database(), storeOf(scope), input, session.data.user.email, new Date());
     return jsonResponse(item(rule), { status: 201, requestId });
   },

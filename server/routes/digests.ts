@@ -2,12 +2,14 @@ import "server-only";
 import { database } from "@/server/db/database";
 import { listViews } from "@/server/db/saved-views";
 import { enqueueDigest } from "@/server/digests/jobs";
+import { takeSendNow } from "@/server/digests/send-now";
 import { createSchedule, deleteSchedule, listSchedules, scheduleById, type DigestSchedule } from "@/server/digests/store";
 import { listGrants } from "@/server/grants/store";
 import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { newDigestSchema, type DigestItem } from "@/shared/schemas/digest";
 import { storeProfileSchema } from "@/shared/schemas/store";
+import { LIMITS } from "@/shared/limits";
 import { interpretTimeZone } from "@/shared/store-locale";
 
 const COLLECTION = "/api/stores/[storeUrl]/digests";
@@ -60,6 +62,12 @@ export const createDigest = route(
     const views = await listViews(db, organizationId, storeUrl);
     if (!views.some((view) => view.id === body.savedViewId))
       throw new DashboardError(404, "not_found", "This saved view no longer exists.");
+    if ((await listSchedules(db, organizationId, storeUrl)).length >= LIMITS.digestsPerStore)
+      throw new DashboardError(
+        409,
+        "limit_reached",
+        `A store holds at most ${LIMITS.digestsPerStore} scheduled digests. Delete one before scheduling another.`,
+      );
     const grant = (await listGrants(db, organizationId, storeUrl)).find(
       (candidate) => candidate.keyFingerprint === session.keyFingerprint && !candidate.endedAt && candidate.expiresAt > new Date(),
     );
@@ -97,15 +105,30 @@ export const deleteDigest = route(
   },
 );
 
-/** POST /api/stores/{storeUrl}/digests/{id}/send: "Send now", as the next free background run. */
+/**
+ * POST /api/stores/{storeUrl}/digests/{id}/send: "Send now", as the next free background run,
+ * within its limits (server/digests/send-now.ts): a refused press answers 429 with Retry-After.
+ */
 export const sendDigestNow = route(
   { methods: ["POST"], path: `${COLLECTION}/[id]/send`, scope: "store", params: digestPath },
-  async ({ scope, params, requestId }) => {
+  async ({ scope, session, params, requestId }) => {
     const schedule = await scheduleById(await database(), params.id);
     if (!schedule || schedule.organizationId !== scope.organizationId || schedule.storeUrl !== scope.store!.url) {
       throw new DashboardError(404, "not_found", "No such digest.");
     }
-    const { id } = await enqueueDigest(schedule.id, schedule.organizationId, `now-${new Date().toISOString()}`);
+    const db = await database();
+    const now = new Date();
+    const { id } = await db.transaction(async (tx) => {
+      const press = {
+        organizationId: schedule.organizationId,
+        storeUrl: schedule.storeUrl,
+        scheduleId: schedule.id,
+        person: session.data.user.email,
+      };
+      const refused = await takeSendNow(tx, press, now);
+      if (refused) throw new DashboardError(429, "rate_limited", refused.message, { retryAfter: String(refused.waitSeconds) });
+      return enqueueDigest(schedule.id, schedule.organizationId, `now-${now.toISOString()}`, tx);
+    });
     return jsonResponse({ jobId: id }, { status: 202, requestId });
   },
 );

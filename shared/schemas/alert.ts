@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { directions, MAX_WEEKS, MIN_WEEKS, sensitivities, thresholdOperators } from "@/shared/metrics/anomaly";
+import { LIMITS } from "@/shared/limits";
 import { identifierSchema } from "./common";
 
 /**
@@ -49,7 +50,7 @@ export const alertRuleInputSchema = z.strictObject({
   savedViewId: z.string().max(100).nullable(),
   granularity: z.enum(["day", "hour"]),
   condition: conditionSchema,
-  emails: z.array(z.email()).max(20),
+  emails: z.array(z.email()).max(LIMITS.recipients, `A rule e-mails at most ${LIMITS.recipients} addresses.`),
   webhookUrl: webhookUrlSchema.nullable(),
 });
 export type AlertRuleInput = z.infer<typeof alertRuleInputSchema>;

@@ -41,6 +41,7 @@ const errorCodes = [
   "internal_error",
   "delegation_off",
   "grant_needed",
+  "limit_reached",
 ] as const;
 export const errorCodeSchema = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
