@@ -32,7 +32,15 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
       <Card title="Webhook signature">
         <DescriptionList
           items={[
-            { label: "Signing secret", value: <code className="font-mono text-xs break-all">{webhookSecret}</code> },
+            {
+              label: "Signing secret",
+              value:
+                webhookSecret === null ? (
+                  `Shown to ${rule.data.createdByEmail} only, whose grant this rule runs through.`
+                ) : (
+                  <code className="font-mono text-xs break-all">{webhookSecret}</code>
+                ),
+            },
             {
               label: "How to verify",
               value: 'HMAC-SHA256 of "<X-Dashboard-Timestamp>.<raw body>" with this secret, hex, equals X-Dashboard-Signature after "v1=".',

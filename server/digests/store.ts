@@ -14,6 +14,8 @@ export interface DigestSchedule extends DigestCadence {
   /** The saved view's query. */
   search: string;
   grantId: string;
+  /** Whose grant it reads through: the one person who may change or delete it. */
+  grantOwnerEmail: string;
   nextRunAt: Date;
   createdByEmail: string;
   createdAt: Date;
@@ -25,7 +27,8 @@ const SUPPRESSED = `exists (select 1 from mail_suppressions s
   where s.organization_id = d.organization_id and s.store_url = d.store_url and s.email = r.email)`;
 
 const COLUMNS = `d.id, d.organization_id as "organizationId", d.store_url as "storeUrl", d.saved_view_id as "savedViewId",
-  v.name as "viewName", coalesce(v.view->>'search', '') as search, d.grant_id as "grantId", d.cadence, d.weekday, d.local_time as "localTime", d.time_zone as "timeZone",
+  v.name as "viewName", coalesce(v.view->>'search', '') as search, d.grant_id as "grantId",
+  (select g.owner_email from grants g where g.id = d.grant_id) as "grantOwnerEmail", d.cadence, d.weekday, d.local_time as "localTime", d.time_zone as "timeZone",
   d.next_run_at as "nextRunAt", d.created_by_email as "createdByEmail", d.created_at as "createdAt",
   coalesce((select json_agg(json_build_object('email', r.email, 'unsubscribed', r.unsubscribed_at is not null or ${SUPPRESSED}) order by r.email)
     from digest_recipients r where r.schedule_id = d.id), '[]'::json) as recipients`;

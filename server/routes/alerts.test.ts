@@ -1,16 +1,17 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { describeDemo } from "@/demo-upstream/describe";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
-import { createRule, listRules } from "@/server/db/alert-rules";
+import { createRule, getRule, listRules } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
 import { LIMITS } from "@/shared/limits";
-import type { AlertRuleInput } from "@/shared/schemas/alert";
+import { alertRuleListSchema, alertRuleSchema, type AlertRuleInput } from "@/shared/schemas/alert";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
-import { createAlertRule } from "./alerts";
+import { createAlertRule, deleteAlertRule, getAlertRule, listAlertRules, muteAlertRule, snoozeAlertRule, updateAlertRule } from "./alerts";
 import { signIn } from "./sign-in";
 
 /** Alert rules over their routes, as the pages call them. */
+const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
 const BASE = `/api/stores/${US_STORE}`;
 const ORGANIZATION = describeDemo().keys.find((key) => key.key === ADMIN_KEY)!.organizationId!;
 const scope = { organizationId: ORGANIZATION, storeUrl: US_STORE };
@@ -40,7 +41,7 @@ beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
   useUpstream(upstream.baseUrl, env);
   db = await database();
-  for (const [name, apiKey] of Object.entries({ admin: ADMIN_KEY, marketer: MARKETER_KEY })) {
+  for (const [name, apiKey] of Object.entries({ admin: ADMIN_KEY, marketer: MARKETER_KEY, manager: MANAGER_KEY })) {
     const signedIn = await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey }) }));
     cookies[name] = cookieFrom(signedIn);
     emails[name] = ((await signedIn.json()) as { session: { user: { email: string } } }).session.user.email;
@@ -49,6 +50,57 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 beforeEach(() => useUpstream(upstream.baseUrl, env));
 afterEach(() => vi.unstubAllEnvs());
+
+describe("whose rule it is", () => {
+  it("only its owner changes what it reads and where it sends, or deletes it; admins may pause it; the secret is the owner's", async () => {
+    const input = ruleInput({ webhookUrl: "https://hooks.example.com/ops" });
+    const created = await callRoute(createAlertRule, json("POST", `${BASE}/alerts`, cookies.admin!, input));
+    expect(created.status).toBe(201);
+    const rule = alertRuleSchema.parse(await created.json());
+    expect(rule.webhookSecret).toMatch(/^[0-9a-f]{48}$/);
+    const one = `${BASE}/alerts/${rule.id}`;
+
+    // Others of the organization see it, without its signing secret.
+    const seen = alertRuleSchema.parse(await (await callRoute(getAlertRule, json("GET", one, cookies.marketer!))).json());
+    expect(seen).toMatchObject({ id: rule.id, createdByEmail: emails.admin, webhookSecret: null });
+    const listed = alertRuleListSchema.parse(
+      await (await callRoute(listAlertRules, json("GET", `${BASE}/alerts`, cookies.manager!))).json(),
+    );
+    expect(listed.rules.find((candidate) => candidate.id === rule.id)!.webhookSecret).toBeNull();
+
+    // Nobody else rewires it or deletes it, whatever their role.
+    const rewired = { ...input, emails: ["attacker@example.com"], webhookUrl: "https://attacker.example/hook" };
+    for (const who of ["marketer", "manager"]) {
+      const refused = await callRoute(updateAlertRule, json("PUT", one, cookies[who]!, rewired));
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).error).toBe(
+        `Only ${emails.admin} may change what this alert rule reads and where it sends: it reads and sends through their grant. You may copy it under your own grant.`,
+      );
+      expect((await callRoute(deleteAlertRule, json("DELETE", one, cookies[who]!))).status).toBe(403);
+    }
+    // A member may not pause it; an admin of the organization may.
+    const muted = await callRoute(muteAlertRule, json("POST", `${one}/mute`, cookies.marketer!, { muted: true }));
+    expect(muted.status).toBe(403);
+    expect((await muted.json()).error).toContain("or an admin of the organization may mute or snooze it");
+    expect((await callRoute(snoozeAlertRule, json("POST", `${one}/snooze`, cookies.marketer!, { minutes: 60 }))).status).toBe(403);
+    const paused = await callRoute(muteAlertRule, json("POST", `${one}/mute`, cookies.manager!, { muted: true }));
+    expect(paused.status).toBe(200);
+    expect(alertRuleSchema.parse(await paused.json())).toMatchObject({ muted: true, webhookSecret: null });
+
+    const stored = await getRule(db, scope, rule.id);
+    expect(stored!.definition).toEqual(input);
+    // A copy under one's own grant is one's own.
+    const copy = await callRoute(
+      createAlertRule,
+      json("POST", `${BASE}/alerts`, cookies.marketer!, { ...input, name: `${input.name} (copy)` }),
+    );
+    expect(alertRuleSchema.parse(await copy.json())).toMatchObject({ createdByEmail: emails.marketer, webhookSecret: expect.any(String) });
+
+    const changed = await callRoute(updateAlertRule, json("PUT", one, cookies.admin!, { ...input, emails: ["cfo@example.com"] }));
+    expect(changed.status).toBe(200);
+    expect((await callRoute(deleteAlertRule, json("DELETE", one, cookies.admin!))).status).toBe(200);
+  });
+});
 
 describe("what a store holds", () => {
   it(`refuses a rule past ${LIMITS.rulesPerStore} per store, and more than ${LIMITS.recipients} addresses, in words`, async () => {

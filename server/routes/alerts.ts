@@ -18,9 +18,11 @@ import { settings } from "@/server/config/settings";
 import { createRule, deleteRule, getRule, listRules, setRuleQuiet, updateRule, type StoredRule } from "@/server/db/alert-rules";
 import { database } from "@/server/db/database";
 import { findView } from "@/server/db/saved-views";
+import { isOrganizationAdmin, notYours, samePerson } from "@/server/grants/ownership";
 import { ACTION_BODY_LIMIT, route } from "@/server/http/pipeline";
 import type { VerifiedScope } from "@/server/http/scope";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
+import type { UpstreamClient } from "@/server/upstream/client";
 
 const COLLECTION = "/api/stores/[storeUrl]/alerts";
 const ONE = "/api/stores/[storeUrl]/alerts/[id]";
@@ -29,7 +31,8 @@ const body = { schema: alertRuleInputSchema, maxBytes: ACTION_BODY_LIMIT };
 const gone = () => new DashboardError(404, "not_found", "This alert rule no longer exists.");
 const storeOf = (scope: VerifiedScope) => ({ organizationId: scope.organizationId!, storeUrl: scope.store!.url });
 
-function item(rule: StoredRule): AlertRule {
+/** A rule as `viewer` sees it: the webhook's signing secret is shown to its owner only. */
+function item(rule: StoredRule, viewer: string): AlertRule {
   return {
     ...alertRuleInputSchema.parse(rule.definition),
     id: rule.id,
@@ -41,8 +44,29 @@ function item(rule: StoredRule): AlertRule {
     createdByEmail: rule.createdByEmail,
     createdAt: rule.createdAt.toISOString(),
     updatedAt: rule.updatedAt.toISOString(),
-    webhookSecret: rule.webhookSecret,
+    webhookSecret: samePerson(rule.createdByEmail, viewer) ? rule.webhookSecret : null,
   };
+}
+
+/** The rule, if the signed-in person owns it (its checks read and send through their grant). */
+async function ownRule(scope: VerifiedScope, id: string, viewer: string, action: string): Promise<StoredRule> {
+  const rule = await getRule(await database(), storeOf(scope), id);
+  if (!rule) throw gone();
+  if (!samePerson(rule.createdByEmail, viewer)) throw notYours(rule.createdByEmail, action);
+  return rule;
+}
+
+/** The rule, if the signed-in person owns it or is an admin of the organization (who may pause it). */
+async function pausableRule(scope: VerifiedScope, id: string, viewer: string, upstream: UpstreamClient): Promise<StoredRule> {
+  const rule = await getRule(await database(), storeOf(scope), id);
+  if (!rule) throw gone();
+  if (!samePerson(rule.createdByEmail, viewer) && !(await isOrganizationAdmin(upstream, scope.organizationId!)))
+    throw new DashboardError(
+      403,
+      "forbidden",
+      `Only ${rule.createdByEmail}, whose grant this alert rule runs through, or an admin of the organization may mute or snooze it.`,
+    );
+  return rule;
 }
 
 /** A rule may only narrow itself by a saved view of its own store. */
@@ -54,9 +78,9 @@ async function savedViewSearchOf(scope: VerifiedScope, input: AlertRuleInput): P
 }
 
 /** GET /api/stores/{storeUrl}/alerts */
-export const listAlertRules = route({ methods: ["GET"], path: COLLECTION, scope: "store" }, async ({ scope, requestId }) => {
+export const listAlertRules = route({ methods: ["GET"], path: COLLECTION, scope: "store" }, async ({ scope, session, requestId }) => {
   const rules = await listRules(await database(), storeOf(scope));
-  return jsonResponse({ rules: rules.map(item) }, { requestId });
+  return jsonResponse({ rules: rules.map((rule) => item(rule, session.data.user.email)) }, { requestId });
 });
 
 /** POST /api/stores/{storeUrl}/alerts */
@@ -71,30 +95,33 @@ export const createAlertRule = route(
         `A store holds at most ${LIMITS.rulesPerStore} alert rules. Delete one before adding another.`,
       );
     const rule = await createRule(await database(), storeOf(scope), input, session.data.user.email, new Date());
-    return jsonResponse(item(rule), { status: 201, requestId });
+    return jsonResponse(item(rule, session.data.user.email), { status: 201, requestId });
   },
 );
 
 /** GET /api/stores/{storeUrl}/alerts/{id} */
-export const getAlertRule = route({ methods: ["GET"], path: ONE, scope: "store" }, async ({ scope, params, requestId }) => {
+export const getAlertRule = route({ methods: ["GET"], path: ONE, scope: "store" }, async ({ scope, session, params, requestId }) => {
   const rule = await getRule(await database(), storeOf(scope), params.id!);
   if (!rule) throw gone();
-  return jsonResponse(item(rule), { requestId });
+  return jsonResponse(item(rule, session.data.user.email), { requestId });
 });
 
-/** PUT /api/stores/{storeUrl}/alerts/{id}: replaces the rule's definition (its episode and state stay). */
+/** PUT /api/stores/{storeUrl}/alerts/{id}: replaces the rule's definition (its episode and state stay); its owner only. */
 export const updateAlertRule = route(
   { methods: ["PUT"], path: ONE, scope: "store", body },
-  async ({ scope, params, body: input, requestId }) => {
+  async ({ scope, session, params, body: input, requestId }) => {
+    const viewer = session.data.user.email;
+    await ownRule(scope, params.id!, viewer, "change what this alert rule reads and where it sends");
     await savedViewSearchOf(scope, input);
     const rule = await updateRule(await database(), storeOf(scope), params.id!, input, new Date());
     if (!rule) throw gone();
-    return jsonResponse(item(rule), { requestId });
+    return jsonResponse(item(rule, viewer), { requestId });
   },
 );
 
-/** DELETE /api/stores/{storeUrl}/alerts/{id} */
-export const deleteAlertRule = route({ methods: ["DELETE"], path: ONE, scope: "store" }, async ({ scope, params, requestId }) => {
+/** DELETE /api/stores/{storeUrl}/alerts/{id}: its owner only. */
+export const deleteAlertRule = route({ methods: ["DELETE"], path: ONE, scope: "store" }, async ({ scope, session, params, requestId }) => {
+  await ownRule(scope, params.id!, session.data.user.email, "delete this alert rule");
   if (!(await deleteRule(await database(), storeOf(scope), params.id!, new Date()))) throw gone();
   return jsonResponse({ ok: true }, { requestId });
 });
@@ -102,22 +129,24 @@ export const deleteAlertRule = route({ methods: ["DELETE"], path: ONE, scope: "s
 /** POST /api/stores/{storeUrl}/alerts/{id}/snooze: `{ minutes }` from now; 0 ends it. */
 export const snoozeAlertRule = route(
   { methods: ["POST"], path: `${ONE}/snooze`, scope: "store", body: { schema: snoozeSchema, maxBytes: ACTION_BODY_LIMIT } },
-  async ({ scope, params, body: { minutes }, requestId }) => {
+  async ({ scope, session, upstream, params, body: { minutes }, requestId }) => {
+    await pausableRule(scope, params.id!, session.data.user.email, upstream);
     const now = new Date();
     const until = minutes === 0 ? null : new Date(now.getTime() + minutes * 60_000);
     const rule = await setRuleQuiet(await database(), storeOf(scope), params.id!, { snoozedUntil: until }, now);
     if (!rule) throw gone();
-    return jsonResponse(item(rule), { requestId });
+    return jsonResponse(item(rule, session.data.user.email), { requestId });
   },
 );
 
 /** POST /api/stores/{storeUrl}/alerts/{id}/mute: `{ muted }`. */
 export const muteAlertRule = route(
   { methods: ["POST"], path: `${ONE}/mute`, scope: "store", body: { schema: muteSchema, maxBytes: ACTION_BODY_LIMIT } },
-  async ({ scope, params, body: { muted }, requestId }) => {
+  async ({ scope, session, upstream, params, body: { muted }, requestId }) => {
+    await pausableRule(scope, params.id!, session.data.user.email, upstream);
     const rule = await setRuleQuiet(await database(), storeOf(scope), params.id!, { muted }, new Date());
     if (!rule) throw gone();
-    return jsonResponse(item(rule), { requestId });
+    return jsonResponse(item(rule, session.data.user.email), { requestId });
   },
 );
 

@@ -7,7 +7,7 @@ import { LIMITS } from "@/shared/limits";
 import { digestSchema } from "@/shared/schemas/digest";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
-import { createDigest, sendDigestNow } from "./digests";
+import { createDigest, deleteDigest, listDigests, sendDigestNow } from "./digests";
 import { grantStore } from "./grants";
 import { createSavedView } from "./saved-views";
 import { signIn } from "./sign-in";
@@ -111,6 +111,20 @@ describe("Send now", () => {
       `Your organization sent ${LIMITS.sendNowPerOrganizationDay} digests with “Send now” in the last 24 hours. The next may go in 21 h; scheduled digests still go out.`,
     );
     await db.query("delete from send_now_presses where schedule_id = 'digest_other'");
+  });
+});
+
+describe("whose digest it is", () => {
+  it("is deleted only by the owner of the grant it reads through; others see it", async () => {
+    const id = await digestOf("admin");
+    const listed = await callRoute(listDigests, json("GET", `${BASE}/digests`, cookies.marketer!));
+    expect(((await listed.json()) as { digests: { id: string }[] }).digests.map((digest) => digest.id)).toContain(id);
+    const refused = await callRoute(deleteDigest, json("DELETE", `${BASE}/digests/${id}`, cookies.marketer!));
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error).toBe(
+      `Only ${emails.admin} may delete this digest: it reads and sends through their grant. You may copy it under your own grant.`,
+    );
+    expect((await callRoute(deleteDigest, json("DELETE", `${BASE}/digests/${id}`, cookies.admin!))).status).toBe(200);
   });
 });
 

@@ -4,6 +4,7 @@ import { listViews } from "@/server/db/saved-views";
 import { enqueueDigest } from "@/server/digests/jobs";
 import { takeSendNow } from "@/server/digests/send-now";
 import { createSchedule, deleteSchedule, listSchedules, scheduleById, type DigestSchedule } from "@/server/digests/store";
+import { notYours, samePerson } from "@/server/grants/ownership";
 import { listGrants } from "@/server/grants/store";
 import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
@@ -94,11 +95,16 @@ export const createDigest = route(
   },
 );
 
-/** DELETE /api/stores/{storeUrl}/digests/{id} */
+/** DELETE /api/stores/{storeUrl}/digests/{id}: the owner of the grant it reads through only. */
 export const deleteDigest = route(
   { methods: ["DELETE"], path: `${COLLECTION}/[id]`, scope: "store", params: digestPath },
-  async ({ scope, params, requestId }) => {
-    if (!(await deleteSchedule(await database(), scope.organizationId!, scope.store!.url, params.id))) {
+  async ({ scope, session, params, requestId }) => {
+    const db = await database();
+    const schedule = await scheduleById(db, params.id);
+    if (schedule && schedule.organizationId === scope.organizationId && schedule.storeUrl === scope.store!.url) {
+      if (!samePerson(schedule.grantOwnerEmail, session.data.user.email)) throw notYours(schedule.grantOwnerEmail, "delete this digest");
+    }
+    if (!(await deleteSchedule(db, scope.organizationId!, scope.store!.url, params.id))) {
       throw new DashboardError(404, "not_found", "No such digest.");
     }
     return jsonResponse({ deleted: true }, { requestId });

@@ -68,8 +68,8 @@ export const alertRuleSchema = alertRuleInputSchema.extend({
   createdByEmail: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** Shared secret of the webhook signature (README "Alerts"): shown to the organization's users. */
-  webhookSecret: z.string(),
+  /** Shared secret of the webhook signature: shown to the rule's owner only (null for anyone else). */
+  webhookSecret: z.string().nullable(),
 });
 export type AlertRule = z.infer<typeof alertRuleSchema>;
 export const alertRuleListSchema = z.strictObject({ rules: z.array(alertRuleSchema) });
