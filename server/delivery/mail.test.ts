@@ -27,6 +27,21 @@ describe("deliverMail", () => {
     expect(await deliverMail(mail("mail:unreachable", "ada@example.com"))).toMatchObject({ outcome: "not_sent" });
   });
 
+  it("keeps the subject and every header on one line, whatever text reaches them", async () => {
+    vi.stubEnv("SMTP_URL", sink.url);
+    const sent = await deliverMail({
+      ...mail("mail:lines", "ada@example.com"),
+      subject: "Revenue fell\r\nBcc: everyone@example.com",
+      headers: { "X-Note": "one\ntwo" },
+    });
+    expect(sent).toMatchObject({ outcome: "sent", subject: "Revenue fell Bcc: everyone@example.com" });
+    await vi.waitFor(() => expect(sink.messages.some((candidate) => candidate.subject?.startsWith("Revenue fell"))).toBe(true));
+    const message = sink.messages.find((candidate) => candidate.subject?.startsWith("Revenue fell"));
+    expect(message!.subject).toBe("Revenue fell Bcc: everyone@example.com");
+    expect(message!.headerLines.some((line) => line.key === "bcc")).toBe(false);
+    expect(message!.headerLines.find((line) => line.key === "x-note")?.line).toBe("X-Note: one two");
+  });
+
   it("keeps every message in the Outbox when no SMTP server is set", async () => {
     expect(await deliverMail(mail("mail:outbox", "ada@example.com"))).toMatchObject({
       outcome: "sent",

@@ -34,6 +34,9 @@ export function publicOrigin(): string {
 export const escapeHtml = (value: string) =>
   value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
+/** A header's value on one line: a line break inside would start a header of its own. */
+const oneLine = (value: string) => value.replace(/[\r\n\u2028\u2029]+/g, " ");
+
 /** An attempt in flight longer than this belonged to a process that died. */
 const SEND_TIMEOUT_MS = 30_000;
 
@@ -61,7 +64,12 @@ function classify(error: unknown): { outcome: "not_sent" | "unknown"; detail: st
   return { outcome: "unknown", detail };
 }
 
-export async function deliverMail(message: MailMessage): Promise<Delivery> {
+export async function deliverMail(unsafe: MailMessage): Promise<Delivery> {
+  const message = {
+    ...unsafe,
+    subject: oneLine(unsafe.subject),
+    headers: Object.fromEntries(Object.entries(unsafe.headers ?? {}).map(([name, value]) => [name, oneLine(value)])),
+  };
   const db = await database();
   const { smtpUrl, from } = settings().mail;
   const { begun, delivery } = await beginDelivery(

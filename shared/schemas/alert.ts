@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { directions, MAX_WEEKS, MIN_WEEKS, sensitivities, thresholdOperators } from "@/shared/metrics/anomaly";
 import { LIMITS } from "@/shared/limits";
-import { identifierSchema } from "./common";
+import { identifierSchema, givenNameSchema } from "./common";
 
 /**
  * Alert rules: a metric of the whole store, a channel or a product (optionally within a saved
@@ -43,7 +43,7 @@ const webhookUrlSchema = z
   }, "must be an http or https URL");
 
 export const alertRuleInputSchema = z.strictObject({
-  name: z.string().trim().min(1, "Give the rule a name.").max(100),
+  name: givenNameSchema("rule", 100),
   metric: z.enum(alertMetrics),
   target: targetSchema,
   /** A saved view of the same store whose filters narrow what the rule reads. */
