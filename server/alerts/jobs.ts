@@ -12,6 +12,7 @@ import { grantInForce } from "@/server/grants/store";
 import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { runAlertChecks } from "./runner";
+import { enqueueAlertWebhook, registerAlertWebhookJob } from "./webhook-job";
 
 /**
  * Alert checks while nobody is signed in: every few minutes one instance (the queue's schedule
@@ -92,6 +93,7 @@ export async function checkEveryRule(): Promise<{ detail: string }> {
     webhooks: settings().webhooks,
     appOrigin: publicOrigin(),
     onNotification: emailNotification,
+    enqueueWebhook: enqueueAlertWebhook,
   });
   const waiting = rules.length - clients.size;
   return {
@@ -101,5 +103,6 @@ export async function checkEveryRule(): Promise<{ detail: string }> {
 
 export function registerAlertJobs(): void {
   registerJob(CHECK, checkEveryRule, { maxAttempts: 1 });
+  registerAlertWebhookJob();
   scheduleRecurring(CHECK, CHECK_EVERY_MS);
 }

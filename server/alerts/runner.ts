@@ -25,6 +25,11 @@ interface AlertRunOptions {
   onNotification?: (notification: Notification, rule: StoredRule, definition: AlertRuleInput) => Promise<void>;
   /** Told each rule that could not be checked (a grant's key refused with 401 ends the grant here). */
   onRuleError?: (rule: StoredRule, error: unknown) => Promise<void>;
+  /**
+   * Queues a notification's webhook in the transaction that records it (the background job posts
+   * it). Without it the webhook is posted inline, with its retries, before the run goes on.
+   */
+  enqueueWebhook?: (db: Db, notificationId: string, organizationId: string) => Promise<void>;
   /** Rules checked at once. */
   concurrency?: number;
 }
@@ -35,21 +40,35 @@ interface AlertRunResult extends CheckResult {
 
 const snoozed = (rule: StoredRule, now: Date) => rule.snoozedUntil !== null && rule.snoozedUntil > now;
 
-async function notify(
+/** The inbox notice of an episode's change, and its queued webhook, in the caller's transaction. */
+async function recordNotice(
+  tx: Db,
   options: AlertRunOptions,
   rule: StoredRule,
   definition: AlertRuleInput,
   message: AlertMessageInput,
   episodeId: string,
-) {
+): Promise<Notification> {
   const scope = { organizationId: rule.organizationId, storeUrl: rule.storeUrl };
   const notification = await addNotification(
-    options.db,
+    tx,
     scope,
     { ruleId: rule.id, episodeId, kind: message.kind, title: alertTitle(message), body: message },
     options.now,
   );
-  if (definition.webhookUrl) {
+  if (definition.webhookUrl && options.enqueueWebhook) await options.enqueueWebhook(tx, notification.id, rule.organizationId);
+  return notification;
+}
+
+/** After the transaction: the inline webhook (when none is queued) and the e-mails. */
+async function deliverNotice(
+  options: AlertRunOptions,
+  rule: StoredRule,
+  definition: AlertRuleInput,
+  message: AlertMessageInput,
+  notification: Notification,
+) {
+  if (definition.webhookUrl && !options.enqueueWebhook) {
     const link = options.appOrigin ? `${options.appOrigin}/stores/${encodeURIComponent(rule.storeUrl)}/alerts/${rule.id}` : null;
     await deliverWebhook(
       {
@@ -77,7 +96,27 @@ async function notify(
     );
   }
   await options.onNotification?.(notification, rule, definition);
-  return notification;
+}
+
+/**
+ * Opens (or resolves) an episode and records its notice in one transaction, so an episode never
+ * stands without its notice nor a notice without its episode; null when another check got there first.
+ */
+async function moveEpisode(
+  options: AlertRunOptions,
+  rule: StoredRule,
+  definition: AlertRuleInput,
+  message: AlertMessageInput,
+  move: (tx: Db) => Promise<{ id: string } | null>,
+): Promise<{ notification: Notification | null } | null> {
+  const moved = await options.db.transaction(async (tx) => {
+    const episode = await move(tx);
+    if (!episode) return null;
+    if (snoozed(rule, options.now)) return { notification: null };
+    return { notification: await recordNotice(tx, options, rule, definition, message, episode.id) };
+  });
+  if (moved?.notification) await deliverNotice(options, rule, definition, message, moved.notification);
+  return moved;
 }
 
 /**
@@ -113,19 +152,17 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
   });
   const open = await openEpisodeOf(options.db, rule.id);
   if (check.fires && !open) {
-    const episode = await openEpisode(options.db, rule.id, check, options.now);
-    if (episode) {
-      result.fired += 1;
-      if (!snoozed(rule, options.now))
-        result.notifications.push(await notify(options, rule, definition, message("alert_fired"), episode.id));
-    }
+    const moved = await moveEpisode(options, rule, definition, message("alert_fired"), (tx) =>
+      openEpisode(tx, rule.id, check, options.now),
+    );
+    if (moved) result.fired += 1;
+    if (moved?.notification) result.notifications.push(moved.notification);
   } else if (!check.fires && open && !check.quiet) {
-    const episode = await resolveEpisode(options.db, rule.id, check.period, options.now);
-    if (episode) {
-      result.resolved += 1;
-      if (!snoozed(rule, options.now))
-        result.notifications.push(await notify(options, rule, definition, message("alert_resolved"), episode.id));
-    }
+    const moved = await moveEpisode(options, rule, definition, message("alert_resolved"), (tx) =>
+      resolveEpisode(tx, rule.id, check.period, options.now),
+    );
+    if (moved) result.resolved += 1;
+    if (moved?.notification) result.notifications.push(moved.notification);
   }
   await markChecked(options.db, rule.id, options.now);
 }

@@ -1,13 +1,27 @@
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { describeDemo } from "@/demo-upstream/describe";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { createRule, getRule, listRules } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
+import { listNotifications, webhookAttempts } from "@/server/db/notifications";
+import { registerAlertJobs } from "@/server/alerts/jobs";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
 import { LIMITS } from "@/shared/limits";
 import { alertRuleListSchema, alertRuleSchema, type AlertRuleInput } from "@/shared/schemas/alert";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
-import { createAlertRule, deleteAlertRule, getAlertRule, listAlertRules, muteAlertRule, snoozeAlertRule, updateAlertRule } from "./alerts";
+import {
+  checkAlertRules,
+  createAlertRule,
+  deleteAlertRule,
+  getAlertRule,
+  listAlertRules,
+  muteAlertRule,
+  snoozeAlertRule,
+  updateAlertRule,
+} from "./alerts";
 import { signIn } from "./sign-in";
 
 /** Alert rules over their routes, as the pages call them. */
@@ -99,6 +113,64 @@ describe("whose rule it is", () => {
     const changed = await callRoute(updateAlertRule, json("PUT", one, cookies.admin!, { ...input, emails: ["cfo@example.com"] }));
     expect(changed.status).toBe(200);
     expect((await callRoute(deleteAlertRule, json("DELETE", one, cookies.admin!))).status).toBe(200);
+  });
+});
+
+describe("Check now", () => {
+  it("answers once the rules are judged; their webhooks go to the queue, which posts them", async () => {
+    vi.stubEnv("WEBHOOK_TIMEOUT_MS", "3000");
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "1");
+    // A receiver that holds every request without an answer until told to answer.
+    let answer = false;
+    const arrived: string[] = [];
+    const held: ServerResponse[] = [];
+    const receiver = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        arrived.push(request.headers["x-dashboard-delivery"] as string);
+        if (answer) response.end("ok");
+        else held.push(response);
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const input = ruleInput({ condition: { kind: "threshold", operator: "above", threshold: 0 }, emails: [], webhookUrl });
+      const rule = alertRuleSchema.parse(
+        await (await callRoute(createAlertRule, json("POST", `${BASE}/alerts`, cookies.admin!, input))).json(),
+      );
+
+      const started = performance.now();
+      const checked = await callRoute(checkAlertRules, json("POST", `${BASE}/alerts/check`, cookies.admin!));
+      const took = performance.now() - started;
+      expect(checked.status).toBe(200);
+      expect(await checked.json()).toMatchObject({ fired: 1 });
+      // Less than one webhook timeout, let alone its retries; nothing was posted during the answer.
+      expect(took).toBeLessThan(3_000);
+      expect(arrived).toEqual([]);
+      const [notification] = (await listNotifications(db, ORGANIZATION, emails.admin!)).filter((n) => n.ruleId === rule.id);
+      const [job] = await db.query<{ state: string }>("select state from jobs where unique_key = $1", [
+        `alerts.webhook:${notification!.id}`,
+      ]);
+      expect(job).toEqual({ state: "queued" });
+
+      // The background worker posts it and records the attempt.
+      answer = true;
+      registerAlertJobs();
+      startBackgroundWork({ pollMs: 50 });
+      await vi.waitFor(
+        async () => expect(await webhookAttempts(db, notification!.id)).toEqual([{ attempt: 1, outcome: "sent", status: 200 }]),
+        {
+          timeout: 10_000,
+        },
+      );
+      expect(arrived).toEqual([notification!.id]);
+      await callRoute(deleteAlertRule, json("DELETE", `${BASE}/alerts/${rule.id}`, cookies.admin!));
+    } finally {
+      await stopBackgroundWork();
+      for (const response of held) response.destroy();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import { backtestRule } from "@/server/alerts/check";
 import { RunReads } from "@/server/alerts/reads";
 import { emailNotification } from "@/server/alerts/jobs";
 import { runAlertChecks } from "@/server/alerts/runner";
+import { enqueueAlertWebhook } from "@/server/alerts/webhook-job";
 import { settings } from "@/server/config/settings";
 import { createRule, deleteRule, getRule, listRules, setRuleQuiet, updateRule, type StoredRule } from "@/server/db/alert-rules";
 import { database } from "@/server/db/database";
@@ -166,7 +167,8 @@ export const backtestAlertRule = route(
 
 /**
  * POST /api/stores/{storeUrl}/alerts/check: checks the store's rules now, with the signed-in
- * key (the same run the scheduled checks make with their owner's grant).
+ * key (the same run the scheduled checks make with their owner's grant). It answers once the
+ * rules are judged; their webhooks are queued, so a receiver's silence never holds the answer.
  */
 export const checkAlertRules = route(
   { methods: ["POST"], path: `${COLLECTION}/check`, scope: "store" },
@@ -181,6 +183,8 @@ export const checkAlertRules = route(
       webhooks: config.webhooks,
       appOrigin: config.appOrigin ?? url.origin,
       onNotification: emailNotification,
+      // Webhooks go to the queue: the answer comes once the rules are judged, however slow a receiver is.
+      enqueueWebhook: enqueueAlertWebhook,
     });
     const summary: CheckResult = { checked: result.checked, fired: result.fired, resolved: result.resolved, failed: result.failed };
     return jsonResponse(summary, { requestId });
