@@ -17,7 +17,7 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
   const list = `/stores/${encodeURIComponent(storeUrl)}/alerts${organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : ""}`;
   if (rule.isPending) return <Skeleton label="Loading the rule" />;
   if (rule.isError) return <ErrorPanel error={rule.error} onRetry={() => void rule.refetch()} />;
-  const { webhookSecret } = rule.data;
+  const { webhookSecret, standardWebhookSecret } = rule.data;
   return (
     <div className="space-y-6">
       <RuleForm
@@ -45,6 +45,18 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
               label: "How to verify",
               value: 'HMAC-SHA256 of "<X-Dashboard-Timestamp>.<raw body>" with this secret, hex, equals X-Dashboard-Signature after "v1=".',
             },
+            ...(standardWebhookSecret === null
+              ? []
+              : [
+                  {
+                    label: "Standard Webhooks secret",
+                    value: <code className="font-mono text-xs break-all">{standardWebhookSecret}</code>,
+                  },
+                  {
+                    label: "With a Standard Webhooks library",
+                    value: "Give it this secret: it checks the webhook-id, webhook-timestamp and webhook-signature headers.",
+                  },
+                ]),
           ]}
         />
       </Card>

@@ -72,11 +72,12 @@ describe("whose rule it is", () => {
     expect(created.status).toBe(201);
     const rule = alertRuleSchema.parse(await created.json());
     expect(rule.webhookSecret).toMatch(/^[0-9a-f]{48}$/);
+    expect(rule.standardWebhookSecret).toBe(`whsec_${Buffer.from(rule.webhookSecret!).toString("base64")}`);
     const one = `${BASE}/alerts/${rule.id}`;
 
     // Others of the organization see it, without its signing secret.
     const seen = alertRuleSchema.parse(await (await callRoute(getAlertRule, json("GET", one, cookies.marketer!))).json());
-    expect(seen).toMatchObject({ id: rule.id, createdByEmail: emails.admin, webhookSecret: null });
+    expect(seen).toMatchObject({ id: rule.id, createdByEmail: emails.admin, webhookSecret: null, standardWebhookSecret: null });
     const listed = alertRuleListSchema.parse(
       await (await callRoute(listAlertRules, json("GET", `${BASE}/alerts`, cookies.manager!))).json(),
     );

@@ -14,6 +14,7 @@ import { backtestRule } from "@/server/alerts/check";
 import { RunReads } from "@/server/alerts/reads";
 import { emailNotification } from "@/server/alerts/jobs";
 import { runAlertChecks } from "@/server/alerts/runner";
+import { standardWebhookSecret } from "@/server/alerts/webhook";
 import { enqueueAlertWebhook } from "@/server/alerts/webhook-job";
 import { settings } from "@/server/config/settings";
 import { createRule, deleteRule, getRule, listRules, setRuleQuiet, updateRule, type StoredRule } from "@/server/db/alert-rules";
@@ -46,6 +47,7 @@ function item(rule: StoredRule, viewer: string): AlertRule {
     createdAt: rule.createdAt.toISOString(),
     updatedAt: rule.updatedAt.toISOString(),
     webhookSecret: samePerson(rule.createdByEmail, viewer) ? rule.webhookSecret : null,
+    standardWebhookSecret: samePerson(rule.createdByEmail, viewer) ? standardWebhookSecret(rule.webhookSecret) : null,
   };
 }
 

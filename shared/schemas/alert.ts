@@ -70,6 +70,8 @@ export const alertRuleSchema = alertRuleInputSchema.extend({
   updatedAt: z.string(),
   /** Shared secret of the webhook signature: shown to the rule's owner only (null for anyone else). */
   webhookSecret: z.string().nullable(),
+  /** The same secret as Standard Webhooks libraries take it (`whsec_…`); null for anyone but the owner. */
+  standardWebhookSecret: z.string().nullable(),
 });
 export type AlertRule = z.infer<typeof alertRuleSchema>;
 export const alertRuleListSchema = z.strictObject({ rules: z.array(alertRuleSchema) });
