@@ -1,5 +1,7 @@
 import "server-only";
+import type { ActiveSession } from "@/server/auth/require-session";
 import { DashboardError } from "@/server/http/responses";
+import type { VerifiedScope } from "@/server/http/scope";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { contextSchema } from "@/shared/schemas/context";
 
@@ -21,6 +23,18 @@ export async function isOrganizationAdmin(upstream: UpstreamClient, organization
   return data.organizations.some(
     (organization) => organization.id === organizationId && PAUSING_ROLES.has(organization.role.toLowerCase()),
   );
+}
+
+/** Who changes what, for the Activity line of a change (server/db/audit.ts appendChange). */
+export function changeBy(scope: VerifiedScope, session: ActiveSession, requestId: string) {
+  return {
+    at: new Date(),
+    organizationId: scope.organizationId!,
+    storeUrl: scope.store!.url,
+    userEmail: session.data.user.email,
+    sessionId: session.id,
+    requestId,
+  };
 }
 
 /** The refusal when someone else's rule or digest is changed; `action` as in "delete this digest". */

@@ -9,6 +9,7 @@ import { listNotifications, webhookAttempts } from "@/server/db/notifications";
 import { registerAlertJobs } from "@/server/alerts/jobs";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
 import { LIMITS } from "@/shared/limits";
+import { activityResponseSchema } from "@/shared/schemas/activity";
 import { alertRuleListSchema, alertRuleSchema, type AlertRuleInput } from "@/shared/schemas/alert";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
@@ -22,6 +23,7 @@ import {
   snoozeAlertRule,
   updateAlertRule,
 } from "./alerts";
+import { activity } from "./activity";
 import { signIn } from "./sign-in";
 
 /** Alert rules over their routes, as the pages call them. */
@@ -114,6 +116,17 @@ describe("whose rule it is", () => {
     const changed = await callRoute(updateAlertRule, json("PUT", one, cookies.admin!, { ...input, emails: ["cfo@example.com"] }));
     expect(changed.status).toBe(200);
     expect((await callRoute(deleteAlertRule, json("DELETE", one, cookies.admin!))).status).toBe(200);
+
+    // The Activity page lists each change with who made it; the refused attempts changed nothing and are not there.
+    const page = activityResponseSchema.parse(await (await callRoute(activity, json("GET", "/api/activity", cookies.marketer!))).json());
+    const ofRule = page.entries.filter((entry) => entry.target.ruleId === rule.id).reverse();
+    expect(ofRule.map((entry) => [entry.action, entry.userEmail, entry.target.change ?? null, entry.storeUrl])).toEqual([
+      ["alert-rule.create", emails.admin, null, US_STORE],
+      ["alert-rule.pause", emails.manager, "muted", US_STORE],
+      ["alert-rule.change", emails.admin, "Changed: e-mail addresses", US_STORE],
+      ["alert-rule.delete", emails.admin, null, US_STORE],
+    ]);
+    expect(ofRule.every((entry) => entry.target.ruleName === input.name && entry.targetIds[0] === rule.id)).toBe(true);
   });
 });
 

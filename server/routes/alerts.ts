@@ -18,9 +18,11 @@ import { standardWebhookSecret } from "@/server/alerts/webhook";
 import { enqueueAlertWebhook } from "@/server/alerts/webhook-job";
 import { settings } from "@/server/config/settings";
 import { createRule, deleteRule, getRule, listRules, setRuleQuiet, updateRule, type StoredRule } from "@/server/db/alert-rules";
-import { database } from "@/server/db/database";
+import { appendChange } from "@/server/db/audit";
+import { database, type Db } from "@/server/db/database";
 import { findView } from "@/server/db/saved-views";
-import { isOrganizationAdmin, notYours, samePerson } from "@/server/grants/ownership";
+import type { ActiveSession } from "@/server/auth/require-session";
+import { changeBy, isOrganizationAdmin, notYours, samePerson } from "@/server/grants/ownership";
 import { ACTION_BODY_LIMIT, route } from "@/server/http/pipeline";
 import type { VerifiedScope } from "@/server/http/scope";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
@@ -72,6 +74,38 @@ async function pausableRule(scope: VerifiedScope, id: string, viewer: string, up
   return rule;
 }
 
+const nameOf = (rule: StoredRule) => alertRuleInputSchema.parse(rule.definition).name;
+
+/** What a change touched, in words for the Activity page. */
+function whatChanged(before: AlertRuleInput, after: AlertRuleInput): string {
+  const differs = (key: keyof AlertRuleInput) => JSON.stringify(before[key]) !== JSON.stringify(after[key]);
+  const parts = [
+    differs("name") && "name",
+    (["metric", "target", "savedViewId", "granularity", "condition"] as const).some(differs) && "what it reads and how it judges",
+    differs("emails") && "e-mail addresses",
+    differs("webhookUrl") && "webhook",
+  ].filter((part): part is string => typeof part === "string");
+  return parts.length ? `Changed: ${parts.join(", ")}` : "Saved without changes";
+}
+
+/** A mute or snooze, with its Activity line, in one transaction. */
+function paused(
+  scope: VerifiedScope,
+  session: ActiveSession,
+  requestId: string,
+  change: string,
+  set: (tx: Db) => Promise<StoredRule | null>,
+): Promise<StoredRule> {
+  return database().then((db) =>
+    db.transaction(async (tx) => {
+      const rule = await set(tx);
+      if (!rule) throw gone();
+      await appendChange(tx, changeBy(scope, session, requestId), "alert-rule.pause", { ruleId: rule.id, ruleName: nameOf(rule), change });
+      return rule;
+    }),
+  );
+}
+
 /** A rule may only narrow itself by a saved view of its own store. */
 async function savedViewSearchOf(scope: VerifiedScope, input: AlertRuleInput): Promise<string | null> {
   if (!input.savedViewId) return null;
@@ -97,7 +131,13 @@ export const createAlertRule = route(
         "limit_reached",
         `A store holds at most ${LIMITS.rulesPerStore} alert rules. Delete one before adding another.`,
       );
-    const rule = await createRule(await database(), storeOf(scope), input, session.data.user.email, new Date());
+    const rule = await (
+      await database()
+    ).transaction(async (tx) => {
+      const created = await createRule(tx, storeOf(scope), input, session.data.user.email, new Date());
+      await appendChange(tx, changeBy(scope, session, requestId), "alert-rule.create", { ruleId: created.id, ruleName: input.name });
+      return created;
+    });
     return jsonResponse(item(rule, session.data.user.email), { status: 201, requestId });
   },
 );
@@ -114,18 +154,34 @@ export const updateAlertRule = route(
   { methods: ["PUT"], path: ONE, scope: "store", body },
   async ({ scope, session, params, body: input, requestId }) => {
     const viewer = session.data.user.email;
-    await ownRule(scope, params.id!, viewer, "change what this alert rule reads and where it sends");
+    const before = await ownRule(scope, params.id!, viewer, "change what this alert rule reads and where it sends");
     await savedViewSearchOf(scope, input);
-    const rule = await updateRule(await database(), storeOf(scope), params.id!, input, new Date());
-    if (!rule) throw gone();
+    const rule = await (
+      await database()
+    ).transaction(async (tx) => {
+      const updated = await updateRule(tx, storeOf(scope), params.id!, input, new Date());
+      if (!updated) throw gone();
+      const target = {
+        ruleId: updated.id,
+        ruleName: input.name,
+        change: whatChanged(alertRuleInputSchema.parse(before.definition), input),
+      };
+      await appendChange(tx, changeBy(scope, session, requestId), "alert-rule.change", target);
+      return updated;
+    });
     return jsonResponse(item(rule, viewer), { requestId });
   },
 );
 
 /** DELETE /api/stores/{storeUrl}/alerts/{id}: its owner only. */
 export const deleteAlertRule = route({ methods: ["DELETE"], path: ONE, scope: "store" }, async ({ scope, session, params, requestId }) => {
-  await ownRule(scope, params.id!, session.data.user.email, "delete this alert rule");
-  if (!(await deleteRule(await database(), storeOf(scope), params.id!, new Date()))) throw gone();
+  const rule = await ownRule(scope, params.id!, session.data.user.email, "delete this alert rule");
+  await (
+    await database()
+  ).transaction(async (tx) => {
+    if (!(await deleteRule(tx, storeOf(scope), params.id!, new Date()))) throw gone();
+    await appendChange(tx, changeBy(scope, session, requestId), "alert-rule.delete", { ruleId: rule.id, ruleName: nameOf(rule) });
+  });
   return jsonResponse({ ok: true }, { requestId });
 });
 
@@ -136,8 +192,9 @@ export const snoozeAlertRule = route(
     await pausableRule(scope, params.id!, session.data.user.email, upstream);
     const now = new Date();
     const until = minutes === 0 ? null : new Date(now.getTime() + minutes * 60_000);
-    const rule = await setRuleQuiet(await database(), storeOf(scope), params.id!, { snoozedUntil: until }, now);
-    if (!rule) throw gone();
+    const rule = await paused(scope, session, requestId, minutes === 0 ? "snooze ended" : `snoozed for ${minutes} min`, (tx) =>
+      setRuleQuiet(tx, storeOf(scope), params.id!, { snoozedUntil: until }, now),
+    );
     return jsonResponse(item(rule, session.data.user.email), { requestId });
   },
 );
@@ -147,8 +204,9 @@ export const muteAlertRule = route(
   { methods: ["POST"], path: `${ONE}/mute`, scope: "store", body: { schema: muteSchema, maxBytes: ACTION_BODY_LIMIT } },
   async ({ scope, session, upstream, params, body: { muted }, requestId }) => {
     await pausableRule(scope, params.id!, session.data.user.email, upstream);
-    const rule = await setRuleQuiet(await database(), storeOf(scope), params.id!, { muted }, new Date());
-    if (!rule) throw gone();
+    const rule = await paused(scope, session, requestId, muted ? "muted" : "unmuted", (tx) =>
+      setRuleQuiet(tx, storeOf(scope), params.id!, { muted }, new Date()),
+    );
     return jsonResponse(item(rule, session.data.user.email), { requestId });
   },
 );

@@ -4,12 +4,14 @@ import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { database, type Db } from "@/server/db/database";
 import { createSchedule } from "@/server/digests/store";
 import { LIMITS } from "@/shared/limits";
+import { activityResponseSchema } from "@/shared/schemas/activity";
 import { digestSchema } from "@/shared/schemas/digest";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
 import { createDigest, deleteDigest, listDigests, sendDigestNow } from "./digests";
 import { grantStore } from "./grants";
 import { createSavedView } from "./saved-views";
+import { activity } from "./activity";
 import { signIn } from "./sign-in";
 
 /** Digests over their routes, as the pages call them: limits on "Send now" and on what a store holds. */
@@ -68,6 +70,8 @@ describe("Send now", () => {
   it("goes once a minute per person and digest; a refused press says when it may go again", async () => {
     const id = await digestOf("admin");
     expect((await press("admin", id)).status).toBe(202);
+    const page = activityResponseSchema.parse(await (await callRoute(activity, json("GET", "/api/activity", cookies.admin!))).json());
+    expect(page.entries.find((entry) => entry.target.digestId === id && entry.action === "digest.send-now")?.userEmail).toBe(emails.admin);
     const again = await refusal(await press("admin", id));
     expect(again.wait).toBeGreaterThan(55);
     expect(again.wait).toBeLessThanOrEqual(60);
@@ -125,6 +129,16 @@ describe("whose digest it is", () => {
       `Only ${emails.admin} may delete this digest: it reads and sends through their grant. You may copy it under your own grant.`,
     );
     expect((await callRoute(deleteDigest, json("DELETE", `${BASE}/digests/${id}`, cookies.admin!))).status).toBe(200);
+    const page = activityResponseSchema.parse(await (await callRoute(activity, json("GET", "/api/activity", cookies.admin!))).json());
+    expect(
+      page.entries
+        .filter((entry) => entry.target.digestId === id)
+        .map((entry) => [entry.action, entry.userEmail])
+        .reverse(),
+    ).toEqual([
+      ["digest.create", emails.admin],
+      ["digest.delete", emails.admin],
+    ]);
   });
 });
 

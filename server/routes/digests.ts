@@ -1,10 +1,11 @@
 import "server-only";
+import { appendChange } from "@/server/db/audit";
 import { database } from "@/server/db/database";
 import { listViews } from "@/server/db/saved-views";
 import { enqueueDigest } from "@/server/digests/jobs";
 import { takeSendNow } from "@/server/digests/send-now";
 import { createSchedule, deleteSchedule, listSchedules, scheduleById, type DigestSchedule } from "@/server/digests/store";
-import { notYours, samePerson } from "@/server/grants/ownership";
+import { changeBy, notYours, samePerson } from "@/server/grants/ownership";
 import { listGrants } from "@/server/grants/store";
 import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
@@ -91,6 +92,11 @@ export const createDigest = route(
       },
       new Date(),
     );
+    await appendChange(db, changeBy(scope, session, requestId), "digest.create", {
+      digestId: schedule.id,
+      viewName: schedule.viewName,
+      change: `${schedule.recipients.length} recipient${schedule.recipients.length === 1 ? "" : "s"}`,
+    });
     return jsonResponse(item(schedule, new Set([grant.id])), { status: 201, requestId });
   },
 );
@@ -104,9 +110,12 @@ export const deleteDigest = route(
     if (schedule && schedule.organizationId === scope.organizationId && schedule.storeUrl === scope.store!.url) {
       if (!samePerson(schedule.grantOwnerEmail, session.data.user.email)) throw notYours(schedule.grantOwnerEmail, "delete this digest");
     }
-    if (!(await deleteSchedule(db, scope.organizationId!, scope.store!.url, params.id))) {
-      throw new DashboardError(404, "not_found", "No such digest.");
-    }
+    await db.transaction(async (tx) => {
+      if (!(await deleteSchedule(tx, scope.organizationId!, scope.store!.url, params.id))) {
+        throw new DashboardError(404, "not_found", "No such digest.");
+      }
+      await appendChange(tx, changeBy(scope, session, requestId), "digest.delete", { digestId: params.id, viewName: schedule?.viewName });
+    });
     return jsonResponse({ deleted: true }, { requestId });
   },
 );
@@ -133,6 +142,10 @@ export const sendDigestNow = route(
       };
       const refused = await takeSendNow(tx, press, now);
       if (refused) throw new DashboardError(429, "rate_limited", refused.message, { retryAfter: String(refused.waitSeconds) });
+      await appendChange(tx, changeBy(scope, session, requestId), "digest.send-now", {
+        digestId: schedule.id,
+        viewName: schedule.viewName,
+      });
       return enqueueDigest(schedule.id, schedule.organizationId, `now-${now.toISOString()}`, tx);
     });
     return jsonResponse({ jobId: id }, { status: 202, requestId });

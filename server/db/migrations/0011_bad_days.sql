@@ -19,3 +19,10 @@ create table send_now_presses (
 );
 create index send_now_presses_by_person on send_now_presses (schedule_id, person, at desc);
 create index send_now_presses_by_organization on send_now_presses (organization_id, at desc);
+
+-- Activity also records changes to alert rules and digests, with who made them.
+alter table audit_entries drop constraint audit_entries_action_check;
+alter table audit_entries add constraint audit_entries_action_check check (action in (
+  'tracking-connection.remove', 'campaign-group.clone',
+  'alert-rule.create', 'alert-rule.change', 'alert-rule.delete', 'alert-rule.pause',
+  'digest.create', 'digest.delete', 'digest.send-now'));
