@@ -32,7 +32,7 @@ export function whatMovedLines(input: AlertMessageInput): string[] {
 }
 
 /** Text as it may stand in a Slack message: `<`, `>` and `&` would start a mention (`<!channel>`) or a link. */
-export const slackEscape = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const slackEscape = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
  * Slack's incoming-webhook shape (`text`, `blocks`), its words escaped for Slack, with the figures
