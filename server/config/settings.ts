@@ -12,6 +12,8 @@ import { flag, host, httpUrl, oneOf, optionalWholeNumber, safeJson, secretList, 
 const MIN_SECRET_LENGTH = 32;
 /** SHUTDOWN_GRACE_MS is at least UPSTREAM_TIMEOUT_MS plus this (and is that by default). */
 const GRACE_MARGIN_MS = 5_000;
+/** A send in flight at a stop needs its timeout plus the ledger's writes around it. */
+const SEND_MARGIN_MS = 500;
 
 const demoKeysSchema = z.array(z.strictObject({ key: z.string().min(1), label: z.string(), state: z.string() }));
 
@@ -89,6 +91,8 @@ const environmentSchema = z
       .optional()
       .transform((raw) => (raw === "1" ? true : raw === "0" ? false : undefined)),
     WEBHOOK_TIMEOUT_MS: wholeNumber("WEBHOOK_TIMEOUT_MS", 5_000, { max: 60_000 }),
+    /** How long each wait on the SMTP server may take (connection, greeting, each answer). */
+    SMTP_TIMEOUT_MS: wholeNumber("SMTP_TIMEOUT_MS", 10_000, { max: 20_000 }),
     /** Set by `npm start` with the demo upstream's keys, which the sign-in page offers by label. */
     DEMO_KEYS: z
       .string()
@@ -124,11 +128,27 @@ const environmentSchema = z
     }
     // A stop lets requests in flight finish: an action's upstream call needs its whole deadline, plus a name lookup
     // and the database writes around it, else a routine restart leaves its outcome unknown.
-    const minimumGraceMs = env.UPSTREAM_TIMEOUT_MS + GRACE_MARGIN_MS;
-    if (env.SHUTDOWN_GRACE_MS !== undefined && env.SHUTDOWN_GRACE_MS < minimumGraceMs) {
+    // A webhook attempt or an SMTP wait in flight at a stop ends within its timeout: the grace must hold it.
+    const sendTimeouts: [string, number][] = [
+      ["WEBHOOK_TIMEOUT_MS", env.WEBHOOK_TIMEOUT_MS],
+      ...(env.SMTP_URL ? ([["SMTP_TIMEOUT_MS", env.SMTP_TIMEOUT_MS]] as [string, number][]) : []),
+    ];
+    for (const [name, timeoutMs] of sendTimeouts) {
+      if (env.SHUTDOWN_GRACE_MS !== undefined && env.SHUTDOWN_GRACE_MS < timeoutMs + SEND_MARGIN_MS) {
+        context.addIssue({
+          code: "custom",
+          message: `SHUTDOWN_GRACE_MS (${env.SHUTDOWN_GRACE_MS}) must be at least ${name} + ${SEND_MARGIN_MS} (${timeoutMs + SEND_MARGIN_MS}): a stop would otherwise cut a send in flight into an unknown outcome.`,
+        });
+      }
+    }
+    const minimumGraceMs = Math.max(
+      env.UPSTREAM_TIMEOUT_MS + GRACE_MARGIN_MS,
+      ...sendTimeouts.map(([, timeoutMs]) => timeoutMs + SEND_MARGIN_MS),
+    );
+    if (env.SHUTDOWN_GRACE_MS !== undefined && env.SHUTDOWN_GRACE_MS < env.UPSTREAM_TIMEOUT_MS + GRACE_MARGIN_MS) {
       context.addIssue({
         code: "custom",
-        message: `SHUTDOWN_GRACE_MS (${env.SHUTDOWN_GRACE_MS}) must be at least UPSTREAM_TIMEOUT_MS + ${GRACE_MARGIN_MS} (${minimumGraceMs}): a stop would otherwise cut actions in flight into an unknown outcome.`,
+        message: `SHUTDOWN_GRACE_MS (${env.SHUTDOWN_GRACE_MS}) must be at least UPSTREAM_TIMEOUT_MS + ${GRACE_MARGIN_MS} (${env.UPSTREAM_TIMEOUT_MS + GRACE_MARGIN_MS}): a stop would otherwise cut actions in flight into an unknown outcome.`,
       });
     }
     if (production && !env.DATABASE_URL && !env.EMBEDDED_DATABASE) {
@@ -182,7 +202,7 @@ const environmentSchema = z
         keys: env.DELEGATION_KEY,
         ttlDays: env.DELEGATION_TTL_DAYS,
       },
-      mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM || "Store analytics <digests@dashboard.invalid>" },
+      mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM || "Store analytics <digests@dashboard.invalid>", timeoutMs: env.SMTP_TIMEOUT_MS },
       jobs: { enabled: env.BACKGROUND_JOBS === "on", leaseSeconds: env.JOBS_LEASE_SECONDS, concurrency: env.JOBS_CONCURRENCY },
       appOrigin: env.APP_ORIGIN,
       demoKeys: demo ? env.DEMO_KEYS : [],

@@ -40,9 +40,10 @@ const oneLine = (value: string) => value.replace(/[\r\n\u2028\u2029]+/g, " ");
 /** An attempt in flight longer than this belonged to a process that died. */
 const SEND_TIMEOUT_MS = 30_000;
 
-function transporter(url: string): Transporter {
-  return processSingleton(`smtp:${url}`, () =>
-    nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: SEND_TIMEOUT_MS } as Parameters<
+/** Each wait on the server (connection, greeting, each answer) within SMTP_TIMEOUT_MS, which a stop's grace holds. */
+function transporter(url: string, timeoutMs: number): Transporter {
+  return processSingleton(`smtp:${url}:${timeoutMs}`, () =>
+    nodemailer.createTransport({ url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs } as Parameters<
       typeof nodemailer.createTransport
     >[0]),
   );
@@ -71,7 +72,7 @@ export async function deliverMail(unsafe: MailMessage): Promise<Delivery> {
     headers: Object.fromEntries(Object.entries(unsafe.headers ?? {}).map(([name, value]) => [name, oneLine(value)])),
   };
   const db = await database();
-  const { smtpUrl, from } = settings().mail;
+  const { smtpUrl, from, timeoutMs } = settings().mail;
   const { begun, delivery } = await beginDelivery(
     db,
     {
@@ -91,7 +92,7 @@ export async function deliverMail(unsafe: MailMessage): Promise<Delivery> {
   if (!begun) return delivery;
   if (!smtpUrl) return finishDelivery(db, message.key, { outcome: "sent", detail: "In the Outbox (no SMTP_URL is set)." });
   try {
-    const info = (await transporter(smtpUrl).sendMail({
+    const info = (await transporter(smtpUrl, timeoutMs).sendMail({
       from,
       to: message.to,
       subject: message.subject,
