@@ -80,6 +80,23 @@ describe("alert checks while nobody is signed in", () => {
     expect(mails.map((mail) => mail.recipient)).toEqual(["ops@example.com"]);
   });
 
+  it("judge a daily rule's day once, however often they run", async () => {
+    const author = `${unique("author")}@example.com`;
+    await grantFor(author);
+    const rule = await createRule(db, scope, alwaysFires([]), author, new Date());
+    expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 1 fired/);
+    const reads = upstream.requestCounts().products;
+    expect((await checkEveryRule()).detail).toBe(
+      "0 rules checked: 0 fired, 0 resolved, 0 failed; 0 without a grant in force; 1 already judged for their last complete period",
+    );
+    expect(upstream.requestCounts().products).toBe(reads);
+    const [stored] = await db.query<{ period: string }>("select last_judged_period as period from alert_rules where id = $1", [rule.id]);
+    expect(stored!.period).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // A new day (here: the period judged last is an earlier one) is judged again.
+    await db.query("update alert_rules set last_judged_period = '2000-01-01' where id = $1", [rule.id]);
+    expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 0 fired/);
+  });
+
   it("wait for a grant: a rule whose author granted nothing, or revoked it, is not checked", async () => {
     const author = `${unique("author")}@example.com`;
     const rule = await createRule(db, scope, alwaysFires([]), author, new Date());

@@ -94,10 +94,14 @@ export async function checkEveryRule(): Promise<{ detail: string }> {
     appOrigin: publicOrigin(),
     onNotification: emailNotification,
     enqueueWebhook: enqueueAlertWebhook,
+    // Every few minutes, but a daily rule is judged once a day and an hourly one once an hour.
+    oncePerPeriod: true,
   });
   const waiting = rules.length - clients.size;
   return {
-    detail: `${result.checked} rules checked: ${result.fired} fired, ${result.resolved} resolved, ${result.failed} failed; ${waiting} without a grant in force`,
+    detail:
+      `${result.checked} rules checked: ${result.fired} fired, ${result.resolved} resolved, ${result.failed} failed; ${waiting} without a grant in force` +
+      (result.alreadyJudged > 0 ? `; ${result.alreadyJudged} already judged for their last complete period` : ""),
   };
 }
 

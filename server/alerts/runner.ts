@@ -8,7 +8,7 @@ import { addNotification, recordWebhookAttempt, type Notification } from "@/serv
 import { findView } from "@/server/db/saved-views";
 import { logException } from "@/server/observability/log";
 import type { UpstreamClient } from "@/server/upstream/client";
-import { checkRule, type RuleCheck } from "./check";
+import { checkRule, lastCompletePeriod, type RuleCheck } from "./check";
 import { RunReads } from "./reads";
 import { deliverWebhook, DEFAULT_BACKOFF_MS } from "./webhook";
 
@@ -30,12 +30,16 @@ interface AlertRunOptions {
    * it). Without it the webhook is posted inline, with its retries, before the run goes on.
    */
   enqueueWebhook?: (db: Db, notificationId: string, organizationId: string) => Promise<void>;
+  /** Skips a rule whose last complete period was already judged (the scheduled check; "Check now" judges again). */
+  oncePerPeriod?: boolean;
   /** Rules checked at once. */
   concurrency?: number;
 }
 
 interface AlertRunResult extends CheckResult {
   notifications: Notification[];
+  /** Rules skipped because their last complete period was already judged. */
+  alreadyJudged: number;
 }
 
 const snoozed = (rule: StoredRule, now: Date) => rule.snoozedUntil !== null && rule.snoozedUntil > now;
@@ -132,6 +136,13 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
     result.failed += 1;
     return;
   }
+  if (options.oncePerPeriod && rule.lastJudgedPeriod !== null) {
+    const { timezone } = await reads.profile(upstream, rule.storeUrl);
+    if (lastCompletePeriod(definition.granularity, timezone, options.now) === rule.lastJudgedPeriod) {
+      result.alreadyJudged += 1;
+      return;
+    }
+  }
   const view = definition.savedViewId ? await findView(options.db, rule.organizationId, rule.storeUrl, definition.savedViewId) : null;
   const check: RuleCheck = await checkRule(
     definition,
@@ -164,7 +175,7 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
     if (moved) result.resolved += 1;
     if (moved?.notification) result.notifications.push(moved.notification);
   }
-  await markChecked(options.db, rule.id, options.now);
+  await markChecked(options.db, rule.id, options.now, check.period);
 }
 
 /**
@@ -173,7 +184,7 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
  */
 export async function runAlertChecks(options: AlertRunOptions): Promise<AlertRunResult> {
   const reads = new RunReads();
-  const result: AlertRunResult = { checked: 0, fired: 0, resolved: 0, failed: 0, notifications: [] };
+  const result: AlertRunResult = { checked: 0, fired: 0, resolved: 0, failed: 0, alreadyJudged: 0, notifications: [] };
   const queue = options.rules.filter((rule) => !rule.muted);
   const workers = Array.from({ length: Math.min(options.concurrency ?? 8, queue.length) }, async () => {
     for (let rule = queue.shift(); rule; rule = queue.shift()) {

@@ -18,6 +18,8 @@ export interface StoredRule {
   snoozedUntil: Date | null;
   state: "ok" | "firing";
   lastCheckedAt: Date | null;
+  /** The last period a check judged ("2026-11-23" or "2026-11-23 14:00"). */
+  lastJudgedPeriod: string | null;
   createdByEmail: string;
   createdAt: Date;
   updatedAt: Date;
@@ -29,7 +31,7 @@ export interface StoreScope {
 }
 
 const COLUMNS = `id, organization_id as "organizationId", store_url as "storeUrl", definition, webhook_secret as "webhookSecret",
-  muted, snoozed_until as "snoozedUntil", state, last_checked_at as "lastCheckedAt", created_by_email as "createdByEmail",
+  muted, snoozed_until as "snoozedUntil", state, last_checked_at as "lastCheckedAt", last_judged_period as "lastJudgedPeriod", created_by_email as "createdByEmail",
   created_at as "createdAt", updated_at as "updatedAt"`;
 
 export async function createRule(db: Db, scope: StoreScope, input: AlertRuleInput, createdByEmail: string, now: Date): Promise<StoredRule> {
@@ -151,6 +153,6 @@ export async function resolveEpisode(db: Db, ruleId: string, period: string, now
   return row ?? null;
 }
 
-export async function markChecked(db: Db, ruleId: string, now: Date): Promise<void> {
-  await db.query("update alert_rules set last_checked_at = $2 where id = $1", [ruleId, now]);
+export async function markChecked(db: Db, ruleId: string, now: Date, period: string): Promise<void> {
+  await db.query("update alert_rules set last_checked_at = $2, last_judged_period = $3 where id = $1", [ruleId, now, period]);
 }

@@ -26,3 +26,7 @@ alter table audit_entries add constraint audit_entries_action_check check (actio
   'tracking-connection.remove', 'campaign-group.clone',
   'alert-rule.create', 'alert-rule.change', 'alert-rule.delete', 'alert-rule.pause',
   'digest.create', 'digest.delete', 'digest.send-now'));
+
+-- The last period the scheduled check judged for a rule: a daily rule is judged once a day, an
+-- hourly one once an hour, however often the check runs.
+alter table alert_rules add column last_judged_period text;
