@@ -4,6 +4,7 @@ import { describeDemo } from "@/demo-upstream/describe";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
 import { createRule, deleteRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
+import { createView, softDeleteView } from "@/server/db/saved-views";
 import { listNotifications } from "@/server/db/notifications";
 import { listDeliveries } from "@/server/delivery/ledger";
 import { suppress } from "@/server/delivery/suppressions";
@@ -95,6 +96,20 @@ describe("alert checks while nobody is signed in", () => {
     // A new day (here: the period judged last is an earlier one) is judged again.
     await db.query("update alert_rules set last_judged_period = '2000-01-01' where id = $1", [rule.id]);
     expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 0 fired/);
+  });
+
+  it("do not judge a rule whose saved view was deleted, rather than read the whole store", async () => {
+    const author = `${unique("author")}@example.com`;
+    await grantFor(author);
+    const view = await createView(
+      db,
+      { ...scope, name: unique("Facebook only"), view: { search: "channels=facebook" }, createdByEmail: author },
+      new Date(),
+    );
+    const rule = await createRule(db, scope, { ...alwaysFires([]), savedViewId: view.id }, author, new Date());
+    await softDeleteView(db, ORGANIZATION, US_STORE, view.id, new Date());
+    expect((await checkEveryRule()).detail).toMatch(/^0 rules checked: 0 fired, 0 resolved, 1 failed/);
+    expect((await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
   });
 
   it("wait for a grant: a rule whose author granted nothing, or revoked it, is not checked", async () => {

@@ -144,6 +144,8 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
     }
   }
   const view = definition.savedViewId ? await findView(options.db, rule.organizationId, rule.storeUrl, definition.savedViewId) : null;
+  // Never widened to the whole store behind its author's back: a rule whose view is gone is not judged.
+  if (definition.savedViewId && !view) throw new Error("Its saved view was deleted: the rule is not checked until it names another view.");
   const check: RuleCheck = await checkRule(
     definition,
     { upstream, reads, storeUrl: rule.storeUrl, savedViewSearch: view ? storedViewSearch(view.view) : null },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { describeDemo } from "@/demo-upstream/describe";
 import { database, type Db } from "@/server/db/database";
-import { createView } from "@/server/db/saved-views";
+import { createView, softDeleteView } from "@/server/db/saved-views";
 import { createGrant, revokeGrant, noticesOfKey } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
@@ -185,6 +185,18 @@ describe("digests of saved views", () => {
     const resumed = await enqueueDigest(second.schedule.id, ORGANIZATION, "resumed");
     expect(await finished(resumed.id)).toMatchObject({ state: "done", detail: expect.stringContaining("2 sent") });
     await vi.waitFor(() => expect(delivered()).toBe(2), { timeout: 5_000 });
+  });
+
+  it("stops at once when its saved view is deleted, and says so", async () => {
+    const address = `${unique("view-gone")}@example.com`;
+    const { schedule, view } = await scheduleFor(ADMIN_KEY, [address]);
+    await softDeleteView(db, ORGANIZATION, US_STORE, view.id, new Date());
+    const run = await enqueueDigest(schedule.id, ORGANIZATION, "view-deleted");
+    expect(await finished(run.id)).toMatchObject({
+      state: "done",
+      detail: `Not sent: its saved view “${view.name}” was deleted. Restore the view, or schedule another one.`,
+    });
+    expect(sink.messages.some((message) => JSON.stringify(message.to).includes(address))).toBe(false);
   });
 
   it("holds no API key in plain text in any table, and reads under an old master key after a rotation", async () => {

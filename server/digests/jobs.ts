@@ -40,6 +40,8 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
   const db = await database();
   const schedule = await scheduleById(db, scheduleId);
   if (!schedule) return { detail: "Not sent: the schedule (or its saved view) was deleted." };
+  if (schedule.viewDeleted)
+    return { detail: `Not sent: its saved view “${schedule.viewName}” was deleted. Restore the view, or schedule another one.` };
   const recipients = await activeRecipients(db, scheduleId);
   if (recipients.length === 0) return { detail: "Not sent: every recipient unsubscribed." };
   const { upstream } = await grantedUpstream(schedule.grantId);

@@ -11,6 +11,8 @@ export interface DigestSchedule extends DigestCadence {
   storeUrl: string;
   savedViewId: string;
   viewName: string;
+  /** Its saved view was deleted (restorable for a while): nothing is sent meanwhile. */
+  viewDeleted: boolean;
   /** The saved view's query. */
   search: string;
   grantId: string;
@@ -27,7 +29,7 @@ const SUPPRESSED = `exists (select 1 from mail_suppressions s
   where s.organization_id = d.organization_id and s.store_url = d.store_url and s.email = r.email)`;
 
 const COLUMNS = `d.id, d.organization_id as "organizationId", d.store_url as "storeUrl", d.saved_view_id as "savedViewId",
-  v.name as "viewName", coalesce(v.view->>'search', '') as search, d.grant_id as "grantId",
+  v.name as "viewName", v.deleted_at is not null as "viewDeleted", coalesce(v.view->>'search', '') as search, d.grant_id as "grantId",
   (select g.owner_email from grants g where g.id = d.grant_id) as "grantOwnerEmail", d.cadence, d.weekday, d.local_time as "localTime", d.time_zone as "timeZone",
   d.next_run_at as "nextRunAt", d.created_by_email as "createdByEmail", d.created_at as "createdAt",
   coalesce((select json_agg(json_build_object('email', r.email, 'unsubscribed', r.unsubscribed_at is not null or ${SUPPRESSED}) order by r.email)

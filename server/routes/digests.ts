@@ -29,6 +29,7 @@ function item(schedule: DigestSchedule, activeGrants: Set<string>): DigestItem {
     id: schedule.id,
     savedViewId: schedule.savedViewId,
     viewName: schedule.viewName,
+    viewDeleted: schedule.viewDeleted,
     cadence: schedule.cadence,
     weekday: schedule.weekday ?? null,
     localTime: schedule.localTime,

@@ -23,6 +23,8 @@ export const digestSchema = z.strictObject({
   id: z.string(),
   savedViewId: z.string(),
   viewName: z.string(),
+  /** Its saved view was deleted: it sends nothing until the view is restored. */
+  viewDeleted: z.boolean(),
   cadence: z.enum(["daily", "weekly"]),
   weekday: z.number().nullable(),
   localTime: z.string(),
