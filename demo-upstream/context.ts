@@ -21,8 +21,18 @@ export interface Runtime {
   /** Injected drops of a channel's sales (PUT /__control/anomalies). */
   anomalies: Anomalies;
   counts: Record<RouteId, number>;
+  /** Which key made each authenticated call (its label, never the key), for tests of a key ring; the last 1,000. */
+  keyUses: KeyUse[];
   /** Product streams still running (tests check that a disconnect stops generation). */
   openStreams: number;
+}
+
+export interface KeyUse {
+  /** The key's label in the fixtures ("Admin — Northwind EU"). */
+  key: string;
+  route: RouteId;
+  /** The store the path names, if any. */
+  storeUrl: string | null;
 }
 
 export interface RequestContext {

@@ -22,6 +22,7 @@ export function resetRuntime(runtime: Runtime): void {
   runtime.faults.reset();
   runtime.anomalies.reset();
   for (const id of Object.keys(runtime.counts) as Array<keyof Runtime["counts"]>) runtime.counts[id] = 0;
+  runtime.keyUses.length = 0;
 }
 
 const ENDPOINTS: Record<string, string> = { state: "GET", faults: "PUT", odd: "PUT", revoke: "POST", reset: "POST", anomalies: "PUT" };
@@ -49,6 +50,7 @@ export async function handleControl(
       sendJson(res, 200, {
         ...runtime.state.snapshot(runtime.odd),
         requestCounts: { ...runtime.counts },
+        keyUses: [...runtime.keyUses],
         faults: runtime.faults.list(),
         anomalies: runtime.anomalies.list(),
         odd: runtime.odd,

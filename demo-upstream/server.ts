@@ -9,7 +9,7 @@ import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Anomalies, type AnomalyRule } from "./anomalies";
 import { authenticate, checkOrganizationHeader, requirePermission, resolveStore } from "./auth";
-import { STREAMED, type RequestContext, type Runtime } from "./context";
+import { STREAMED, type KeyUse, type RequestContext, type Runtime } from "./context";
 import { handleControl, resetRuntime } from "./control";
 import { errorBody, HttpError, JSON_CONTENT_TYPE, newRequestId, sendError, sendText } from "./errors";
 import { FaultInjector, ROUTE_IDS, type FaultRule, type RouteId } from "./faults";
@@ -47,6 +47,8 @@ export interface DemoUpstream {
   /** Restores the initial mutable state and clears faults and counters. */
   reset(): void;
   requestCounts(): Record<RouteId, number>;
+  /** Which key made each authenticated call, oldest first (cleared by reset). */
+  keyUses(): KeyUse[];
   close(): Promise<void>;
 }
 
@@ -113,6 +115,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, runtime: Runtim
     const body = route.method === "POST" ? await readBody(req) : null;
     // Fixed order of checks: key → organization header → store → permission → validation (in the handler).
     const key = authenticate(req.headers, runtime.state.revokedKeys, runtime.odd);
+    runtime.keyUses.push({ key: key.label, route: route.id, storeUrl: params.storeUrl ?? null });
+    if (runtime.keyUses.length > 1_000) runtime.keyUses.shift();
     const organization = checkOrganizationHeader(req.headers, key, route.requiresOrgHeader === true);
     const store = params.storeUrl !== undefined ? resolveStore(key, params.storeUrl) : null;
     requirePermission(key, route.permission);
@@ -155,6 +159,7 @@ export async function startDemoUpstream(options: DemoUpstreamOptions = {}): Prom
     faults: new FaultInjector(seed, options.faults ?? []),
     anomalies: new Anomalies(options.anomalies ?? []),
     counts: zeroCounts(),
+    keyUses: [],
     openStreams: 0,
   };
   const server = createServer((req, res) => {
@@ -190,6 +195,7 @@ export async function startDemoUpstream(options: DemoUpstreamOptions = {}): Prom
     setAnomalies: (rules) => runtime.anomalies.setRules(rules),
     reset: () => resetRuntime(runtime),
     requestCounts: () => ({ ...runtime.counts }),
+    keyUses: () => [...runtime.keyUses],
     openStreams: () => runtime.openStreams,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { E2E_DEMO_UPSTREAM_PORT } from "../playwright.config";
 import { KEYS, US_STORE } from "./support/demo";
 import { expect, test } from "./support/fixtures";
+import { expectedRevenueChange } from "./support/expected";
 import { sidewaysOverflow } from "./support/pages";
 
 const PAGE = `/stores/${US_STORE}/products?range=custom&from=2026-01-01&to=2026-01-31`;
@@ -13,8 +14,7 @@ async function revenueCents(startDate: string, endDate: string) {
   return rows.reduce((total, row) => total + Math.round(row.revenue * 100), 0);
 }
 
-const percentText = (now: number, before: number) =>
-  `${now >= before ? "↑" : "↓"}${((Math.abs(now - before) / Math.abs(before)) * 100).toFixed(1).replace(/\.0$/, "")}%`;
+const percentText = (now: number, before: number) => expectedRevenueChange(now, before, "the period before").text;
 
 const chart = (page: Page) => page.getByTestId("time-chart");
 

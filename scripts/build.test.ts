@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,16 +75,21 @@ describe("releases", () => {
     expect(buildIsCurrent(root)).toBe(false);
   });
 
-  it("are pruned to the newest, never the current one nor one a server runs from", () => {
+  it("are pruned to the newest, never the current one nor one a server runs from", async () => {
     const ids = ["a", "b", "c", "d", "e"].map((tag) => release(tag.repeat(16)));
-    // A live process (this one) runs from the second oldest.
-    write(`.releases/${ids[1]}/.pids/${process.pid}`, "");
+    // A live process runs from the second oldest (its working directory, as serve.mjs runs from its release).
+    const server = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], { cwd: join(releasesDir(root), ids[1]!) });
+    await new Promise((resolve) => server.once("spawn", resolve));
     ids.forEach((id, index) => {
       const at = new Date(Date.now() - (10 - index) * 60_000);
       utimesSync(join(releasesDir(root), id), at, at);
     });
     switchCurrent(root, ids[0]!);
-    pruneReleases(root, 2);
+    try {
+      pruneReleases(root, 2);
+    } finally {
+      server.kill("SIGKILL");
+    }
     expect(ids.map((id) => existsSync(join(releasesDir(root), id)))).toEqual([true, true, false, true, true]);
   });
 });

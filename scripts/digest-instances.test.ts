@@ -37,6 +37,8 @@ describe.skipIf(!postgresUrl)("digests from two dashboard instances on one Postg
       DELEGATION_KEY: "digest-instances-master-key-".padEnd(48, "k"),
       DATABASE_URL: location.url!,
       SMTP_URL: sink.url,
+      // E-mail in production links to the dashboard's public origin.
+      APP_ORIGIN: "https://dashboard.example.com",
       JOBS_LEASE_SECONDS: "5",
       TRUST_PROXY_HOPS: "1",
     };

@@ -11,7 +11,7 @@ import { ensureBuild, freePort, ROOT } from "@/test/processes";
 import { startTcpProxy, type TcpProxy } from "@/test/tcp-proxy";
 
 /**
- * The reverse-proxy setup the README gives (deploy/nginx.conf, this very file with its ports and
+ * The reverse-proxy setup docs/operations.md gives (deploy/nginx.conf, this very file with its ports and
  * paths rewritten) run with Debian's nginx in front of two production instances on one
  * PostgreSQL database, reached through a relay the test can cut.
  */
@@ -151,7 +151,7 @@ describe.skipIf(!postgresUrl || !existsSync(NGINX))("behind nginx (deploy/nginx.
       }
     };
     const clients = [client(), client(), client()];
-    // As the README's runbook says: stop one, start it, wait for its readiness and fail_timeout (2 s), then the next.
+    // As the runbook (docs/operations.md) says: stop one, start it, wait for its readiness and fail_timeout (2 s), then the next.
     for (const instance of instances) {
       await sleep(500);
       expect(await instance.stop()).toBe(0);

@@ -7,7 +7,7 @@ import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { childEnv, eventually, freePort, ROOT, runNode, type RunningScript } from "@/test/processes";
 
 /**
- * As the README says: a fresh copy of the checkout installed without devDependencies builds a
+ * As docs/operations.md says: a fresh copy of the checkout installed without devDependencies builds a
  * release and serves it. npm installs from its cache, filled by the checkout's own install.
  */
 const copy = mkdtempSync(join(tmpdir(), "dash-omit-dev-"));

@@ -9,3 +9,4 @@ export function currentRelease(root?: string): { dir: string; info: ReturnType<t
 export function buildIsCurrent(root?: string): boolean;
 export function switchCurrent(root: string, buildId: string): void;
 export function pruneReleases(root?: string, keep?: number): void;
+export function installRelease(root: string, buildId: string, fill: (staging: string) => Promise<void> | void): Promise<void>;

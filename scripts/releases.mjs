@@ -1,11 +1,16 @@
 // Releases: each build of the dashboard is a self-contained directory `.releases/<build id>/`
 // (Next's standalone server with its static files, the server program, the migrations and a
 // release.json), and `.releases/current` points at the newest. A build never writes into a
-// release a server runs from: it assembles a new one and switches the link atomically.
+// release a server runs from: it assembles a new one in a staging folder beside the others,
+// renames it into place once complete, and switches the link by renaming a new one over it. A
+// crash at any point leaves `current` on the old release or on a complete new one. Nothing
+// writes into a release once it is in place: a server running from one is known by its working
+// directory (serve.mjs runs from its release), so pruning leaves it alone.
 import { createHash } from "node:crypto";
 import {
   existsSync,
   lstatSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   readlinkSync,
@@ -97,33 +102,84 @@ export function switchCurrent(root, buildId) {
   renameSync(next, currentLink(root));
 }
 
+/** Whether a process runs: a zombie (exited, not yet reaped) does not. */
 function isRunning(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return error.code === "EPERM";
+    if (error.code !== "EPERM") return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
   }
 }
 
-/** Whether a server still runs from a release (each writes `.pids/<pid>` while it runs). */
-function inUse(dir) {
-  const pids = join(dir, ".pids");
-  return existsSync(pids) && readdirSync(pids).some((pid) => isRunning(Number(pid)));
+const STAGING = /^\.staging-[0-9a-f]+-(\d+)$/;
+
+/**
+ * Builds a release in `.releases/.staging-<build id>-<pid>/` with `fill(staging)` (which writes
+ * every file, release.json last), renames it into place as `.releases/<build id>/` and points
+ * `current` at it. A crash before the rename leaves only a staging folder, which a later build
+ * or prune removes.
+ */
+export async function installRelease(root, buildId, fill) {
+  const dir = releasesDir(root);
+  mkdirSync(dir, { recursive: true });
+  const staging = join(dir, `.staging-${buildId}-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging);
+  await fill(staging);
+  if (!releaseIsComplete(staging)) throw new Error(`the release assembled in ${staging} is incomplete`);
+  const target = join(dir, buildId);
+  // An incomplete folder of the same id (an older layout, or one copied by hand) makes way; a complete one is never rebuilt.
+  if (existsSync(target)) renameSync(target, join(dir, `.staging-${buildId}-${process.pid}-old`));
+  renameSync(staging, target);
+  rmSync(join(dir, `.staging-${buildId}-${process.pid}-old`), { recursive: true, force: true });
+  switchCurrent(root, buildId);
 }
 
-/** Deletes old releases: the newest `keep` stay, and so do the current one and any a server still runs from. */
+/** The working directories of running processes (Linux's /proc); null where that cannot be read. */
+function workingDirectories() {
+  if (!existsSync("/proc/self/cwd")) return null;
+  const dirs = new Set();
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      dirs.add(realpathSync(`/proc/${pid}/cwd`));
+    } catch {
+      // Gone, or another user's process: its cwd cannot be read.
+    }
+  }
+  return dirs;
+}
+
+/**
+ * Deletes old releases: the newest `keep` stay, and so do the current one and any a server runs
+ * from (its working directory; where that cannot be known, nothing old is deleted). Staging
+ * folders of builds that died are removed.
+ */
 export function pruneReleases(root = ROOT, keep = 3) {
   const dir = releasesDir(root);
   if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const staging = STAGING.exec(name) ?? /^\.staging-[0-9a-f]+-(\d+)-old$/.exec(name);
+    if (staging && !isRunning(Number(staging[1]))) rmSync(join(dir, name), { recursive: true, force: true });
+    if (/^current\.\d+$/.test(name) && !isRunning(Number(name.slice(8)))) rmSync(join(dir, name), { force: true });
+  }
   const current = existsSync(currentLink(root)) ? readlinkSync(currentLink(root)) : null;
   const releases = readdirSync(dir)
-    .filter((name) => name !== "current" && !name.startsWith("current.") && lstatSync(join(dir, name)).isDirectory())
+    .filter(
+      (name) => name !== "current" && !name.startsWith(".") && !name.startsWith("current.") && lstatSync(join(dir, name)).isDirectory(),
+    )
     .map((name) => ({ name, time: statSync(join(dir, name)).mtimeMs }))
     .sort((a, b) => b.time - a.time);
-  for (const { name } of releases.slice(keep)) {
-    const path = join(dir, name);
-    if (name === current || inUse(path)) continue;
-    rmSync(path, { recursive: true, force: true });
+  const old = releases.slice(keep).filter(({ name }) => name !== current);
+  if (old.length === 0) return;
+  const inUse = workingDirectories();
+  if (!inUse) return;
+  for (const { name } of old) {
+    const path = realpathSync(join(dir, name));
+    if (![...inUse].some((cwd) => cwd === path || cwd.startsWith(`${path}/`))) rmSync(path, { recursive: true, force: true });
   }
 }

@@ -19,8 +19,14 @@ import { routeTable, type TableRoute } from "@/test/route-table";
  * for a store) before anything is read upstream or written to the database.
  */
 const EU_KEY = "sk_demo_admin_nw_eu_2a7f94c1e8b3";
+const LEGACY_KEY = "sk_demo_legacy_unscoped_8f2d5b1a9c37";
+const EXPIRED_KEY = "sk_demo_expired_nw_us_6e3b8d52a1f0";
+/** A key of the owner's own store, refused by the upstream after it signed in (as an expired key is). */
+const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
 const KUMO_KEY = "sk_demo_admin_kumo_jp_3c9e71f4b2a5";
 const VICTIM_ORG = "org_northwind";
+const EU_STORE = "northwind-eu.myshopify.com";
+const KUMO_STORE = "kumo-living.jp";
 const RANGE = "startDate=2026-01-01&endDate=2026-01-07";
 const [account] = describeDemo().adAccounts.filter((candidate) => candidate.storeUrl === US_STORE);
 
@@ -33,7 +39,7 @@ const STORE_ATTACKS: Record<Attack, { status: number; code: string }> = {
   "missing-store": { status: 404, code: "not_found" },
   "invented-org": { status: 403, code: "forbidden" },
 };
-const ORGANIZATION_ATTACKS: Attack[] = ["kumo-header", "kumo-query", "invented-org"];
+const REACH_ATTACKS: Attack[] = ["kumo-header", "kumo-query", "invented-org"];
 
 interface Sample {
   query?: string;
@@ -75,6 +81,16 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/activity": {},
   "GET /api/activity/export": {},
   "GET /api/session": {},
+  // The victim's ring takes the EU store's key; removing its own store's key (the last of the cookie it sends) signs it out, so it runs last.
+  "POST /api/session/keys": { body: { apiKey: EU_KEY } },
+  "POST /api/session/keys/remove": { body: { storeUrl: US_STORE } },
+  "POST /api/session": { body: {} },
+  "DELETE /api/session": {},
+  "GET /api/health": {},
+  "GET /api/health/live": {},
+  "GET /api/health/ready": {},
+  "GET /api/unsubscribe/[token]": {},
+  "POST /api/unsubscribe/[token]": {},
   "GET /api/sessions": {},
   "DELETE /api/sessions": {},
   "DELETE /api/sessions/[id]": {},
@@ -141,7 +157,7 @@ interface Case {
   name: string;
   method: string;
   path: (store: string) => string;
-  scope: "none" | "organization" | "store";
+  scope: "none" | "reach" | "store";
   sample: Sample;
 }
 
@@ -159,6 +175,12 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
   const noteIds: Record<string, string> = {};
   let otherSessionId: string;
   const cases: Case[] = [];
+  /** Every route and method of the table, with or without a session: the outsiders' matrix. */
+  const everyCase: Case[] = [];
+  /** What the owner planted in its store: no answer to a key outside it may contain any of these. */
+  const planted: Record<string, string> = {};
+  /** The outsiders' sessions: the same organization's other store, a second organization, and the keys that cannot sign in. */
+  const outsiders: Record<string, string> = {};
 
   beforeAll(async () => {
     ensureBuild();
@@ -171,10 +193,19 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
       DATA_DIR: dataDir,
       TRUST_PROXY_HOPS: "1",
       DELEGATION_KEY: "matrix-master-key-".padEnd(48, "m"),
+      // A key refused upstream stops reading the dashboard's own data within this time.
+      KEY_RECHECK_SECONDS: "2",
     });
     await dashboard.start();
     let client = 0;
-    for (const [name, key] of Object.entries({ victim: ADMIN_KEY, spare: ADMIN_KEY, eu: EU_KEY, kumo: KUMO_KEY, marketer: MARKETER_KEY })) {
+    for (const [name, key] of Object.entries({
+      victim: ADMIN_KEY,
+      spare: ADMIN_KEY,
+      eu: EU_KEY,
+      kumo: KUMO_KEY,
+      marketer: MARKETER_KEY,
+      manager: MANAGER_KEY,
+    })) {
       cookies[name] = await dashboard.cookieFor(key, `198.51.100.${++client}`);
     }
     const created = await dashboard.request(`/api/stores/${US_STORE}/saved-views`, {
@@ -217,7 +248,57 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
 
     const table = await routeTable();
     for (const route of table.filter((candidate) => candidate.handler.spec.session)) cases.push(...casesOf(route));
+    for (const route of table) everyCase.push(...casesOf(route));
+    await plantTheRest();
   }, 600_000);
+
+  /** One object of every kind in the owner's store, besides the view, grant, digest, rule, notification and notes. */
+  async function plantTheRest() {
+    const victim = (path: string, init: { method?: string; body?: unknown } = {}) =>
+      dashboard.request(path, {
+        method: init.method,
+        cookie: cookies.victim,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+    Object.assign(planted, { viewId, grantId, digestId, ruleId, notificationId, ...noteIds, viewName: "The victim's view" });
+    planted.noteText = "The victim's note";
+    expect((await dashboard.clone(cookies.victim!)).status).toBe(200);
+    const activity = (await (await victim("/api/activity")).json()) as { entries: { id: string }[] };
+    planted.auditId = activity.entries[0]!.id;
+    planted.attemptKey = randomUUID();
+    const attempt = await victim(`/api/stores/${US_STORE}/clone-attempt`, {
+      method: "PUT",
+      body: { request: CLONE_BODY, idempotencyKey: planted.attemptKey },
+    });
+    expect(attempt.status).toBeLessThan(300);
+    planted.target = "987654.32";
+    expect(
+      (await victim(`/api/stores/${US_STORE}/targets`, { method: "PUT", body: { month: "2026-02", amount: 987654.32 } })).status,
+    ).toBeLessThan(300);
+    expect((await victim(`/api/stores/${US_STORE}/digests/${digestId}/send`, { method: "POST" })).status).toBe(202);
+    // The digest is sent by a background run: its Outbox message and its run are the last objects planted.
+    for (let waited = 0; waited < 60_000 && !planted.deliveryKey; waited += 250) {
+      const outbox = (await (await victim("/api/outbox")).json()) as { messages: { key: string }[] };
+      if (outbox.messages[0]) planted.deliveryKey = outbox.messages[0].key;
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(planted.deliveryKey, "the digest reached the Outbox").toBeDefined();
+    // The keys that cannot sign in: their sign-in is refused, and they are left with no session at all.
+    for (const [name, key] of Object.entries({ legacy: LEGACY_KEY, expired: EXPIRED_KEY })) {
+      const refused = await dashboard.signIn(key, "198.51.100.40");
+      expect(refused.status, name).toBeGreaterThanOrEqual(400);
+      expect(leaks(await refused.text()), name).toEqual([]);
+      outsiders[name] = "";
+    }
+    outsiders["same-organization"] = cookies.eu!;
+    outsiders["second-organization"] = cookies.kumo!;
+  }
+
+  /** The planted values an answer shows. */
+  const leaks = (text: string) =>
+    Object.entries(planted)
+      .filter(([, value]) => text.includes(value))
+      .map(([name]) => name);
 
   afterAll(async () => {
     await dashboard?.kill();
@@ -239,7 +320,8 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
       route.path
         .replace("[storeUrl]", encodeURIComponent(store))
         .replace("[id]", id)
-        .replace("[noteId]", noteIds[route.method] ?? "");
+        .replace("[noteId]", noteIds[route.method] ?? "")
+        .replace("[token]", "an-unsubscribe-token-nobody-was-given");
     if (route.handler.spec.scope !== "by-path") {
       const sample = SAMPLES[`${route.method} ${route.path}`];
       if (!sample) throw new Error(`${route.method} ${route.path} has no sample request in the scope matrix: add one to SAMPLES`);
@@ -256,7 +338,7 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
           name: `${endpoint.method} /api/v1${endpoint.template}`,
           method: endpoint.method,
           path: (store: string) => `/api/v1${upstreamPath(endpoint, { storeUrl: store, pixelId: "px_matrix_none" })}`,
-          scope: isStore ? "store" : endpoint.id === "stores" ? "organization" : "none",
+          scope: isStore ? "store" : endpoint.id === "stores" ? "reach" : "none",
           sample,
         };
       });
@@ -286,8 +368,8 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
       const attacks: Attack[] =
         testCase.scope === "store"
           ? (Object.keys(STORE_ATTACKS) as Attack[])
-          : testCase.scope === "organization"
-            ? ORGANIZATION_ATTACKS
+          : testCase.scope === "reach"
+            ? REACH_ATTACKS
             : ["kumo-header", "invented-org"];
       for (const attack of attacks) {
         upstream.reset();
@@ -312,6 +394,39 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
     expect(failures).toEqual([]);
   }, 300_000);
 
+  it("shows nothing of the owner's store to any key outside it, on every route and method, by listing or by id", async () => {
+    const failures: string[] = [];
+    // The owner store's own key, refused upstream once signed in: its session must read nothing any more.
+    await fetch(`${upstream.origin}/__control/revoke`, { method: "POST", body: JSON.stringify({ key: MANAGER_KEY }) });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    outsiders["refused-after-sign-in"] = cookies.manager!;
+    // Signing out and ending sessions come last, so that each outsider keeps its session for the rest.
+    const last = (name: string) => ["DELETE /api/sessions/[id]", "DELETE /api/sessions", "DELETE /api/session"].indexOf(name) + 1;
+    const ordered = [...everyCase].sort((a, b) => last(a.name) - last(b.name));
+    const cells = ordered.length * Object.keys(outsiders).length;
+    // The matrix's size, in the test output.
+    process.stdout.write(
+      `scope matrix: ${ordered.length} routes and methods x ${Object.keys(outsiders).length} outsiders = ${cells} cells\n`,
+    );
+    expect(ordered.length).toBeGreaterThan(cases.length);
+    for (const [outsider, cookie] of Object.entries(outsiders)) {
+      for (const testCase of ordered) {
+        // Reads are also sent for the outsider's own store (its listings must not hold the owner's objects either).
+        const own = outsider === "second-organization" ? KUMO_STORE : EU_STORE;
+        for (const store of testCase.method === "GET" ? [US_STORE, own] : [US_STORE]) {
+          const response = await send(testCase, cookie, store);
+          const text = await response.text();
+          const shown = leaks(text);
+          if (shown.length > 0) failures.push(`${testCase.name} [${outsider}, ${store}]: ${response.status} shows ${shown.join(", ")}`);
+          const byId = testCase.scope === "store" || testCase.name === "DELETE /api/sessions/[id]";
+          if (store === US_STORE && byId && response.status < 400)
+            failures.push(`${testCase.name} [${outsider}]: ${response.status} on the owner's store or session`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+
   it("lets the read-only key reach its own store, and the upstream refuse it the actions", async () => {
     for (const testCase of cases.filter((candidate) => candidate.sample.action)) {
       const response = await send(testCase, cookies.marketer!, US_STORE);
@@ -321,12 +436,22 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
 
   it("answers every route in its own scope (the matrix's refusals are not a route that always refuses)", async () => {
     const failures: string[] = [];
-    // A restore undoes the deletion just before it; a digest is sent before it (and its grant) are deleted; a deleted alert rule is deleted last.
-    const rank = (name: string) => (name.endsWith("/restore") ? 1 : /^DELETE .*\/(grants|digests|alerts)\//.test(name) ? 2 : 0);
+    // A restore undoes the deletion just before it; a digest is sent before it (and its grant) are deleted; a deleted alert rule is deleted last;
+    // removing the victim's own store from its ring signs it out, after everything else.
+    const rank = (name: string) =>
+      name === "POST /api/session/keys/remove"
+        ? 3
+        : name.endsWith("/restore")
+          ? 1
+          : /^DELETE .*\/(grants|digests|alerts)\//.test(name)
+            ? 2
+            : 0;
     const ordered = [...cases].sort((a, b) => rank(a.name) - rank(b.name));
     for (const testCase of ordered) {
       const response = await send(testCase, cookies.victim!, US_STORE);
-      if (response.status >= 400 && !(testCase.name.endsWith("{pixelId}") && response.status === 404)) {
+      // The digest was sent a moment ago while planting: its once-a-minute limit answers 429, after finding the digest in scope.
+      const limited = testCase.name.endsWith("/send") && response.status === 429;
+      if (response.status >= 400 && !limited && !(testCase.name.endsWith("{pixelId}") && response.status === 404)) {
         failures.push(`${testCase.name}: ${response.status} ${await response.text()}`);
       }
     }

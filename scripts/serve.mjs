@@ -2,7 +2,8 @@
 // `npm run start:prod`: runs the current release (.releases/current) and never builds. It refuses,
 // in one line, when there is no complete build, or when the build was made from other sources than
 // this checkout's (unless --any-sources says that is intended, as for a release copied elsewhere).
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+// It writes nothing anywhere itself.
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { currentRelease, ROOT, sourceHash } from "./releases.mjs";
@@ -22,14 +23,10 @@ if (hasSources && !process.argv.includes("--any-sources") && release.info.source
   );
 }
 
-// Each server marks the release it runs from, so that pruning old releases leaves it alone.
-const pidFile = join(release.dir, ".pids", String(process.pid));
-mkdirSync(join(release.dir, ".pids"), { recursive: true });
-writeFileSync(pidFile, "");
-process.on("exit", () => rmSync(pidFile, { force: true }));
-
-// The server runs from its release's folder; the embedded database stays where it was started
-// (a relative DATA_DIR, or the default .data, is read from there), never inside a release.
+// The server runs from its release's folder and writes nothing there: the release may be read-only.
+// Pruning knows a release is in use by the working directory of the processes running from it.
+// The embedded database stays where the server was started (a relative DATA_DIR, or the default
+// .data, is resolved from there), never inside a release: DATA_DIR is the only folder it writes.
 process.env.DATA_DIR = resolve(process.env.DATA_DIR || ".data");
 process.chdir(release.dir);
 await import(pathToFileURL(join(release.dir, "server.mjs")).href);

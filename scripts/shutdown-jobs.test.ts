@@ -35,6 +35,8 @@ describe.skipIf(!postgresUrl)("stopping while a digest is being sent", () => {
       DELEGATION_KEY: "shutdown-jobs-master-key-".padEnd(48, "k"),
       DATABASE_URL: location.url!,
       SMTP_URL: sink.url,
+      // E-mail in production links to the dashboard's public origin.
+      APP_ORIGIN: "https://dashboard.example.com",
       JOBS_LEASE_SECONDS: "5",
       TRUST_PROXY_HOPS: "1",
       SHUTDOWN_GRACE_MS: "20000",

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { openDatabase } from "@/server/db/database";
 import { copyOfTemplate } from "@/test/pglite-template";
 import { ensureBuild, freePort, runNode, SERVE, type RunningScript } from "@/test/processes";
 
@@ -74,7 +75,7 @@ describe("a server that cannot start says why in one line, exits 1 and never lis
     writeFileSync(file, "not a directory");
     for (const [dataDir, reason] of [
       [file, /it is a file, not a directory/],
-      ["/proc/dashboard-data", /it cannot be created \(ENOENT\)/],
+      ["/proc/dashboard-data", /it cannot be created \(ENOENT\); set DATA_DIR to a folder this user can write/],
     ] as const) {
       const started = performance.now();
       const { code, lines } = await refusal({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
@@ -84,6 +85,24 @@ describe("a server that cannot start says why in one line, exits 1 and never lis
       expect(performance.now() - started, dataDir).toBeLessThan(30_000);
     }
   });
+
+  it("alert rules that call webhooks, in production without APP_ORIGIN to link back to", async () => {
+    const dataDir = copyOfTemplate();
+    dirs.push(dataDir);
+    const db = await openDatabase({ dataDir });
+    await db.query(
+      `insert into alert_rules (id, organization_id, store_url, definition, webhook_secret, created_by_email, created_at, updated_at)
+       values ('rule_startup', 'org_1', 'https://shop.example', '{"webhookUrl":"https://hooks.example.com/x"}', 's', 'a@example.com', now(), now())`,
+    );
+    await db.close();
+    const { code, lines } = await refusal({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(onlyLine(lines)).toEqual([
+      expect.stringMatching(/^Configuration error: APP_ORIGIN is required in production when alert rules call webhooks \(1 do\)/),
+    ]);
+    const { script } = await server({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir, APP_ORIGIN: "https://dashboard.example.com" });
+    await script.waitFor(/Listening on/);
+  }, 90_000);
 
   it("a DATA_DIR holding files the embedded database cannot open", async () => {
     const dataDir = tempDir("corrupt");

@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     await checkPortFree("METRICS_PORT", config.observability.metricsHost, config.observability.metricsPort);
   if (!dev) routeConsoleToLog();
   // The embedded database is WebAssembly: compiled once without the optimizing tier, it keeps
-  // the process's memory near a third of what it would be (README, "The embedded database").
+  // the process's memory near a third of what it would be (docs/benchmarks.md, "The embedded database's memory").
   if (config.database.embedded) v8.setFlagsFromString("--liftoff-only");
   const state = publishServerState();
   const info = buildInfo();

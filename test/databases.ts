@@ -21,6 +21,8 @@ export interface Location {
   backend: Backend;
   /** The database's address, on PostgreSQL: for processes that open it themselves. */
   url?: string;
+  /** The embedded database's folder, on PGlite: for processes that open it themselves. */
+  dataDir?: string;
   open(): Promise<Db>;
   drop(): Promise<void>;
 }
@@ -39,7 +41,7 @@ async function adminQuery(sql: string): Promise<void> {
 export async function newLocation(backend: Backend, options: { blank?: boolean } = {}): Promise<Location> {
   if (backend === "pglite") {
     const dataDir = options.blank ? await mkdtemp(join(tmpdir(), "dash-store-")) : copyOfTemplate();
-    return { backend, open: () => openDatabase({ dataDir }), drop: () => rm(dataDir, { recursive: true, force: true }) };
+    return { backend, dataDir, open: () => openDatabase({ dataDir }), drop: () => rm(dataDir, { recursive: true, force: true }) };
   }
   const base = new URL(process.env.TEST_DATABASE_URL!);
   const name = `${base.pathname.slice(1) || "dash"}_${randomBytes(4).toString("hex")}`.slice(0, 60);

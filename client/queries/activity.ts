@@ -2,7 +2,7 @@ import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "
 import type { z } from "zod";
 import { searchOfFilters } from "@/shared/activity-filters";
 import { activityResponseSchema, type ActivityFilters } from "@/shared/schemas/activity";
-import { apiFetch, apiFetchWithHeaders } from "./api-client";
+import { apiFetch, apiFetchWithHeaders, ApiRequestError } from "./api-client";
 
 /**
  * Guarded actions from the browser's side: how they are sent (with their Idempotency-Key,
@@ -32,12 +32,16 @@ export function useActivity(filters: ActivityFilters) {
   return useInfiniteQuery(activityQueryOptions(filters));
 }
 
-/** GET /api/activity?entry=: one entry, the target of an action notice's link; none when it is not the organization's. */
+/** GET /api/activity?entry=: one entry, the target of an action notice's link; none when no store of the reach has it (a 404). */
 export function useActivityEntry(id: string) {
   return useQuery(
     queryOptions({
       queryKey: activityKeys.entry(id),
-      queryFn: ({ signal }) => apiFetch(`/api/activity?${new URLSearchParams({ entry: id })}`, activityResponseSchema, { signal }),
+      queryFn: ({ signal }) =>
+        apiFetch(`/api/activity?${new URLSearchParams({ entry: id })}`, activityResponseSchema, { signal }).catch((error: unknown) => {
+          if (error instanceof ApiRequestError && error.status === 404) return { stores: [], entries: [], nextCursor: null };
+          throw error;
+        }),
       staleTime: 0,
     }),
   );

@@ -6,18 +6,19 @@ import { apiFetch } from "./api-client";
 
 export const inboxKeys = { all: ["notifications"] as const };
 
-const inboxQueryOptions = () =>
+const inboxQueryOptions = (store?: string) =>
   queryOptions({
-    queryKey: inboxKeys.all,
-    queryFn: ({ signal }) => apiFetch("/api/notifications", notificationListSchema, { signal }),
+    queryKey: [...inboxKeys.all, store ?? ""],
+    queryFn: ({ signal }) =>
+      apiFetch(`/api/notifications${store ? `?${new URLSearchParams({ store })}` : ""}`, notificationListSchema, { signal }),
     staleTime: 15_000,
     // The header's badge follows new notifications without a reload.
     refetchInterval: 30_000,
   });
 
-/** GET /api/notifications: the organization's inbox as this user reads it, and the unread count. */
-export function useInbox() {
-  return useQuery(inboxQueryOptions());
+/** GET /api/notifications: the inbox of the reach's stores (or of `store` alone) as this user reads it, and the unread count. */
+export function useInbox(store?: string) {
+  return useQuery(inboxQueryOptions(store));
 }
 
 /** PATCH /api/notifications/{id}: read or unread again. */

@@ -3,33 +3,36 @@ import { outboxSchema, runsSchema } from "@/shared/schemas/runs";
 import { apiFetch } from "./api-client";
 
 const runKeys = {
-  runs: (organizationId?: string) => ["runs", organizationId ?? ""] as const,
-  outbox: (organizationId?: string) => ["outbox", organizationId ?? ""] as const,
+  runs: (organizationId?: string, store?: string) => ["runs", organizationId ?? "", store ?? ""] as const,
+  outbox: (organizationId?: string, store?: string) => ["outbox", organizationId ?? "", store ?? ""] as const,
 };
+
+/** `?store=` when one store of the reach is chosen. */
+const storeQuery = (store?: string) => (store ? `?${new URLSearchParams({ store })}` : "");
 
 /** Background work moves on its own: these lists refresh every few seconds while open. */
 const REFRESH_MS = 5_000;
 
-const runsQueryOptions = (organizationId?: string) =>
+const runsQueryOptions = (organizationId?: string, store?: string) =>
   queryOptions({
-    queryKey: runKeys.runs(organizationId),
-    queryFn: ({ signal }) => apiFetch("/api/runs", runsSchema, { signal, organizationId }),
+    queryKey: runKeys.runs(organizationId, store),
+    queryFn: ({ signal }) => apiFetch(`/api/runs${storeQuery(store)}`, runsSchema, { signal, organizationId }),
     refetchInterval: REFRESH_MS,
   });
 
-const outboxQueryOptions = (organizationId?: string) =>
+const outboxQueryOptions = (organizationId?: string, store?: string) =>
   queryOptions({
-    queryKey: runKeys.outbox(organizationId),
-    queryFn: ({ signal }) => apiFetch("/api/outbox", outboxSchema, { signal, organizationId }),
+    queryKey: runKeys.outbox(organizationId, store),
+    queryFn: ({ signal }) => apiFetch(`/api/outbox${storeQuery(store)}`, outboxSchema, { signal, organizationId }),
     refetchInterval: REFRESH_MS,
   });
 
-/** GET /api/runs */
-export function useRuns(organizationId?: string) {
-  return useQuery(runsQueryOptions(organizationId));
+/** GET /api/runs: the runs and deliveries of the reach's stores, or of `store` alone. */
+export function useRuns(organizationId?: string, store?: string) {
+  return useQuery(runsQueryOptions(organizationId, store));
 }
 
-/** GET /api/outbox */
-export function useOutbox(organizationId?: string) {
-  return useQuery(outboxQueryOptions(organizationId));
+/** GET /api/outbox: the Outbox of the reach's stores, or of `store` alone. */
+export function useOutbox(organizationId?: string, store?: string) {
+  return useQuery(outboxQueryOptions(organizationId, store));
 }

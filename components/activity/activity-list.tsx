@@ -18,7 +18,9 @@ const linkClass = "text-sm font-medium text-indigo-700 hover:underline dark:text
 function FilteredActivity({ filters }: { filters: ActivityFilters }) {
   const activity = useActivity(filters);
   const entries = activity.data?.pages.flatMap((page) => page.entries) ?? [];
-  const stores = [...new Set([...entries.map((entry) => entry.storeUrl), ...(filters.store ? [filters.store] : [])])];
+  // The filter offers the stores this session reaches.
+  const reach = activity.data?.pages[0]?.stores ?? [];
+  const stores = [...new Set([...reach.map((store) => store.url), ...(filters.store ? [filters.store] : [])])];
   const filtered = hasFilters(filters);
   return (
     <>
@@ -92,7 +94,7 @@ function OneEntry({ id }: { id: string }) {
       ) : entry.isError ? (
         <ErrorPanel error={entry.error} onRetry={() => entry.refetch()} />
       ) : entry.data.entries.length === 0 ? (
-        <EmptyState title="This entry is not in your organization's activity">It may have passed its retention period.</EmptyState>
+        <EmptyState title="This entry is not in the activity of your stores">It may have passed its retention period.</EmptyState>
       ) : (
         <ActivityTable entries={entry.data.entries} highlightId={id} />
       )}

@@ -157,6 +157,8 @@ function EntryRow({ entry, zone, highlighted }: { entry: AuditEntry; zone: Store
       </td>
       <td data-label="By" className="py-2 pr-4">
         <Breakable text={entry.userEmail} />
+        {/* Which key of the person's ring acted: its store and short label, never the key. */}
+        {entry.keyLabel && <span className={`block ${muted}`} data-testid="acting-key">{`${entry.storeUrl} · ${entry.keyLabel}`}</span>}
       </td>
       <td data-label="Request IDs" className="py-2">
         <span className={`block ${muted}`}>Dashboard</span>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import Link from "next/link";
 import { alertMessageSchema } from "@/shared/schemas/alert";
 import type { InboxNotification } from "@/shared/schemas/notification";
@@ -10,8 +11,10 @@ import { Button } from "@/components/ui/button";
 import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
+import { StoreFilter, storeName } from "@/components/ui/store-filter";
+import type { ReachStoreItem } from "@/shared/schemas/reach";
 
-function NotificationItem({ note }: { note: InboxNotification }) {
+function NotificationItem({ note, stores }: { note: InboxNotification; stores: readonly ReachStoreItem[] }) {
   const mark = useMarkNotification();
   const message = alertMessageSchema.safeParse(note.body);
   const lines = message.success ? whatMovedLines(message.data) : [];
@@ -31,7 +34,7 @@ function NotificationItem({ note }: { note: InboxNotification }) {
             </span>
           </p>
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            {formatDateTime(note.createdAt)} · <bdi>{note.storeUrl}</bdi>
+            {formatDateTime(note.createdAt)} · <bdi>{storeName(stores, note.storeUrl)}</bdi>
             {rule && (
               <>
                 {" "}
@@ -58,12 +61,14 @@ function NotificationItem({ note }: { note: InboxNotification }) {
   );
 }
 
-/** The organization's inbox: alerts that fired and resolved, newest first, read or not by this user. */
+/** The inbox of the stores this session reaches: alerts that fired and resolved, newest first, read or not by this user. */
 export function InboxList() {
-  const inbox = useInbox();
+  const [store, setStore] = useState<string>();
+  const inbox = useInbox(store);
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">Inbox</h1>
+      <StoreFilter id="inbox-store" stores={inbox.data?.stores} value={store} onChange={setStore} />
       <Card title={<span>Notifications{inbox.data ? ` (${inbox.data.unread} unread)` : ""}</span>}>
         {inbox.isPending ? (
           <Skeleton label="Loading the inbox" />
@@ -74,7 +79,7 @@ export function InboxList() {
         ) : (
           <ul className="divide-y divide-slate-100 dark:divide-slate-800">
             {inbox.data.notifications.map((note) => (
-              <NotificationItem key={note.id} note={note} />
+              <NotificationItem key={note.id} note={note} stores={inbox.data.stores} />
             ))}
           </ul>
         )}

@@ -1,10 +1,12 @@
 "use client";
 
+import { useState } from "react";
 import { useOutbox } from "@/client/queries/runs";
 import { formatDateTime } from "@/shared/format";
 import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
+import { StoreFilter, storeName } from "@/components/ui/store-filter";
 import { OUTCOMES } from "./runs-view";
 
 /**
@@ -12,7 +14,8 @@ import { OUTCOMES } from "./runs-view";
  * Each message is shown in a sandboxed frame: its HTML runs no script and reaches nothing.
  */
 export function OutboxView({ organizationId }: { organizationId?: string }) {
-  const outbox = useOutbox(organizationId);
+  const [store, setStore] = useState<string>();
+  const outbox = useOutbox(organizationId, store);
   return (
     <div className="space-y-6">
       <header>
@@ -23,6 +26,7 @@ export function OutboxView({ organizationId }: { organizationId?: string }) {
             : "No SMTP server is set up (SMTP_URL), so every message the dashboard would send is kept here, as it would arrive."}
         </p>
       </header>
+      <StoreFilter id="outbox-store" stores={outbox.data?.stores} value={store} onChange={setStore} />
       {outbox.isPending && <Skeleton lines={3} label="Loading the Outbox" />}
       {outbox.isError && <ErrorPanel error={outbox.error} onRetry={() => outbox.refetch()} />}
       {outbox.data?.messages.length === 0 && (
@@ -33,7 +37,8 @@ export function OutboxView({ organizationId }: { organizationId?: string }) {
       {outbox.data?.messages.map((message) => (
         <Card key={message.key} title={message.subject}>
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
-            To {message.recipient} · <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>{" "}
+            <bdi>{storeName(outbox.data.stores, message.storeUrl)}</bdi> · To {message.recipient} ·{" "}
+            <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>{" "}
             <Badge tone={OUTCOMES[message.outcome].tone}>{OUTCOMES[message.outcome].label}</Badge>
           </p>
           <iframe

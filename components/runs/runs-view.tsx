@@ -1,11 +1,13 @@
 "use client";
 
+import { useState } from "react";
 import { useRuns } from "@/client/queries/runs";
 import { formatDateTime } from "@/shared/format";
 import type { DeliveryItem, RunItem } from "@/shared/schemas/runs";
 import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
+import { StoreFilter, storeName } from "@/components/ui/store-filter";
 
 const RUN_STATES: Record<RunItem["state"], { label: string; tone: "neutral" | "good" | "warn" | "bad" | "info" }> = {
   queued: { label: "Queued", tone: "neutral" },
@@ -25,18 +27,20 @@ const JOB_NAMES: Record<string, string> = { "digest.send": "Digest" };
 
 const cell = "px-3 py-2 text-left align-top";
 
-/** The organization's recent background runs and deliveries, with their outcome: "why didn't I get my digest". */
+/** The recent background runs and deliveries of the stores this session reaches, with their outcome: "why didn't I get my digest". */
 export function RunsView({ organizationId }: { organizationId?: string }) {
-  const runs = useRuns(organizationId);
+  const [store, setStore] = useState<string>();
+  const runs = useRuns(organizationId, store);
   return (
     <div className="space-y-6">
       <header>
         <h1 className="text-xl font-semibold">Runs and deliveries</h1>
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          Background work of your organization: each run with its attempts, and each message with its outcome. A message whose outcome is
-          unknown (its sender stopped mid-send) is never sent again by itself.
+          Background work of your stores: each run with its attempts, and each message with its outcome. A message whose outcome is unknown
+          (its sender stopped mid-send) is never sent again by itself.
         </p>
       </header>
+      <StoreFilter id="runs-store" stores={runs.data?.stores} value={store} onChange={setStore} />
       <Card title="Recent runs">
         {runs.isPending && <Skeleton lines={3} label="Loading runs" />}
         {runs.isError && <ErrorPanel error={runs.error} onRetry={() => runs.refetch()} />}
@@ -50,6 +54,9 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                 <tr className="border-b border-slate-200 dark:border-slate-800">
                   <th scope="col" className={cell}>
                     Run
+                  </th>
+                  <th scope="col" className={cell}>
+                    Store
                   </th>
                   <th scope="col" className={cell}>
                     Outcome
@@ -71,6 +78,9 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                     <th scope="row" className={`${cell} font-medium`}>
                       {JOB_NAMES[run.name] ?? run.name} #{run.id}
                     </th>
+                    <td className={`${cell} break-words`}>
+                      <bdi>{storeName(runs.data.stores, run.storeUrl)}</bdi>
+                    </td>
                     <td className={cell}>
                       <Badge tone={RUN_STATES[run.state].tone}>{RUN_STATES[run.state].label}</Badge>
                     </td>
@@ -96,7 +106,8 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                   {delivery.subject} <Badge tone={OUTCOMES[delivery.outcome].tone}>{OUTCOMES[delivery.outcome].label}</Badge>
                 </p>
                 <p className="break-words text-slate-600 dark:text-slate-400">
-                  To {delivery.recipient} · {delivery.channel === "outbox" ? "Outbox" : "SMTP"} ·{" "}
+                  <bdi>{storeName(runs.data.stores, delivery.storeUrl)}</bdi> · To {delivery.recipient} ·{" "}
+                  {delivery.channel === "outbox" ? "Outbox" : "SMTP"} ·{" "}
                   <time dateTime={delivery.updatedAt}>{formatDateTime(delivery.updatedAt)}</time>
                   {delivery.detail ? ` · ${delivery.detail}` : ""}
                 </p>

@@ -14,9 +14,11 @@ export const KEYS = {
   revoked: "sk_demo_revoked_nw_us_c4a19f7e2d68",
   legacy: "sk_demo_legacy_unscoped_8f2d5b1a9c37",
   kumoJp: "sk_demo_admin_kumo_jp_3c9e71f4b2a5",
+  euAdmin: "sk_demo_admin_nw_eu_2a7f94c1e8b3",
 } as const;
 
 export const US_STORE = "northwind-outfitters.myshopify.com";
+export const EU_STORE = "northwind-eu.myshopify.com";
 
 async function call(path: string, init: RequestInit = {}) {
   const response = await fetch(`${control}${path}`, init);
@@ -28,6 +30,7 @@ export interface DemoState {
   pixels: Record<string, { id: string; name: string }[]>;
   clones: CloneRecord[];
   requestCounts: Record<string, number>;
+  keyUses: { key: string; route: string; storeUrl: string | null }[];
 }
 
 export const demo = {

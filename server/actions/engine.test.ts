@@ -83,7 +83,7 @@ describe.each(storageBackends())("the action engine over HTTP, on %s", (backend)
   afterAll(() => close());
   const run = (request: ActionRequest, extra: EngineOptions = {}) => runAction(request, { ...options, ...extra });
   const withFaults = (...rules: FaultRule[]) => upstream.setFaults(rules);
-  const audited = async (auditId: string | null) => (await getAudit(db, "org_northwind", auditId!))!;
+  const audited = async (auditId: string | null) => (await getAudit(db, [US_STORE], auditId!))!;
 
   it("runs a clone once and replays it, whatever the case of the key", async () => {
     const key = randomUUID();
@@ -145,7 +145,7 @@ describe.each(storageBackends())("the action engine over HTTP, on %s", (backend)
     const error = await run(cloneRequest(key)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamFailure);
     expect((error as UpstreamFailure).requestSent).toBe(false);
-    const [entry] = (await listAudit(db, { organizationId: "org_northwind", filters: { outcome: "not_done" } }, { limit: 1 })).entries;
+    const [entry] = (await listAudit(db, { storeUrls: [US_STORE], filters: { outcome: "not_done" } }, { limit: 1 })).entries;
     expect(entry).toMatchObject({ status: null, action: "campaign-group.clone" });
     useUpstream(upstream.baseUrl);
     expect((await run(cloneRequest(key))).outcome).toBe("succeeded");

@@ -16,6 +16,7 @@ import {
   type StoredAnswer,
 } from "@/server/db/idempotency";
 import { purgeExpired } from "@/server/db/maintenance";
+import { keyLabel } from "@/server/db/key-identity";
 import { ActionError, OutcomeUnknown } from "./errors";
 import { sendAndClassify, type Classified } from "./outcome";
 
@@ -204,6 +205,7 @@ async function settle(
         storeUrl: request.storeUrl,
         userEmail: request.session.email,
         sessionId: request.session.id,
+        keyLabel: keyLabel(request.keyFingerprint),
         action: request.action,
         outcome,
         status: answer?.status ?? (classified.kind === "unknown" ? classified.status : null),

@@ -4,6 +4,7 @@ import { describeDemo } from "@/demo-upstream/describe";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
 import { createRule, deleteRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
+import { reachDb } from "@/server/db/reach";
 import { createView, softDeleteView } from "@/server/db/saved-views";
 import { listNotifications } from "@/server/db/notifications";
 import { listDeliveries } from "@/server/delivery/ledger";
@@ -35,7 +36,7 @@ beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
   vi.stubEnv("UPSTREAM_BASE_URL", upstream.baseUrl);
   vi.stubEnv("DELEGATION_KEY", "alert-jobs-master-key-".padEnd(40, "m"));
-  db = await database();
+  db = reachDb(await database(), [US_STORE]);
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
@@ -58,9 +59,9 @@ describe("alert checks while nobody is signed in", () => {
     expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 1 fired/);
     await checkEveryRule();
 
-    const notifications = (await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id);
+    const notifications = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
     expect(notifications).toHaveLength(1);
-    const mails = (await listDeliveries(db, ORGANIZATION, { channel: "outbox" })).filter((d) =>
+    const mails = (await listDeliveries(db, [US_STORE], { channel: "outbox" })).filter((d) =>
       d.key.startsWith(`alert:${notifications[0]!.id}:`),
     );
     expect(mails.map((mail) => mail.recipient).sort()).toEqual(["cfo@example.com", "ops@example.com"]);
@@ -74,8 +75,8 @@ describe("alert checks while nobody is signed in", () => {
     await suppress(db, scope, gone, new Date());
     const rule = await createRule(db, scope, alwaysFires([gone, "ops@example.com"]), author, new Date());
     await checkEveryRule();
-    const [notification] = (await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id);
-    const mails = (await listDeliveries(db, ORGANIZATION, { channel: "outbox" })).filter((d) =>
+    const [notification] = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
+    const mails = (await listDeliveries(db, [US_STORE], { channel: "outbox" })).filter((d) =>
       d.key.startsWith(`alert:${notification!.id}:`),
     );
     expect(mails.map((mail) => mail.recipient)).toEqual(["ops@example.com"]);
@@ -109,7 +110,7 @@ describe("alert checks while nobody is signed in", () => {
     const rule = await createRule(db, scope, { ...alwaysFires([]), savedViewId: view.id }, author, new Date());
     await softDeleteView(db, ORGANIZATION, US_STORE, view.id, new Date());
     expect((await checkEveryRule()).detail).toMatch(/^0 rules checked: 0 fired, 0 resolved, 1 failed/);
-    expect((await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
+    expect((await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
   });
 
   it("wait for a grant: a rule whose author granted nothing, or revoked it, is not checked", async () => {
@@ -121,6 +122,6 @@ describe("alert checks while nobody is signed in", () => {
     const grant = await grantFor(author, keyFingerprint);
     await revokeGrant(db, { ...scope, keyFingerprint }, grant.id, new Date());
     expect((await checkEveryRule()).detail).toMatch(/; 1 without a grant in force$/);
-    expect((await listNotifications(db, ORGANIZATION, author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
+    expect((await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
   });
 });

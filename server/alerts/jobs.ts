@@ -3,7 +3,8 @@ import type { AlertMessageInput, AlertRuleInput } from "@/shared/schemas/alert";
 import { alertTitle, whatMovedLines } from "@/shared/alert-message";
 import { settings } from "@/server/config/settings";
 import { listRulesToCheck, type StoredRule } from "@/server/db/alert-rules";
-import { database } from "@/server/db/database";
+import { database, type Db } from "@/server/db/database";
+import { acrossStores, inReach } from "@/server/db/reach";
 import type { Notification } from "@/server/db/notifications";
 import { deliverMail, escapeHtml, publicOrigin } from "@/server/delivery/mail";
 import { unsuppressed } from "@/server/delivery/suppressions";
@@ -80,28 +81,42 @@ async function grantedClients(rules: readonly StoredRule[], now: Date): Promise<
   return clients;
 }
 
+/** Checks one store's rules, seeing and writing that store's rows only. */
+function checkStore(db: Db, storeUrl: string, rules: StoredRule[], now: Date) {
+  return inReach([storeUrl], async () => {
+    const clients = await grantedClients(rules, now);
+    const result = await runAlertChecks({
+      db,
+      rules: rules.filter((rule) => clients.has(rule.id)),
+      upstreamFor: (rule) => clients.get(rule.id) ?? null,
+      now,
+      webhooks: settings().webhooks,
+      appOrigin: publicOrigin(),
+      onNotification: emailNotification,
+      enqueueWebhook: enqueueAlertWebhook,
+      // Every few minutes, but a daily rule is judged once a day and an hourly one once an hour.
+      oncePerPeriod: true,
+    });
+    return { ...result, waiting: rules.length - clients.size };
+  });
+}
+
 export async function checkEveryRule(): Promise<{ detail: string }> {
   const db = await database();
   const now = new Date();
-  const rules = await listRulesToCheck(db);
-  const clients = await grantedClients(rules, now);
-  const result = await runAlertChecks({
-    db,
-    rules: rules.filter((rule) => clients.has(rule.id)),
-    upstreamFor: (rule) => clients.get(rule.id) ?? null,
-    now,
-    webhooks: settings().webhooks,
-    appOrigin: publicOrigin(),
-    onNotification: emailNotification,
-    enqueueWebhook: enqueueAlertWebhook,
-    // Every few minutes, but a daily rule is judged once a day and an hourly one once an hour.
-    oncePerPeriod: true,
-  });
-  const waiting = rules.length - clients.size;
+  // The scan finds the rules of every store (a deliberate path across stores); each store is then checked in its own reach.
+  const rules = await acrossStores(db, "alert scan: rules to check", (tx) => listRulesToCheck(tx));
+  const byStore = new Map<string, StoredRule[]>();
+  for (const rule of rules) byStore.set(rule.storeUrl, [...(byStore.get(rule.storeUrl) ?? []), rule]);
+  const total = { checked: 0, fired: 0, resolved: 0, failed: 0, waiting: 0, alreadyJudged: 0 };
+  for (const [storeUrl, storeRules] of byStore) {
+    const result = await checkStore(db, storeUrl, storeRules, now);
+    for (const name of Object.keys(total) as (keyof typeof total)[]) total[name] += result[name];
+  }
   return {
     detail:
-      `${result.checked} rules checked: ${result.fired} fired, ${result.resolved} resolved, ${result.failed} failed; ${waiting} without a grant in force` +
-      (result.alreadyJudged > 0 ? `; ${result.alreadyJudged} already judged for their last complete period` : ""),
+      `${total.checked} rules checked: ${total.fired} fired, ${total.resolved} resolved, ${total.failed} failed; ${total.waiting} without a grant in force` +
+      (total.alreadyJudged > 0 ? `; ${total.alreadyJudged} already judged for their last complete period` : ""),
   };
 }
 

@@ -29,7 +29,7 @@ interface AlertRunOptions {
    * Queues a notification's webhook in the transaction that records it (the background job posts
    * it). Without it the webhook is posted inline, with its retries, before the run goes on.
    */
-  enqueueWebhook?: (db: Db, notificationId: string, organizationId: string) => Promise<void>;
+  enqueueWebhook?: (db: Db, notificationId: string, rule: { organizationId: string; storeUrl: string }) => Promise<void>;
   /** Skips a rule whose last complete period was already judged (the scheduled check; "Check now" judges again). */
   oncePerPeriod?: boolean;
   /** Rules checked at once. */
@@ -60,7 +60,7 @@ async function recordNotice(
     { ruleId: rule.id, episodeId, kind: message.kind, title: alertTitle(message), body: message },
     options.now,
   );
-  if (definition.webhookUrl && options.enqueueWebhook) await options.enqueueWebhook(tx, notification.id, rule.organizationId);
+  if (definition.webhookUrl && options.enqueueWebhook) await options.enqueueWebhook(tx, notification.id, rule);
   return notification;
 }
 

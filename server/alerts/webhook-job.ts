@@ -18,9 +18,14 @@ import { deliverWebhook } from "./webhook";
 const WEBHOOK = "alerts.webhook";
 const payloadSchema = z.object({ notificationId: z.string() });
 
-/** Queues the webhook of a notification once (its id names the job). */
-export async function enqueueAlertWebhook(db: Db, notificationId: string, organizationId: string): Promise<void> {
-  await enqueue(WEBHOOK, { notificationId }, { uniqueKey: `${WEBHOOK}:${notificationId}`, organizationId, db });
+/** Queues the webhook of a notification once (its id names the job); the job runs in the reach of the rule's store. */
+export async function enqueueAlertWebhook(
+  db: Db,
+  notificationId: string,
+  rule: { organizationId: string; storeUrl: string },
+): Promise<void> {
+  const { organizationId, storeUrl } = rule;
+  await enqueue(WEBHOOK, { notificationId }, { uniqueKey: `${WEBHOOK}:${notificationId}`, organizationId, storeUrl, db });
 }
 
 interface PendingWebhook {
@@ -32,7 +37,7 @@ interface PendingWebhook {
   body: unknown;
 }
 
-/** Cross-store read for the job (no request, no reach): the notification and the rule it came from. */
+/** The notification and the rule it came from, in the job's reach (the store its job names). */
 async function webhookOfNotification(db: Db, notificationId: string): Promise<PendingWebhook | null> {
   const [row] = await db.query<PendingWebhook>(
     `select n.id as "notificationId", n.store_url as "storeUrl", r.id as "ruleId", r.definition, r.webhook_secret as "webhookSecret", n.body

@@ -23,7 +23,7 @@ let port: number;
 let received: Received[] = [];
 let answer: (req: IncomingMessage, res: ServerResponse) => void;
 
-/** How a receiver checks a delivery, exactly as the README tells it to. */
+/** How a receiver checks a delivery, exactly as docs/features/alerts.md tells it to. */
 function verify(headers: IncomingMessage["headers"], body: string, secret: string): boolean {
   const timestamp = String(headers["x-dashboard-timestamp"]);
   const expected = `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;

@@ -3,31 +3,48 @@ import { sealData, unsealData } from "iron-session";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { identifierSchema } from "@/shared/schemas/common";
-import { sessionSummarySchema } from "@/shared/schemas/session";
+import { RING_LIMIT, SESSION_STORES_LIMIT, sessionSummarySchema, type SessionSummaryView } from "@/shared/schemas/session";
 import { settings } from "@/server/config/settings";
 import { PROTO_HEADER } from "@/server/http/forwarded";
 import { sessionSecrets } from "./secrets";
 
 /** Over HTTPS the cookie takes the `__Host-` prefix: Secure, Path=/, no Domain, so no other host can set it. */
-export const SECURE_SESSION_COOKIE = "__Host-session";
-export const SESSION_COOKIE = "session";
+const SECURE_SESSION_COOKIE = "__Host-session";
+const SESSION_COOKIE = "session";
 
-/** What the encrypted cookie holds. The key never leaves the server in clear. */
-const sessionDataSchema = sessionSummarySchema.extend({
+/** A key added to the session after sign-in (the key ring), with what its GET /context showed. */
+const ringKeySchema = z.strictObject({
+  apiKey: z.string().min(1),
+  organizationId: identifierSchema.optional(),
+  organization: z.strictObject({ id: z.string(), name: z.string() }).optional(),
+  stores: z.array(z.strictObject({ url: z.string(), type: z.string(), currency: z.string() })).max(SESSION_STORES_LIMIT),
+});
+export type RingKeyData = z.infer<typeof ringKeySchema>;
+
+/** What the encrypted cookie holds. The keys never leave the server in clear. */
+const sessionDataSchema = sessionSummarySchema.omit({ keys: true }).extend({
   /** The session's row in the database, which says whether it still counts. */
   sessionId: z.string().min(1),
   apiKey: z.string().min(1),
   organizationId: identifierSchema.optional(),
+  /** The other keys of the ring; the one above is the first. */
+  ring: z
+    .array(ringKeySchema)
+    .max(RING_LIMIT - 1)
+    .optional(),
 });
 export type SessionData = z.infer<typeof sessionDataSchema>;
 
-/** The session as the browser may see it: everything but the key and the row id. */
-export type SessionSummary = Omit<SessionData, "apiKey" | "sessionId">;
+/** The session as the browser may see it: everything but the keys and the row id. */
+export type SessionSummary = SessionSummaryView;
 
-/** Picks the fields the browser may see, by name, so a field added later is not shown by accident. */
-export function summarize(session: SessionData): SessionSummary {
+/**
+ * Picks the fields the browser may see, by name, so a field added later is not shown by
+ * accident. `keys` names the ring's keys (labels and stores, never a key).
+ */
+export function summarize(session: SessionData, keys?: SessionSummaryView["keys"]): SessionSummary {
   const { organizationId, organization, stores, user, expiresAt } = session;
-  return { organizationId, organization, stores, user, expiresAt };
+  return { organizationId, organization, stores, user, expiresAt, ...(keys ? { keys } : {}) };
 }
 
 export function newSessionData(input: Omit<SessionData, "expiresAt">): SessionData {
@@ -51,9 +68,17 @@ const unsealed = new LRUCache<string, SessionData>({ max: 1_000 });
  */
 const SEAL_SHAPE = /^Fe26\.2(?:\*[0-9A-Za-z_-]*){7}~2$/;
 
+/**
+ * A ring of keys may not fit one cookie (browsers keep at most 4096 bytes each): the seal is
+ * cut into parts of this size, sent as `session`, `session.1`, `session.2`… and joined on read.
+ */
+const COOKIE_PART = 3800;
+const MAX_COOKIE_PARTS = 4;
+const MAX_SEALED_LENGTH = COOKIE_PART * MAX_COOKIE_PARTS;
+
 /** A tampered, expired, unreadable or outdated cookie is no session at all. */
 export async function unsealSession(sealed: string | undefined): Promise<SessionData | null> {
-  if (!sealed || sealed.length > 4096 || !SEAL_SHAPE.test(sealed)) return null;
+  if (!sealed || sealed.length > MAX_SEALED_LENGTH || !SEAL_SHAPE.test(sealed)) return null;
   const cached = unsealed.get(sealed);
   if (cached) {
     if (cached.expiresAt > Date.now()) return cached;
@@ -86,16 +111,38 @@ function cookieAttributes(maxAgeSeconds: number, secure: boolean): string {
   return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? "; Secure" : ""}`;
 }
 
-export async function sessionSetCookie(data: SessionData, request: Request): Promise<string> {
+const partName = (name: string, index: number) => (index === 0 ? name : `${name}.${index}`);
+
+/** The session is too large for its cookies (a ring of very long keys). */
+export class SessionTooLarge extends Error {}
+
+/**
+ * Set-Cookie values for a session: its seal in one cookie, or cut into parts (a key ring);
+ * parts a shorter seal no longer needs are removed.
+ */
+export async function sessionSetCookies(data: SessionData, request: Request): Promise<string[]> {
   const secure = requestIsSecure(request);
+  const name = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   const maxAge = Math.max(0, Math.floor((data.expiresAt - Date.now()) / 1000));
-  return `${secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=${await sealSession(data)}; ${cookieAttributes(maxAge, secure)}`;
+  const sealed = await sealSession(data);
+  if (sealed.length > MAX_SEALED_LENGTH) throw new SessionTooLarge();
+  const cookies: string[] = [];
+  // Parts left over from a longer seal are harmless: reading stops once the seal is whole.
+  for (let index = 0; index * COOKIE_PART < sealed.length; index += 1) {
+    cookies.push(
+      `${partName(name, index)}=${sealed.slice(index * COOKIE_PART, (index + 1) * COOKIE_PART)}; ${cookieAttributes(maxAge, secure)}`,
+    );
+  }
+  return cookies;
 }
 
-/** Set-Cookie values that remove the session cookie under either name. */
+/** Set-Cookie values that remove the session cookie under either name, then the parts of a ring's seal. */
 export function clearedSessionCookies(request: Request): string[] {
-  const cleared = [`${SESSION_COOKIE}=; ${cookieAttributes(0, requestIsSecure(request))}`];
-  if (requestIsSecure(request)) cleared.push(`${SECURE_SESSION_COOKIE}=; ${cookieAttributes(0, true)}`);
+  const secure = requestIsSecure(request);
+  const names = secure ? [SESSION_COOKIE, SECURE_SESSION_COOKIE] : [SESSION_COOKIE];
+  const cleared: string[] = [];
+  for (let index = 0; index < MAX_COOKIE_PARTS; index += 1)
+    for (const name of names) cleared.push(`${partName(name, index)}=; ${cookieAttributes(0, secure || name === SECURE_SESSION_COOKIE)}`);
   return cleared;
 }
 
@@ -108,7 +155,24 @@ export function readCookie(header: string | null, name: string): string | undefi
   return undefined;
 }
 
-/** The sealed session cookie of a request, under either name. */
+/** A seal read back from its parts (`read` gives a cookie's value by name). */
+export function joinSessionParts(read: (name: string) => string | undefined): string | undefined {
+  for (const name of [SECURE_SESSION_COOKIE, SESSION_COOKIE]) {
+    const first = read(name);
+    if (first === undefined) continue;
+    // A whole seal ends with "~2", which no part of one contains: stop there, whatever parts follow.
+    let sealed = first;
+    for (let index = 1; index < MAX_COOKIE_PARTS && !SEAL_SHAPE.test(sealed); index += 1) {
+      const part = read(partName(name, index));
+      if (!part) break;
+      sealed += part;
+    }
+    return sealed;
+  }
+  return undefined;
+}
+
+/** The sealed session cookie of a request, under either name, its parts joined. */
 export function sealedSessionCookie(cookieHeader: string | null): string | undefined {
-  return readCookie(cookieHeader, SECURE_SESSION_COOKIE) ?? readCookie(cookieHeader, SESSION_COOKIE);
+  return joinSessionParts((name) => readCookie(cookieHeader, name));
 }

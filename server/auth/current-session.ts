@@ -2,7 +2,9 @@ import "server-only";
 import { settings } from "@/server/config/settings";
 import { database } from "@/server/db/database";
 import { adoptLegacyRows, isLegacyFingerprint, keyFingerprint, legacyFingerprints } from "@/server/db/key-identity";
-import { getSession, revokeAllOfKey, sessionState, touchIntervalSeconds, touchSession, type SessionRow } from "@/server/db/sessions";
+import { getSession, sessionState, touchIntervalSeconds, touchSession, type SessionRow } from "@/server/db/sessions";
+import { sessionKeyRows } from "@/server/db/session-keys";
+import { activeRing, type SessionKey } from "./ring";
 import { parseEndedReason, type EndedReason } from "./ended";
 import { unsealSession, type SessionData } from "./cookie";
 
@@ -13,6 +15,8 @@ export interface ActiveSession {
   row: SessionRow;
   /** Groups the sessions, idempotency records and refusals of one API key; the key itself is never stored. */
   keyFingerprint: string;
+  /** The keys of the ring that still count, the one the session works with by default first. */
+  keys: SessionKey[];
 }
 
 /**
@@ -52,10 +56,8 @@ export async function resolveSession(sealed: string | undefined): Promise<{ sess
   // One read per request: the write happens only when "last seen" is old enough.
   if (now.getTime() - row.lastSeenAt.getTime() >= interval * 1000) await touchSession(db, row.id, now, interval);
   if (isLegacyFingerprint(row.keyFingerprint)) row.keyFingerprint = await fingerprintOf(data.apiKey);
-  return { session: { id: row.id, data, row, keyFingerprint: row.keyFingerprint } };
-}
-
-/** The upstream refused the key: every session of it ends, on every instance. */
-export async function endSessionsOfKey(fingerprint: string, reason: EndedReason): Promise<void> {
-  await revokeAllOfKey(await database(), fingerprint, reason, new Date());
+  const ring = await activeRing(db, data, row.keyFingerprint, await sessionKeyRows(db, row.id));
+  // Every key removed or refused: nothing is left to work with.
+  if (ring.keys.length === 0) return { ended: "session_revoked" };
+  return { session: { id: row.id, data: ring.data, row, keyFingerprint: row.keyFingerprint, keys: ring.keys } };
 }

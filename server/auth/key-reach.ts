@@ -6,7 +6,7 @@ import { processSingleton } from "@/server/runtime/singleton";
 import { UpstreamFailure, UpstreamHttpError, type UpstreamClient } from "@/server/upstream/client";
 
 /**
- * What a session's key reaches: the organizations and stores its GET /context lists. Every
+ * What a session's key reaches: the stores its GET /context lists, each with its organization. Every
  * route's scope is verified against it (server/http/scope.ts), so it is kept per session for
  * KEY_RECHECK_SECONDS and read again after that: a key revoked or narrowed upstream stops
  * reading the dashboard's own data (saved views, Activity, Sessions) within that time, even on
@@ -17,16 +17,15 @@ export interface ReachStore {
   url: string;
   type: string;
   currency: string;
+  /** The store's name, when the upstream gives one (the contract does not: then pages show its URL). */
+  name?: string;
+  organizationId: string;
+  organizationName: string;
 }
 
-interface ReachOrganization {
-  id: string;
-  name: string;
-  stores: ReachStore[];
-}
-
+/** A reach is a list of stores: a key reaches one; a session holding several keys reaches each of theirs. */
 export interface KeyReach {
-  organizations: ReachOrganization[];
+  stores: ReachStore[];
   /** When the upstream last confirmed the key (epoch ms). */
   confirmedAt: number;
 }
@@ -52,11 +51,17 @@ const entries = processSingleton("keyReach", () => new LRUCache<string, Entry>({
 function reachOf(context: Context, now: number): KeyReach {
   return {
     confirmedAt: now,
-    organizations: context.organizations.map((organization) => ({
-      id: organization.id,
-      name: organization.name,
-      stores: organization.stores.map(({ id, url, type, currency }) => ({ id, url, type, currency })),
-    })),
+    stores: context.organizations.flatMap((organization) =>
+      organization.stores.map((store) => ({
+        id: store.id,
+        url: store.url,
+        type: store.type,
+        currency: store.currency,
+        ...(typeof store.name === "string" && store.name ? { name: store.name } : {}),
+        organizationId: organization.id,
+        organizationName: organization.name,
+      })),
+    ),
   };
 }
 

@@ -2,10 +2,12 @@ import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { DatabaseUnavailable } from "@/server/db/database";
+import { database, DatabaseUnavailable } from "@/server/db/database";
+import { takeDropNotices } from "@/server/db/session-keys";
 import { resolveSession } from "./current-session";
 import { parseEndedReason, SESSION_ENDED_COOKIE } from "./ended";
-import { SECURE_SESSION_COOKIE, SESSION_COOKIE, summarize, type SessionSummary } from "./cookie";
+import { joinSessionParts, type SessionSummary } from "./cookie";
+import { summarizeSession } from "./ring";
 
 /**
  * The session of the page being rendered, read and checked against its row once per render.
@@ -15,7 +17,7 @@ import { SECURE_SESSION_COOKIE, SESSION_COOKIE, summarize, type SessionSummary }
 const readPageSession = cache(async () => {
   const jar = await cookies();
   try {
-    return await resolveSession((jar.get(SECURE_SESSION_COOKIE) ?? jar.get(SESSION_COOKIE))?.value);
+    return await resolveSession(joinSessionParts((name) => jar.get(name)?.value));
   } catch (error) {
     if (error instanceof DatabaseUnavailable) return { unavailable: true as const };
     throw error;
@@ -34,7 +36,7 @@ export async function requirePageSession(returnTo: string): Promise<SessionSumma
     const reason = ended ?? parseEndedReason((await cookies()).get(SESSION_ENDED_COOKIE)?.value);
     redirect(`/sign-in?${reason ? `reason=${reason}&` : ""}next=${encodeURIComponent(returnTo)}`);
   }
-  return summarize(session.data);
+  return summarizeSession(session);
 }
 
 export async function hasPageSession(): Promise<boolean> {
@@ -45,11 +47,19 @@ export async function hasPageSession(): Promise<boolean> {
 /** For layouts: the summary when signed in. Redirecting is left to each page, which knows its own path. */
 export async function pageSessionSummary(): Promise<SessionSummary | null> {
   const read = await readPageSession();
-  return "session" in read && read.session ? summarize(read.session.data) : null;
+  return "session" in read && read.session ? summarizeSession(read.session) : null;
 }
 
 /** For checks a page makes with the key itself (the store's reach): the active session, if any. */
 export async function activePageSession() {
   const read = await readPageSession();
   return "session" in read ? (read.session ?? null) : null;
+}
+
+/** Keys of the page's ring that the upstream refused since the last page: each is told once, naming its stores. */
+export async function pageRingNotices(): Promise<{ storeUrls: string[]; label: string; reason: string }[]> {
+  const session = await activePageSession();
+  if (!session) return [];
+  const dropped = await takeDropNotices(await database(), session.id, new Date());
+  return dropped.map((row) => ({ storeUrls: row.storeUrls, label: row.label, reason: row.droppedReason ?? "key_invalid" }));
 }

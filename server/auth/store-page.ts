@@ -1,7 +1,6 @@
 import "server-only";
 import { activePageSession, requirePageSession } from "./page-session";
-import { forgetReach, keyReach } from "./key-reach";
-import { upstreamClient } from "@/server/upstream/client";
+import { ringReach } from "./ring";
 import { newRequestId } from "@/server/http/responses";
 
 type Params = Promise<{ storeUrl: string }>;
@@ -24,23 +23,16 @@ export async function storePageContext(params: Params, searchParams: SearchParam
 }
 
 /**
- * Whether the signed-in key reaches this store, as the API routes verify it (any of its
+ * Whether a key of the signed-in ring reaches this store, as the API routes verify it (any of its
  * organizations): `false` makes the store pages a 404. Without a session, or when the reach
  * cannot be read now, it is not decided here: the page itself signs in again or says why.
  */
 export async function storeWithinReach(storeUrl: string): Promise<boolean | undefined> {
   const session = await activePageSession();
   if (!session) return undefined;
-  const upstream = upstreamClient({
-    apiKey: session.data.apiKey,
-    requestId: newRequestId(),
-    onAnswer: (status) => {
-      if (status === 401 || status === 403) forgetReach(session.id);
-    },
-  });
   try {
-    const reach = await keyReach(session.id, upstream);
-    return reach.organizations.some((organization) => organization.stores.some((store) => store.url === storeUrl));
+    // The ring's reach: a store whose key was removed, or refused, is outside it at once.
+    return (await ringReach(session, newRequestId())).keyOfStore(storeUrl) !== undefined;
   } catch {
     return undefined;
   }

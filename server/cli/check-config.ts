@@ -1,26 +1,82 @@
 /**
- * `npm run check-config`: checks every setting as the server would at start, without starting
- * anything, for a CI job or an init step. Production rules apply unless NODE_ENV says otherwise.
- * Exit 0 with the effective settings (secrets shown only as counts), or exit 1 with one line per
- * problem, naming the setting.
+ * `npm run check-config`: checks every setting as the server would at start, then tries what they
+ * name, each within a few seconds: the database (migrations current, pending or ahead; the app role
+ * and forced row-level security), the grants DELEGATION_KEY can open, the SMTP server (EHLO, nothing
+ * sent) and the upstream. Production rules apply unless NODE_ENV says otherwise. Exit 0 with the
+ * effective settings (secrets masked), or exit 1 with one line per problem, naming the setting.
+ * `--offline` skips the connections; `--format markdown` prints the settings reference
+ * (docs/configuration.md) and checks nothing.
  */
+import { SETTING_DOCS, settingsMarkdown } from "@/server/config/reference";
 import { setProcessMode, settingProblems, settings } from "@/server/config/settings";
+import { probeDatabase, probeSmtp, probeUpstream, type ProbeResult } from "./probes";
 
-if (!process.env.NODE_ENV) setProcessMode(false);
-const problems = settingProblems();
-if (problems.length > 0) {
-  for (const problem of problems) process.stderr.write(`Configuration error: ${problem}\n`);
-  process.exit(1);
+const PROBE_TIMEOUT_MS = 3_000;
+const args = process.argv.slice(2);
+const formatAt = args.indexOf("--format");
+const format = formatAt === -1 ? "text" : args[formatAt + 1];
+
+/** A setting's value as it may be printed: secrets as their count, URLs without their password. */
+function shown(name: string, raw: string): string {
+  const doc = SETTING_DOCS.find((setting) => setting.name === name);
+  if (!doc?.secret) return raw;
+  try {
+    const url = new URL(raw);
+    if (/^(postgres(ql)?|smtps?):$/.test(url.protocol)) {
+      if (url.password) url.password = "***";
+      return url.toString();
+    }
+  } catch {
+    // Not a URL: a list of secrets.
+  }
+  const count = raw.split(",").filter((part) => part.trim()).length;
+  return `*** (${count} secret${count === 1 ? "" : "s"})`;
 }
-const { production, upstream, session, database, server, observability, appOrigin } = settings();
-const lines = [
-  `Settings are valid (${production ? "production" : "not production"} rules).`,
-  `  upstream        ${upstream.baseUrl} (timeout ${upstream.timeoutMs} ms)`,
-  `  session secrets ${session.secrets.length === 0 ? "none: a random one per start" : `${session.secrets.length} (the first seals)`}`,
-  `  database        ${database.embedded ? `embedded PGlite in ${database.dataDir} (one instance only)` : `PostgreSQL, pool of ${database.poolSize}`}`,
-  `  listens on      ${server.host}:${server.port}, ${server.trustProxyHops} trusted proxy hop(s), stop grace ${server.shutdownGraceMs} ms`,
-  `  origin          ${appOrigin ?? "from each request's Host (set APP_ORIGIN behind a reverse proxy)"}`,
-  `  metrics         ${observability.metricsPort ? `${observability.metricsHost}:${observability.metricsPort}/metrics` : "off (METRICS_PORT unset)"}`,
-  `  traces          ${observability.otlpEndpoint ?? "off (OTEL_EXPORTER_OTLP_ENDPOINT unset)"}`,
-];
-process.stdout.write(`${lines.join("\n")}\n`);
+
+/** Every setting: its value when set (secrets masked), else its default. */
+function effectiveSettings(): string[] {
+  const { production } = settings();
+  return [
+    `Settings are valid (${production ? "production" : "not production"} rules):`,
+    ...SETTING_DOCS.map((doc) => {
+      const raw = process.env[doc.name];
+      return `  ${doc.name.padEnd(32)} ${raw ? shown(doc.name, raw) : `default: ${doc.fallback.replaceAll("`", "")}`}`;
+    }),
+  ];
+}
+
+async function main(): Promise<void> {
+  if (format === "markdown") {
+    process.stdout.write(settingsMarkdown());
+    return;
+  }
+  if (format !== "text") {
+    process.stderr.write(`--format must be text or markdown, got "${format ?? ""}".\n`);
+    process.exit(2);
+  }
+  if (!process.env.NODE_ENV) setProcessMode(false);
+  const problems = settingProblems();
+  if (problems.length > 0) {
+    for (const problem of problems) process.stderr.write(`Configuration error: ${problem}\n`);
+    process.exit(1);
+  }
+  const lines = effectiveSettings();
+  const config = settings();
+  if (args.includes("--offline")) {
+    process.stdout.write(`${[...lines, "Offline: nothing was reached (database, SMTP, upstream not tried)."].join("\n")}\n`);
+    return;
+  }
+  const probes: Promise<ProbeResult>[] = [
+    probeDatabase(config, PROBE_TIMEOUT_MS),
+    probeUpstream(config.upstream.baseUrl, PROBE_TIMEOUT_MS),
+  ];
+  if (config.mail.smtpUrl) probes.push(probeSmtp(config.mail.smtpUrl, PROBE_TIMEOUT_MS));
+  const results = await Promise.all(probes);
+  lines.push("Reached:", ...results.flatMap((result) => result.notes).map((note) => `  ${note}`));
+  process.stdout.write(`${lines.join("\n")}\n`);
+  const found = results.flatMap((result) => result.problems);
+  for (const problem of found) process.stderr.write(`Problem: ${problem}\n`);
+  process.exitCode = found.length > 0 ? 1 : 0;
+}
+
+void main().then(() => process.exit());

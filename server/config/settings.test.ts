@@ -29,7 +29,13 @@ describe("the settings", () => {
   });
 
   it("hold a send in flight within the stop's grace: SMTP and webhook timeouts must fit inside SHUTDOWN_GRACE_MS", () => {
-    production({ SMTP_URL: "smtp://mail.internal:587", SMTP_TIMEOUT_MS: "20000", WEBHOOK_TIMEOUT_MS: "30000", SHUTDOWN_GRACE_MS: "20000" });
+    production({
+      SMTP_URL: "smtp://mail.internal:587",
+      APP_ORIGIN: "https://dashboard.example.com",
+      SMTP_TIMEOUT_MS: "20000",
+      WEBHOOK_TIMEOUT_MS: "30000",
+      SHUTDOWN_GRACE_MS: "20000",
+    });
     expect(settingProblems()).toEqual([
       "SHUTDOWN_GRACE_MS (20000) must be at least WEBHOOK_TIMEOUT_MS + 500 (30500): a stop would otherwise cut a send in flight into an unknown outcome.",
       "SHUTDOWN_GRACE_MS (20000) must be at least SMTP_TIMEOUT_MS + 500 (20500): a stop would otherwise cut a send in flight into an unknown outcome.",
@@ -37,6 +43,7 @@ describe("the settings", () => {
     // Unset, the grace is long enough for each of them.
     production({
       SMTP_URL: "smtp://mail.internal:587",
+      APP_ORIGIN: "https://dashboard.example.com",
       SMTP_TIMEOUT_MS: undefined,
       WEBHOOK_TIMEOUT_MS: "30000",
       SHUTDOWN_GRACE_MS: undefined,
@@ -63,6 +70,15 @@ describe("the settings", () => {
     production({ DATABASE_URL: undefined, EMBEDDED_DATABASE: "1" });
     expect(settingProblems()).toEqual([]);
     expect(settings().database.embedded).toBe(true);
+  });
+
+  it("refuse e-mail in production without the public origin its links need, and accept it with one", () => {
+    production({ SMTP_URL: "smtp://mail.internal:587" });
+    expect(settingProblems()).toEqual([expect.stringMatching(/^APP_ORIGIN is required in production when SMTP_URL is set/)]);
+    production({ SMTP_URL: "smtp://mail.internal:587", APP_ORIGIN: "https://dashboard.example.com" });
+    expect(settingProblems()).toEqual([]);
+    production({ SMTP_URL: "smtp://mail.internal:587", DEMO_MODE: "1" });
+    expect(settingProblems()).toEqual([]);
   });
 
   it("need nothing on the demo upstream", () => {

@@ -158,6 +158,13 @@ const environmentSchema = z
           "DATABASE_URL is not set: with a real upstream the dashboard needs PostgreSQL, as several instances would each keep their own sessions, actions and limits. Set DATABASE_URL, or EMBEDDED_DATABASE=1 to run one instance on the embedded database.",
       });
     }
+    if (production && env.SMTP_URL && !env.APP_ORIGIN) {
+      context.addIssue({
+        code: "custom",
+        message:
+          "APP_ORIGIN is required in production when SMTP_URL is set: e-mails link to the dashboard, so set it to its public origin (https://dashboard.example.com).",
+      });
+    }
     return {
       production,
       demo,
@@ -279,6 +286,11 @@ const launcherSchema = z.object({
 });
 
 export type LauncherSettings = z.output<typeof launcherSchema>;
+
+/** Every setting any part of the dashboard reads (the server's schema, then the launcher's own). */
+export function settingNames(): string[] {
+  return [...new Set<string>([...NAMES, ...Object.keys(launcherSchema.shape)])];
+}
 
 /** The launcher's settings, or every problem with them, one line each. */
 export function launcherSettings(): { settings?: LauncherSettings; problems: string[] } {

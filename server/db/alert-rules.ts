@@ -135,8 +135,9 @@ export async function openEpisode(
   now: Date,
 ): Promise<Episode | null> {
   const rows = await db.query<Episode>(
-    `insert into alert_episodes (id, rule_id, opened_period, opened_at, value, baseline, what_moved)
-     values ($1, $2, $3, $4, $5, $6, ($7::text)::jsonb) on conflict do nothing returning ${EPISODE_COLUMNS}`,
+    `insert into alert_episodes (id, rule_id, opened_period, opened_at, value, baseline, what_moved, store_url)
+     select $1, $2, $3, $4, $5, $6, ($7::text)::jsonb, store_url from alert_rules where id = $2
+     on conflict do nothing returning ${EPISODE_COLUMNS}`,
     [`episode_${randomUUID()}`, ruleId, opened.period, now, opened.value, opened.baseline, JSON.stringify(opened.whatMoved)],
   );
   if (rows.length) await db.query("update alert_rules set state = 'firing' where id = $1", [ruleId]);
@@ -155,4 +156,22 @@ export async function resolveEpisode(db: Db, ruleId: string, period: string, now
 
 export async function markChecked(db: Db, ruleId: string, now: Date, period: string): Promise<void> {
   await db.query("update alert_rules set last_checked_at = $2, last_judged_period = $3 where id = $1", [ruleId, now, period]);
+}
+
+/**
+ * Why this instance may not start with these rules: in production, a rule that calls a webhook
+ * needs APP_ORIGIN (its payload links back to the dashboard). Null when nothing is missing;
+ * the table may not exist yet (a database before its migrations).
+ */
+export async function webhookOriginProblem(db: Db, { production, appOrigin }: { production: boolean; appOrigin?: string }) {
+  if (!production || appOrigin) return null;
+  const [table] = await db.query<{ name: string | null }>("select to_regclass('alert_rules')::text as name");
+  if (!table?.name) return null;
+  const [row] = await db.query<{ count: number }>(
+    "select count(*)::int as count from alert_rules where deleted_at is null and definition->>'webhookUrl' is not null",
+  );
+  const count = row?.count ?? 0;
+  return count === 0
+    ? null
+    : `APP_ORIGIN is required in production when alert rules call webhooks (${count} do): their payloads link to the dashboard, so set it to its public origin (https://dashboard.example.com).`;
 }

@@ -77,17 +77,17 @@ describe.each(storageBackends())("alert rules, episodes and the inbox on %s", (b
       { ruleId: rule.id, episodeId: "episode_1", kind: "alert_fired", title: "Revenue fell", body: { value: 12 } },
       T0,
     );
-    expect(await unreadCount(db, scope.organizationId, "ada@example.com")).toBe(1);
-    expect(await unreadCount(db, unique("org"), "ada@example.com")).toBe(0);
-    expect(await setRead(db, unique("org"), "ada@example.com", note.id, true, T0)).toBe(false);
-    expect(await setRead(db, scope.organizationId, "Ada@example.com", note.id, true, T0)).toBe(true);
-    expect(await unreadCount(db, scope.organizationId, "ada@example.com")).toBe(0);
-    expect(await unreadCount(db, scope.organizationId, "bob@example.com")).toBe(1);
-    const [listed] = await listNotifications(db, scope.organizationId, "ada@example.com");
+    expect(await unreadCount(db, [scope.storeUrl], "ada@example.com")).toBe(1);
+    expect(await unreadCount(db, [unique("store")], "ada@example.com")).toBe(0);
+    expect(await setRead(db, [unique("store")], "ada@example.com", note.id, true, T0)).toBe(false);
+    expect(await setRead(db, [scope.storeUrl], "Ada@example.com", note.id, true, T0)).toBe(true);
+    expect(await unreadCount(db, [scope.storeUrl], "ada@example.com")).toBe(0);
+    expect(await unreadCount(db, [scope.storeUrl], "bob@example.com")).toBe(1);
+    const [listed] = await listNotifications(db, [scope.storeUrl], "ada@example.com");
     expect(listed!.readAt).not.toBeNull();
     expect(listed!.body).toEqual({ value: 12 });
-    await setRead(db, scope.organizationId, "ada@example.com", note.id, false, T0);
-    expect(await unreadCount(db, scope.organizationId, "ada@example.com")).toBe(1);
+    await setRead(db, [scope.storeUrl], "ada@example.com", note.id, false, T0);
+    expect(await unreadCount(db, [scope.storeUrl], "ada@example.com")).toBe(1);
     await recordWebhookAttempt(db, { notificationId: note.id, url: "https://hooks.example/x", attempt: 1, outcome: "unknown" }, T0);
     await recordWebhookAttempt(
       db,

@@ -18,11 +18,14 @@ import {
 const T0 = new Date("2026-03-01T10:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
+/** Each test's entries are in a store of their own, as a listing reads stores. */
+const storeOf = (organizationId: string) => `${organizationId}.shop.example`;
+
 function entry(organizationId: string, when: Date, overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
   return {
     at: when,
     organizationId,
-    storeUrl: "shop.example",
+    storeUrl: storeOf(organizationId),
     userEmail: "ada@example.com",
     sessionId: null,
     action: "tracking-connection.remove",
@@ -52,7 +55,7 @@ describe.each(storageBackends())("audit log and saved views on %s", (backend) =>
     let before: string | undefined;
     let pages = 0;
     do {
-      const page = await listAudit(db, { organizationId: org }, { limit: 3, before });
+      const page = await listAudit(db, { storeUrls: [storeOf(org)] }, { limit: 3, before });
       seen.push(...page.entries.map((e) => e.id));
       before = page.nextCursor ?? undefined;
       pages++;
@@ -60,10 +63,10 @@ describe.each(storageBackends())("audit log and saved views on %s", (backend) =>
     expect(pages).toBe(3);
     expect(new Set(seen)).toEqual(new Set(ids));
     expect(seen).toHaveLength(7);
-    const all = (await listAudit(db, { organizationId: org }, { limit: 50 })).entries;
+    const all = (await listAudit(db, { storeUrls: [storeOf(org)] }, { limit: 50 })).entries;
     expect(all.map((e) => e.id)).toEqual(seen);
     expect(all.map((e) => e.at)).toEqual([...all.map((e) => e.at)].sort().reverse());
-    await expect(listAudit(db, { organizationId: org }, { limit: 3, before: "not-a-cursor" })).rejects.toBeInstanceOf(InvalidCursor);
+    await expect(listAudit(db, { storeUrls: [storeOf(org)] }, { limit: 3, before: "not-a-cursor" })).rejects.toBeInstanceOf(InvalidCursor);
   });
 
   it("pages any history, whatever its ties in time and the page size, into exactly its entries newest first", async () => {
@@ -78,7 +81,7 @@ describe.each(storageBackends())("audit log and saved views on %s", (backend) =>
           const seen: string[] = [];
           let before: string | undefined;
           do {
-            const page = await listAudit(db, { organizationId: org }, { limit, before });
+            const page = await listAudit(db, { storeUrls: [storeOf(org)] }, { limit, before });
             expect(page.entries.length).toBeLessThanOrEqual(limit);
             seen.push(...page.entries.map((e) => e.id));
             before = page.nextCursor ?? undefined;
@@ -103,36 +106,31 @@ describe.each(storageBackends())("audit log and saved views on %s", (backend) =>
       newGroupId: "cg_9",
     };
     await appendAudit(db, entry(org, T0, { action: "campaign-group.clone", target }));
-    const [shown] = (await listAudit(db, { organizationId: org }, { limit: 1 })).entries;
+    const [shown] = (await listAudit(db, { storeUrls: [storeOf(org)] }, { limit: 1 })).entries;
     expect(shown).toMatchObject({ target, targetIds: ["acc_1", "cg_1"], resultIds: ["cg_9"], at: T0.toISOString(), requestId: "dash_1" });
   });
 
   it("filters by action, outcome, store, user and time", async () => {
     const org = unique("org");
+    const [a, b] = [`a.${storeOf(org)}`, `b.${storeOf(org)}`];
     const outcomes: AuditOutcome[] = ["succeeded", "failed", "not_done", "unknown"];
     for (const [i, outcome] of outcomes.entries()) {
       await appendAudit(
         db,
         entry(org, at(i), {
           outcome,
-          storeUrl: i % 2 ? "b.example" : "a.example",
+          storeUrl: i % 2 ? b : a,
           userEmail: i < 2 ? "ada@example.com" : "bo@example.com",
         }),
       );
     }
-    await appendAudit(db, entry(org, at(10), { action: "campaign-group.clone", target: {} }));
-    const list = async (filters: Parameters<typeof listAudit>[1]["filters"]) =>
-      (await listAudit(db, { organizationId: org, filters }, { limit: 50 })).entries.map((e) => e.outcome + "@" + e.storeUrl);
-    expect(await list({ outcome: "unknown" })).toEqual(["unknown@b.example"]);
-    expect(await list({ storeUrl: "a.example", action: "tracking-connection.remove" })).toEqual([
-      "not_done@a.example",
-      "succeeded@a.example",
-    ]);
-    expect(await list({ userEmail: "BO@example.com", action: "tracking-connection.remove" })).toEqual([
-      "unknown@b.example",
-      "not_done@a.example",
-    ]);
-    expect(await list({ from: at(1), to: at(3) })).toEqual(["not_done@a.example", "failed@b.example"]);
+    await appendAudit(db, entry(org, at(10), { action: "campaign-group.clone", target: {}, storeUrl: a }));
+    const list = async (filters: Parameters<typeof listAudit>[1]["filters"], storeUrls = [a, b]) =>
+      (await listAudit(db, { storeUrls, filters }, { limit: 50 })).entries.map((e) => e.outcome + "@" + e.storeUrl);
+    expect(await list({ outcome: "unknown" })).toEqual([`unknown@${b}`]);
+    expect(await list({ action: "tracking-connection.remove" }, [a])).toEqual([`not_done@${a}`, `succeeded@${a}`]);
+    expect(await list({ userEmail: "BO@example.com", action: "tracking-connection.remove" })).toEqual([`unknown@${b}`, `not_done@${a}`]);
+    expect(await list({ from: at(1), to: at(3) })).toEqual([`not_done@${a}`, `failed@${b}`]);
     expect(await list({ action: "campaign-group.clone" })).toHaveLength(1);
   });
 
@@ -142,7 +140,9 @@ describe.each(storageBackends())("audit log and saved views on %s", (backend) =>
     await appendAudit(db, entry(org, at(-401 * day)));
     await appendAudit(db, entry(org, at(-399 * day)));
     expect(await purgeAudit(db, T0, 400)).toBeGreaterThanOrEqual(1);
-    expect((await listAudit(db, { organizationId: org }, { limit: 10 })).entries.map((e) => e.at)).toEqual([at(-399 * day).toISOString()]);
+    expect((await listAudit(db, { storeUrls: [storeOf(org)] }, { limit: 10 })).entries.map((e) => e.at)).toEqual([
+      at(-399 * day).toISOString(),
+    ]);
   });
 
   it("saves views with names unique per store ignoring case, renames, deletes with a 10 s undo", async () => {

@@ -21,12 +21,13 @@ export interface NewAuditEntry {
   requestId: string | null;
   upstreamRequestId: string | null;
   idempotencyKey: string | null;
+  /** Which key of the ring acted: its label (server/db/key-identity.ts), never the key. */
+  keyLabel?: string | null;
 }
 
 export interface AuditFilters {
   action?: AuditAction;
   outcome?: AuditOutcome;
-  storeUrl?: string;
   userEmail?: string;
   /** Inclusive lower bound of `at`. */
   from?: Date;
@@ -63,10 +64,11 @@ type AuditRow = {
   target: AuditTarget;
   requestId: string | null;
   upstreamRequestId: string | null;
+  keyLabel: string | null;
 };
 
 const COLUMNS = `id, at, organization_id as "organizationId", store_url as "storeUrl", user_email as "userEmail", action,
-  outcome, status, target, request_id as "requestId", upstream_request_id as "upstreamRequestId"`;
+  outcome, status, target, request_id as "requestId", upstream_request_id as "upstreamRequestId", key_label as "keyLabel"`;
 
 function toEntry(row: AuditRow): AuditEntry {
   const { target } = row;
@@ -86,8 +88,8 @@ export function auditInsert(entry: NewAuditEntry, first = 1): { id: string; sql:
   return {
     id,
     sql: `insert into audit_entries (id, at, organization_id, store_url, user_email, session_id, action, outcome, status, target,
-       request_id, upstream_request_id, idempotency_key)
-     values (${n(0)}, ${n(1)}, ${n(2)}, ${n(3)}, ${n(4)}, ${n(5)}, ${n(6)}, ${n(7)}, ${n(8)}, (${n(9)}::text)::jsonb, ${n(10)}, ${n(11)}, ${n(12)})`,
+       request_id, upstream_request_id, idempotency_key, key_label)
+     values (${n(0)}, ${n(1)}, ${n(2)}, ${n(3)}, ${n(4)}, ${n(5)}, ${n(6)}, ${n(7)}, ${n(8)}, (${n(9)}::text)::jsonb, ${n(10)}, ${n(11)}, ${n(12)}, ${n(13)})`,
     params: [
       id,
       entry.at,
@@ -102,19 +104,21 @@ export function auditInsert(entry: NewAuditEntry, first = 1): { id: string; sql:
       entry.requestId,
       entry.upstreamRequestId,
       entry.idempotencyKey,
+      entry.keyLabel ?? null,
     ],
   };
 }
 
 /** One JSON line per entry written, so the history also reaches the server's log collector (no session or key). */
 export function logAudit(id: string, entry: NewAuditEntry): void {
-  const { at, organizationId, storeUrl, userEmail, action, outcome, status, target, requestId, upstreamRequestId } = entry;
+  const { at, organizationId, storeUrl, userEmail, action, outcome, status, target, requestId, upstreamRequestId, keyLabel } = entry;
   const line = {
     at: at.toISOString(),
     id,
     organizationId,
     storeUrl,
     userEmail,
+    keyLabel,
     action,
     outcome,
     status,
@@ -128,7 +132,7 @@ export function logAudit(id: string, entry: NewAuditEntry): void {
 /** A change to an alert rule or digest, by whom (it went to no upstream: no status, no idempotency key). */
 export function appendChange(
   db: Db,
-  change: { at: Date; organizationId: string; storeUrl: string; userEmail: string; sessionId: string; requestId: string },
+  change: { at: Date; organizationId: string; storeUrl: string; userEmail: string; sessionId: string; requestId: string; keyLabel: string },
   action: ChangeAction,
   target: AuditTarget,
 ): Promise<string> {
@@ -158,14 +162,14 @@ function decodeCursor(cursor: string): [Date, string] {
   throw new InvalidCursor();
 }
 
-/** One organization's entries, newest first, `limit` per page (keyset paging on (at, id)). */
+/** The entries of the given stores, newest first, `limit` per page (keyset paging on (at, id)). */
 export async function listAudit(
   db: Db,
-  query: { organizationId: string; filters?: AuditFilters },
+  query: { storeUrls: readonly string[]; filters?: AuditFilters },
   page: { limit: number; before?: string },
 ): Promise<AuditPage> {
-  const params: unknown[] = [query.organizationId];
-  const where = ["organization_id = $1"];
+  const params: unknown[] = [query.storeUrls];
+  const where = ["store_url = any($1::text[])"];
   const add = (clause: (n: string) => string, value: unknown) => {
     if (value === undefined) return;
     params.push(value);
@@ -174,7 +178,6 @@ export async function listAudit(
   const filters = query.filters ?? {};
   add((n) => `action = ${n}`, filters.action);
   add((n) => `outcome = ${n}`, filters.outcome);
-  add((n) => `store_url = ${n}`, filters.storeUrl);
   add((n) => `lower(user_email) = lower(${n})`, filters.userEmail);
   add((n) => `at >= ${n}`, filters.from);
   add((n) => `at < ${n}`, filters.to);
@@ -194,10 +197,10 @@ export async function listAudit(
   return { entries: shown.map(toEntry), nextCursor: more ? encodeCursor(shown[shown.length - 1]!) : null };
 }
 
-/** One entry of the organization. */
-export async function getAudit(db: Db, organizationId: string, id: string): Promise<AuditEntry | null> {
-  const [row] = await db.query<AuditRow>(`select ${COLUMNS} from audit_entries where organization_id = $1 and id = $2`, [
-    organizationId,
+/** One entry, if it belongs to one of the given stores. */
+export async function getAudit(db: Db, storeUrls: readonly string[], id: string): Promise<AuditEntry | null> {
+  const [row] = await db.query<AuditRow>(`select ${COLUMNS} from audit_entries where store_url = any($1::text[]) and id = $2`, [
+    storeUrls,
     id,
   ]);
   return row ? toEntry(row) : null;

@@ -96,12 +96,12 @@ export async function purgeCloneAttempts(db: Db, now: Date): Promise<number> {
 }
 
 /**
- * Clones of the organization in the last 24 hours that made (or may have made) the same
+ * Clones in the store in the last 24 hours that made (or may have made) the same
  * campaign group: the same ad account, source group and new name (ignoring case), newest first.
  */
 export async function recentIdenticalClones(
   db: Db,
-  organizationId: string,
+  storeUrl: string,
   clone: { adAccountId: string; sourceCampaignGroupId: string; name: string },
   now: Date,
 ): Promise<CloneDuplicate[]> {
@@ -114,10 +114,10 @@ export async function recentIdenticalClones(
   }>(
     `select id as "auditId", at, user_email as "userEmail", outcome, target->>'newGroupId' as "newGroupId"
      from audit_entries
-     where organization_id = $1 and action = 'campaign-group.clone' and outcome in ('succeeded', 'unknown')
+     where store_url = $1 and action = 'campaign-group.clone' and outcome in ('succeeded', 'unknown')
        and at > $2 and target->>'adAccountId' = $3 and target->>'sourceCampaignGroupId' = $4 and lower(target->>'newGroupName') = lower($5)
      order by at desc limit 10`,
-    [organizationId, new Date(now.getTime() - KEPT_MS), clone.adAccountId, clone.sourceCampaignGroupId, clone.name.trim()],
+    [storeUrl, new Date(now.getTime() - KEPT_MS), clone.adAccountId, clone.sourceCampaignGroupId, clone.name.trim()],
   );
   return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
 }

@@ -47,6 +47,9 @@ export class DataDirInUse extends Error {
 }
 
 /** DATA_DIR cannot hold a database: not a directory, not writable, or not creatable. */
+/** The one folder the server writes: said when the user running it cannot write where it points. */
+const WRITABLE_HINT = "; set DATA_DIR to a folder this user can write (the only folder the server writes), or use DATABASE_URL";
+
 export class DataDirUnusable extends Error {
   constructor(dataDir: string, reason: string, options?: { cause?: unknown }) {
     super(`DATA_DIR ${dataDir} cannot hold the embedded database: ${reason}.`, options);
@@ -107,7 +110,9 @@ export function checkDataDir(dataDir: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
-      code === "EEXIST" || code === "ENOTDIR" ? "a file stands in its path" : `it cannot be created (${code ?? String(error)})`;
+      code === "EEXIST" || code === "ENOTDIR"
+        ? "a file stands in its path"
+        : `it cannot be created (${code ?? String(error)})${WRITABLE_HINT}`;
     throw new DataDirUnusable(dataDir, reason, { cause: error });
   }
   let isDirectory = false;
@@ -122,9 +127,13 @@ export function checkDataDir(dataDir: string): void {
     writeFileSync(probe, "ok");
     rmSync(probe, { force: true });
   } catch (error) {
-    throw new DataDirUnusable(dataDir, `this process cannot write in it (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
-      cause: error,
-    });
+    throw new DataDirUnusable(
+      dataDir,
+      `this process cannot write in it (${(error as NodeJS.ErrnoException).code ?? String(error)})${WRITABLE_HINT}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

@@ -5,6 +5,7 @@ import pg from "pg";
 import { checkDataDir, DataDirInUse, DataDirUnusable, lockDataDir } from "./data-dir-lock";
 import { settings } from "@/server/config/settings";
 import { migrate } from "./migrate";
+import { applicationDb } from "./reach";
 import { initDataDirOutOfProcess, pgliteStartParams } from "./pglite-options";
 
 /**
@@ -70,7 +71,7 @@ async function guarded<T>(run: () => Promise<T>): Promise<T> {
 
 type Queryable = { query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }> };
 
-/** How the dashboard talks to PostgreSQL; every bound is a setting (README, "Settings"). */
+/** How the dashboard talks to PostgreSQL; every bound is a setting (docs/configuration.md). */
 interface PoolOptions {
   poolSize: number;
   connectTimeoutMs: number;
@@ -199,17 +200,19 @@ export async function openDatabase(options: { url?: string; dataDir?: string; po
 const processGlobal = globalThis as typeof globalThis & { __dashboardDatabase?: Promise<Db> };
 
 /**
- * The process's database, from DATABASE_URL or DATA_DIR, opened on first use. A failed open
- * is forgotten, so the next call tries again (the database may come back).
+ * The process's database, from DATABASE_URL or DATA_DIR, opened (and migrated) on first use,
+ * as the application uses it: every query as the role dashboard_app, scoped to the reach of
+ * the work it belongs to (server/db/reach.ts). A failed open is forgotten, so the next call
+ * tries again (the database may come back).
  */
 export function database(): Promise<Db> {
   const { url, dataDir, poolSize, connectTimeoutMs, statementTimeoutMs } = settings().database;
-  processGlobal.__dashboardDatabase ??= openDatabase({ url, dataDir, pool: { poolSize, connectTimeoutMs, statementTimeoutMs } }).catch(
-    (error: unknown) => {
+  processGlobal.__dashboardDatabase ??= openDatabase({ url, dataDir, pool: { poolSize, connectTimeoutMs, statementTimeoutMs } })
+    .then(applicationDb)
+    .catch((error: unknown) => {
       processGlobal.__dashboardDatabase = undefined;
       throw error instanceof DatabaseUnavailable || !isConnectionError(error) ? error : new DatabaseUnavailable({ cause: error });
-    },
-  );
+    });
   return processGlobal.__dashboardDatabase;
 }
 
@@ -260,7 +263,7 @@ function postgresCause(error: unknown, target: string): string {
     case "3D000":
       return `the database does not exist (${message})`;
     case "42501":
-      return `the user lacks a privilege the migrations need (${message}); see README "Database privileges"`;
+      return `the user lacks a privilege the migrations need (${message}); see docs/operations.md, "Database"`;
   }
   if (/timeout/i.test(message)) return `no answer from ${target} in time`;
   return message;

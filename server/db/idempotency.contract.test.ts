@@ -57,14 +57,14 @@ describe.each(storageBackends())("idempotency records on %s", (backend) => {
     );
     expect(await beginAttempt(db, key, "req", context, at(2000), LOCK)).toEqual({ kind: "replay", answer, outcome: "succeeded", auditId });
     expect(await beginAttempt(db, key, "other", context, at(2000), LOCK)).toEqual({ kind: "conflict" });
-    expect(await getAudit(db, context.organizationId!, auditId)).toMatchObject({ outcome: "succeeded", target: context.target });
+    expect(await getAudit(db, [context.storeUrl], auditId)).toMatchObject({ outcome: "succeeded", target: context.target });
   });
 
   it("removes a record that was not done, so a retry runs", async () => {
     const key = newKey();
     const begun = (await beginAttempt(db, key, "req", context, T0, LOCK)) as Extract<Begin, { kind: "acquired" }>;
     const auditId = await finishAttempt(db, { ...key, attemptId: begun.attemptId }, { state: "not_done" }, audit("not_done"));
-    expect((await getAudit(db, context.organizationId!, auditId))!.outcome).toBe("not_done");
+    expect((await getAudit(db, [context.storeUrl], auditId))!.outcome).toBe("not_done");
     expect(await beginAttempt(db, key, "req", context, at(2000), LOCK)).toMatchObject({ kind: "acquired", afterUnknown: false });
   });
 
@@ -85,7 +85,7 @@ describe.each(storageBackends())("idempotency records on %s", (backend) => {
     expect((await beginAttempt(db, key, "req", context, at(19_999), LOCK)).kind).toBe("in_progress");
     const stale = await beginAttempt(db, key, "req", context, at(20_000), LOCK);
     expect(stale).toMatchObject({ kind: "unknown", target: context.target });
-    const entry = await getAudit(db, context.organizationId!, (stale as Extract<Begin, { kind: "unknown" }>).auditId!);
+    const entry = await getAudit(db, [context.storeUrl], (stale as Extract<Begin, { kind: "unknown" }>).auditId!);
     expect(entry).toMatchObject({
       outcome: "unknown",
       status: null,

@@ -4,6 +4,7 @@ import type { AuditAction, AuditTarget } from "@/shared/schemas/activity";
 import { appendAudit, auditInsert, logAudit, type NewAuditEntry } from "./audit";
 import type { Db } from "./database";
 import { rememberRefusal } from "./key-refusals";
+import { keyLabel } from "./key-identity";
 
 /**
  * Idempotency records of guarded actions, after Stripe's idempotency keys: a `started` row is
@@ -147,6 +148,7 @@ export async function beginAttempt(
         status: null,
         upstreamRequestId: null,
         idempotencyKey: key.idempotencyKey,
+        keyLabel: keyLabel(key.keyFingerprint),
       });
       await tx.query(
         "update idempotency_records set state = 'unknown', audit_id = $3 where key_fingerprint = $1 and idempotency_key = $2",

@@ -1,4 +1,5 @@
 import "server-only";
+import { acrossStores } from "./reach";
 import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "./database";
 
@@ -41,6 +42,11 @@ export async function keyFingerprint(db: Db, apiKey: string): Promise<string> {
   );
 }
 
+/** A key's short, non-secret name (the ring, the Activity list): a few characters of its fingerprint. */
+export function keyLabel(fingerprint: string): string {
+  return `key ${fingerprint.replace(/^kf2_/, "").slice(0, 6)}`;
+}
+
 /** Whether a fingerprint was made before key identities had their own pepper (keyed by a session secret). */
 export function isLegacyFingerprint(fingerprint: string): boolean {
   return !fingerprint.startsWith(PREFIX);
@@ -57,8 +63,13 @@ export function legacyFingerprints(apiKey: string, secrets: readonly string[]): 
  */
 export async function adoptLegacyRows(db: Db, fingerprint: string, legacy: readonly string[]): Promise<void> {
   if (legacy.length === 0) return;
-  await db.transaction(async (tx) => {
+  await acrossStores(db, "a key's rows move to its current fingerprint", async (tx) => {
     await tx.query("update sessions set key_fingerprint = $1 where key_fingerprint = any($2::text[])", [fingerprint, legacy]);
+    await tx.query(
+      `update session_keys k set key_fingerprint = $1 where key_fingerprint = any($2::text[])
+       and not exists (select 1 from session_keys c where c.session_id = k.session_id and c.key_fingerprint = $1)`,
+      [fingerprint, legacy],
+    );
     await tx.query(
       `update idempotency_records r set key_fingerprint = $1 where key_fingerprint = any($2::text[])
        and not exists (select 1 from idempotency_records c where c.key_fingerprint = $1 and c.idempotency_key = r.idempotency_key)`,

@@ -1,4 +1,5 @@
 import "server-only";
+import { acrossStores } from "./reach";
 import { settings } from "@/server/config/settings";
 import { purgeAudit } from "./audit";
 import { purgeCloneAttempts } from "./clone-attempts";
@@ -22,12 +23,14 @@ const lastPurge = new WeakMap<Db, number>();
 export async function purgeExpired(db: Db, now: Date, options: { auditRetentionDays?: number; force?: boolean } = {}): Promise<boolean> {
   if (!options.force && now.getTime() - (lastPurge.get(db) ?? 0) < PURGE_INTERVAL_MS) return false;
   lastPurge.set(db, now.getTime());
-  await purgeIdempotency(db, now);
-  await purgeAudit(db, now, options.auditRetentionDays ?? settings().auditRetentionDays);
-  await purgeFailures(db, now);
-  await purgeViews(db, now);
-  await purgeSessions(db, now, settings().session.ttlSeconds);
-  await purgeCloneAttempts(db, now);
-  await purgeSendNowPresses(db, now);
+  await acrossStores(db, "purge of expired rows", async (tx) => {
+    await purgeIdempotency(tx, now);
+    await purgeAudit(tx, now, options.auditRetentionDays ?? settings().auditRetentionDays);
+    await purgeFailures(tx, now);
+    await purgeViews(tx, now);
+    await purgeSessions(tx, now, settings().session.ttlSeconds);
+    await purgeCloneAttempts(tx, now);
+    await purgeSendNowPresses(tx, now);
+  });
   return true;
 }

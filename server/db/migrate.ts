@@ -39,6 +39,11 @@ export async function migrate(db: Db): Promise<string[]> {
   });
 }
 
+/** Every migration this build holds, oldest first. */
+export function migrationVersions(): string[] {
+  return migrationFiles().map((file) => file.version);
+}
+
 /** The migrations this build holds that the database has not applied, oldest first. */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const [table] = await db.query<{ name: string | null }>("select to_regclass('schema_migrations')::text as name");

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "./database";
 import type { StoreScope } from "./alert-rules";
 
-/** The inbox: an organization's notifications, newest first, read or not per reader. */
+/** The inbox: the notifications of a reach's stores, newest first, read or not per reader. */
 export interface Notification {
   id: string;
   organizationId: string;
@@ -44,39 +44,46 @@ export async function addNotification(
   return row!;
 }
 
-/** The organization's latest notifications, with when this reader read each. */
-export function listNotifications(db: Db, organizationId: string, readerEmail: string, limit = 100): Promise<Notification[]> {
+/** The latest notifications of the given stores, with when this reader read each. */
+export function listNotifications(db: Db, storeUrls: readonly string[], readerEmail: string, limit = 100): Promise<Notification[]> {
   return db.query<Notification>(
     `select ${COLUMNS}, r.read_at as "readAt" from notifications n
      left join notification_reads r on r.notification_id = n.id and r.reader_email = $2
-     where n.organization_id = $1 order by n.created_at desc, n.id desc limit $3`,
-    [organizationId, readerEmail.toLowerCase(), limit],
+     where n.store_url = any($1::text[]) order by n.created_at desc, n.id desc limit $3`,
+    [storeUrls, readerEmail.toLowerCase(), limit],
   );
 }
 
-export async function unreadCount(db: Db, organizationId: string, readerEmail: string): Promise<number> {
+export async function unreadCount(db: Db, storeUrls: readonly string[], readerEmail: string): Promise<number> {
   const [row] = await db.query<{ count: string | number }>(
     `select count(*) as count from notifications n
-     where n.organization_id = $1
+     where n.store_url = any($1::text[])
        and not exists (select 1 from notification_reads r where r.notification_id = n.id and r.reader_email = $2)`,
-    [organizationId, readerEmail.toLowerCase()],
+    [storeUrls, readerEmail.toLowerCase()],
   );
   return Number(row?.count ?? 0);
 }
 
-/** Marks read (or unread again); false when the organization has no such notification. */
-export async function setRead(db: Db, organizationId: string, readerEmail: string, id: string, read: boolean, now: Date): Promise<boolean> {
-  const [found] = await db.query<{ id: string }>("select id from notifications where organization_id = $1 and id = $2", [
-    organizationId,
+/** Marks read (or unread again); false when none of the given stores has such a notification. */
+export async function setRead(
+  db: Db,
+  storeUrls: readonly string[],
+  readerEmail: string,
+  id: string,
+  read: boolean,
+  now: Date,
+): Promise<boolean> {
+  const [found] = await db.query<{ id: string }>("select id from notifications where store_url = any($1::text[]) and id = $2", [
+    storeUrls,
     id,
   ]);
   if (!found) return false;
   if (read) {
-    await db.query("insert into notification_reads (notification_id, reader_email, read_at) values ($1, $2, $3) on conflict do nothing", [
-      id,
-      readerEmail.toLowerCase(),
-      now,
-    ]);
+    await db.query(
+      `insert into notification_reads (notification_id, reader_email, read_at, store_url)
+       select id, $2, $3, store_url from notifications where id = $1 on conflict do nothing`,
+      [id, readerEmail.toLowerCase(), now],
+    );
   } else {
     await db.query("delete from notification_reads where notification_id = $1 and reader_email = $2", [id, readerEmail.toLowerCase()]);
   }
@@ -96,7 +103,8 @@ export async function recordWebhookAttempt(
   now: Date,
 ): Promise<void> {
   await db.query(
-    `insert into webhook_deliveries (id, notification_id, url, attempt, outcome, status, detail, at) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `insert into webhook_deliveries (id, notification_id, url, attempt, outcome, status, detail, at, store_url)
+     select $1, $2, $3, $4, $5, $6, $7, $8, store_url from notifications where id = $2`,
     [
       `hook_${randomUUID()}`,
       attempt.notificationId,

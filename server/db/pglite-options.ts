@@ -19,15 +19,18 @@ const initdbScript = () => join(/* turbopackIgnore: true */ process.cwd(), "serv
 
 /**
  * Makes a new data directory in a child process, so that initdb's peak memory (several hundred MB
- * under WebAssembly) is the child's and is given back when it exits; then moves it into
- * `dataDir`, which holds only the dashboard's lock file until then.
+ * under WebAssembly) is the child's and is given back when it exits. It is made in a folder inside
+ * `dataDir` (which holds only the dashboard's lock file until then), never beside it: the server's
+ * user may own nothing but `dataDir` (a container's volume). Its files are then moved up.
  */
 export async function initDataDirOutOfProcess(dataDir: string): Promise<void> {
   if (existsSync(join(dataDir, "PG_VERSION"))) return;
-  const strangers = readdirSync(dataDir).filter((name) => name !== "dashboard.lock" && !name.startsWith(".write-test"));
+  const strangers = readdirSync(dataDir).filter((name) => name !== "dashboard.lock" && !/^\.(write-test|initdb-)/.test(name));
   if (strangers.length > 0) throw new DataDirUnusable(dataDir, `it holds files (${strangers.slice(0, 3).join(", ")}) but no database`);
-  const staging = `${dataDir}.initdb-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
+  // What an init killed midway left is started over.
+  for (const name of readdirSync(dataDir).filter((entry) => entry.startsWith(".initdb-")))
+    rmSync(join(dataDir, name), { recursive: true, force: true });
+  const staging = join(dataDir, `.initdb-${process.pid}`);
   await new Promise<void>((resolve, reject) => {
     const child = fork(initdbScript(), [staging, JSON.stringify(SETTINGS)], { execArgv: ["--liftoff-only"], stdio: "ignore" });
     child.once("error", reject);

@@ -24,7 +24,11 @@ export interface SessionRow {
 export type NewSession = Pick<
   SessionRow,
   "keyFingerprint" | "userEmail" | "userName" | "organizationId" | "organizationName" | "userAgent" | "clientAddress"
->;
+> & {
+  /** The signed-in key's name in the ring (server/db/session-keys.ts) and its stores. */
+  keyLabel?: string;
+  storeUrls?: string[];
+};
 
 type SessionState = "active" | "expired" | "idle" | "revoked";
 
@@ -50,9 +54,16 @@ const COLUMNS = `id, key_fingerprint as "keyFingerprint", user_email as "userEma
 export async function createSession(db: Db, session: NewSession, now: Date): Promise<SessionRow> {
   const id = randomBytes(32).toString("base64url");
   const [row] = await db.query<SessionRow>(
-    `insert into sessions (id, key_fingerprint, user_email, user_name, organization_id, organization_name,
-       created_at, last_seen_at, user_agent, client_address)
-     values ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) returning ${COLUMNS}`,
+    // The signed-in key is the ring's first key.
+    `with created as (
+       insert into sessions (id, key_fingerprint, user_email, user_name, organization_id, organization_name,
+         created_at, last_seen_at, user_agent, client_address)
+       values ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) returning *
+     ), ring as (
+       insert into session_keys (session_id, key_fingerprint, label, store_urls, added_at)
+       select id, key_fingerprint, $10, $11::text[], created_at from created
+     )
+     select ${COLUMNS} from created`,
     [
       id,
       session.keyFingerprint,
@@ -63,6 +74,8 @@ export async function createSession(db: Db, session: NewSession, now: Date): Pro
       now,
       session.userAgent.slice(0, 512),
       session.clientAddress.slice(0, 100),
+      session.keyLabel ?? "",
+      session.storeUrls ?? [],
     ],
   );
   return row!;

@@ -18,6 +18,7 @@ describe.each(storageBackends())("the deliveries ledger on %s", (backend) => {
     headers: { "List-Unsubscribe": "<https://example.com/u>" },
     channel: "smtp" as const,
     organizationId,
+    storeUrl: "shop.example",
   });
 
   it("begins a key once: a sent message is never begun again, and 'not sent' is tried again", async () => {
@@ -39,12 +40,13 @@ describe.each(storageBackends())("the deliveries ledger on %s", (backend) => {
     expect(await beginDelivery(db, message(key), 30_000)).toMatchObject({ begun: false, delivery: { outcome: "unknown" } });
   });
 
-  it("lists an organization's deliveries only, and the Outbox's on their own", async () => {
-    const organizationId = unique("org");
-    await beginDelivery(db, message(unique("a"), organizationId), 30_000);
-    await beginDelivery(db, { ...message(unique("b"), organizationId), channel: "outbox" }, 30_000);
-    expect((await listDeliveries(db, organizationId)).length).toBe(2);
-    expect((await listDeliveries(db, organizationId, { channel: "outbox" })).map((delivery) => delivery.channel)).toEqual(["outbox"]);
-    expect(await listDeliveries(db, unique("org"))).toEqual([]);
+  it("lists the deliveries of the given stores only, and the Outbox's on their own", async () => {
+    const storeUrl = unique("store");
+    await beginDelivery(db, { ...message(unique("a")), storeUrl }, 30_000);
+    await beginDelivery(db, { ...message(unique("b")), storeUrl, channel: "outbox" }, 30_000);
+    await beginDelivery(db, { ...message(unique("c")), storeUrl: unique("store") }, 30_000);
+    expect((await listDeliveries(db, [storeUrl])).length).toBe(2);
+    expect((await listDeliveries(db, [storeUrl], { channel: "outbox" })).map((delivery) => delivery.channel)).toEqual(["outbox"]);
+    expect(await listDeliveries(db, [unique("store")])).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import type { Db } from "@/server/db/database";
 export interface Delivery {
   key: string;
   organizationId: string | null;
-  storeUrl: string | null;
+  storeUrl: string;
   jobId: string | null;
   recipient: string;
   subject: string;
@@ -26,8 +26,8 @@ type DeliveryOutcome = "sending" | "sent" | "not_sent" | "unknown";
 const COLUMNS = `key, organization_id as "organizationId", store_url as "storeUrl", job_id::text as "jobId", recipient, subject, html,
   text_body as "textBody", headers, channel, outcome, detail, message_id as "messageId", attempts, created_at as "createdAt", updated_at as "updatedAt"`;
 
-type NewDelivery = Pick<Delivery, "key" | "recipient" | "subject" | "html" | "textBody" | "headers" | "channel"> &
-  Partial<Pick<Delivery, "organizationId" | "storeUrl" | "jobId">>;
+type NewDelivery = Pick<Delivery, "key" | "recipient" | "subject" | "html" | "textBody" | "headers" | "channel" | "storeUrl"> &
+  Partial<Pick<Delivery, "organizationId" | "jobId">>;
 
 /**
  * Records the attempt before anything leaves. `begun` is false when the key has a row already
@@ -43,7 +43,7 @@ export async function beginDelivery(db: Db, message: NewDelivery, staleAfterMs: 
       [
         message.key,
         message.organizationId ?? null,
-        message.storeUrl ?? null,
+        message.storeUrl,
         message.jobId ?? null,
         message.recipient,
         message.subject,
@@ -96,10 +96,15 @@ export async function finishDelivery(
   return row!;
 }
 
-/** The organization's recent deliveries, newest first (the Runs page; `channel` 'outbox' for the Outbox). */
-export function listDeliveries(db: Db, organizationId: string, options: { channel?: "outbox"; limit?: number } = {}): Promise<Delivery[]> {
+/** The recent deliveries of the given stores, newest first (the Runs page; `channel` 'outbox' for the Outbox). */
+export function listDeliveries(
+  db: Db,
+  storeUrls: readonly string[],
+  options: { channel?: "outbox"; limit?: number } = {},
+): Promise<Delivery[]> {
   return db.query<Delivery>(
-    `select ${COLUMNS} from deliveries where organization_id = $1 and ($2::text is null or channel = $2) order by created_at desc limit $3`,
-    [organizationId, options.channel ?? null, options.limit ?? 100],
+    `select ${COLUMNS} from deliveries where store_url = any($1::text[]) and ($2::text is null or channel = $2)
+     order by created_at desc limit $3`,
+    [storeUrls, options.channel ?? null, options.limit ?? 100],
   );
 }

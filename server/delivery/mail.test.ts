@@ -1,14 +1,26 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { freePort } from "@/test/processes";
 import { startMailSink, type MailSink } from "@/test/mail-sink";
-import { deliverMail } from "./mail";
+import { inReach } from "@/server/db/reach";
+import { deliverMail as deliver } from "./mail";
+
+/** Sends in the reach of the message's store, as a job of that store does. */
+const deliverMail = (message: Parameters<typeof deliver>[0]) => inReach([message.storeUrl], () => deliver(message));
 
 let sink: MailSink;
 beforeAll(async () => (sink = await startMailSink({ reject: ["nobody@example.com"] })));
 afterAll(() => sink.close());
 afterEach(() => vi.unstubAllEnvs());
 
-const mail = (key: string, to: string) => ({ key, to, subject: "Hello", html: "<p>Hello</p>", text: "Hello", organizationId: "org_mail" });
+const mail = (key: string, to: string) => ({
+  key,
+  to,
+  subject: "Hello",
+  html: "<p>Hello</p>",
+  text: "Hello",
+  organizationId: "org_mail",
+  storeUrl: "shop.example",
+});
 
 describe("deliverMail", () => {
   it("sends by SMTP once per key: the same key again sends nothing", async () => {

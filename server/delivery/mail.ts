@@ -20,7 +20,8 @@ interface MailMessage {
   /** Extra headers (List-Unsubscribe). */
   headers?: Record<string, string>;
   organizationId?: string;
-  storeUrl?: string;
+  /** The store the message is about: who reaches it sees the message on the Runs and Outbox pages. */
+  storeUrl: string;
   jobId?: string;
 }
 

@@ -5,7 +5,7 @@ import { database, type Db } from "@/server/db/database";
 import { createView, softDeleteView } from "@/server/db/saved-views";
 import { createGrant, revokeGrant, noticesOfKey } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { enqueue, startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
 import { formatCurrency, formatNumber } from "@/shared/format";
 import { dumpAllTables, unique } from "@/test/databases";
 import { startMailSink, type MailSink } from "@/test/mail-sink";
@@ -13,6 +13,7 @@ import { enqueueDigest } from "./jobs";
 import { unsubscribePage } from "@/server/routes/unsubscribe";
 import { ADMIN_KEY, callRoute, US_STORE } from "@/test/harness";
 import { createSchedule, setSubscribed } from "./store";
+import { acrossStores, reachDb } from "@/server/db/reach";
 
 const MASTER_OLD = "old-master-key-".padEnd(40, "o");
 const MASTER_NEW = "new-master-key-".padEnd(40, "n");
@@ -33,7 +34,7 @@ beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0, control: true });
   sink = await startMailSink();
   settingsFor(MASTER_OLD);
-  db = await database();
+  db = reachDb(await database(), [US_STORE]);
   registerAllJobs();
   startBackgroundWork({ pollMs: 50 });
 });
@@ -109,7 +110,7 @@ async function rawTotals(startDate: string, endDate: string) {
 describe("digests of saved views", () => {
   it("arrives by SMTP with the sums of the upstream's raw rows, a link to the view and a one-click unsubscribe", async () => {
     const { schedule } = await scheduleFor(ADMIN_KEY, ["Bea@Example.com", "cy@example.com"]);
-    const { id } = await enqueueDigest(schedule.id, ORGANIZATION, "test-slot-1");
+    const { id } = await enqueueDigest(schedule, "test-slot-1");
     expect(await finished(id)).toMatchObject({ state: "done", detail: expect.stringContaining("2 sent") });
     const messages = await sink.waitFor(2);
     const message = messages.find((candidate) => JSON.stringify(candidate.to).includes("bea@example.com"))!;
@@ -128,14 +129,14 @@ describe("digests of saved views", () => {
     expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
 
     // The same slot again sends nothing: each recipient's delivery has its key.
-    const again = await enqueueDigest(schedule.id, ORGANIZATION, "test-slot-1");
+    const again = await enqueueDigest(schedule, "test-slot-1");
     expect(again.created).toBe(false);
     const [token] = await db.query<{ token: string }>(
       "select unsubscribe_token as token from digest_recipients where schedule_id = $1 and email = 'cy@example.com'",
       [schedule.id],
     );
     expect(await setSubscribed(db, token!.token, false, new Date())).toMatchObject({ email: "cy@example.com", unsubscribed: true });
-    const next = await enqueueDigest(schedule.id, ORGANIZATION, "test-slot-2");
+    const next = await enqueueDigest(schedule, "test-slot-2");
     expect(await finished(next.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
   });
 
@@ -162,7 +163,7 @@ describe("digests of saved views", () => {
     expect((await call("HEAD")).status).toBe(200);
     const shown = await call("GET");
     expect(await shown.text()).toContain(">Unsubscribe</button>");
-    const run = await enqueueDigest(first.schedule.id, ORGANIZATION, "after-scanner");
+    const run = await enqueueDigest(first.schedule, "after-scanner");
     expect(await finished(run.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
     expect(delivered()).toBe(1);
 
@@ -173,16 +174,16 @@ describe("digests of saved views", () => {
     // Added again by a colleague, to another digest of the store: still nothing reaches the address.
     const second = await scheduleFor(ADMIN_KEY, [address, `${unique("eve")}@example.com`]);
     expect(second.schedule.recipients.find((recipient) => recipient.email === address)).toEqual({ email: address, unsubscribed: true });
-    const skipped = await enqueueDigest(second.schedule.id, ORGANIZATION, "suppressed");
+    const skipped = await enqueueDigest(second.schedule, "suppressed");
     expect(await finished(skipped.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
-    const none = await enqueueDigest(first.schedule.id, ORGANIZATION, "suppressed");
+    const none = await enqueueDigest(first.schedule, "suppressed");
     expect(await finished(none.id)).toMatchObject({ detail: "Not sent: every recipient unsubscribed." });
     expect(delivered()).toBe(1);
 
     // Only the address itself, by its link's button, opts in again.
     const again = await call("POST", "action=subscribe");
     expect(await again.text()).toContain("You are subscribed again");
-    const resumed = await enqueueDigest(second.schedule.id, ORGANIZATION, "resumed");
+    const resumed = await enqueueDigest(second.schedule, "resumed");
     expect(await finished(resumed.id)).toMatchObject({ state: "done", detail: expect.stringContaining("2 sent") });
     await vi.waitFor(() => expect(delivered()).toBe(2), { timeout: 5_000 });
   });
@@ -191,7 +192,7 @@ describe("digests of saved views", () => {
     const address = `${unique("view-gone")}@example.com`;
     const { schedule, view } = await scheduleFor(ADMIN_KEY, [address]);
     await softDeleteView(db, ORGANIZATION, US_STORE, view.id, new Date());
-    const run = await enqueueDigest(schedule.id, ORGANIZATION, "view-deleted");
+    const run = await enqueueDigest(schedule, "view-deleted");
     expect(await finished(run.id)).toMatchObject({
       state: "done",
       detail: `Not sent: its saved view “${view.name}” was deleted. Restore the view, or schedule another one.`,
@@ -199,19 +200,32 @@ describe("digests of saved views", () => {
     expect(sink.messages.some((message) => JSON.stringify(message.to).includes(address))).toBe(false);
   });
 
+  it("is planned across stores, then sent in its own store's reach", async () => {
+    const { schedule } = await scheduleFor(ADMIN_KEY, ["planned@example.com"]);
+    await db.query("update digest_schedules set next_run_at = now() - interval '1 minute' where id = $1", [schedule.id]);
+    const plan = await enqueue("digest.plan", {}, { uniqueKey: unique("plan"), maxAttempts: 1 });
+    expect(await finished(plan.id)).toMatchObject({ state: "done", detail: expect.stringMatching(/^[1-9]\d* digests? due$/) });
+    const [send] = await db.query<{ id: string; storeUrl: string }>(
+      `select id::text as id, store_url as "storeUrl" from jobs where name = 'digest.send' and payload->>'scheduleId' = $1`,
+      [schedule.id],
+    );
+    expect(send?.storeUrl).toBe(US_STORE);
+    expect(await finished(send!.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
+  });
+
   it("holds no API key in plain text in any table, and reads under an old master key after a rotation", async () => {
     const { schedule, grant } = await scheduleFor(ADMIN_KEY, ["rotation@example.com"]);
-    expect(await dumpAllTables(db)).not.toContain(ADMIN_KEY);
+    expect(await acrossStores(db, "every row of every store", dumpAllTables)).not.toContain(ADMIN_KEY);
     settingsFor(`${MASTER_NEW},${MASTER_OLD}`);
     const before = sink.messages.length;
-    const run = await enqueueDigest(schedule.id, ORGANIZATION, "after-rotation");
+    const run = await enqueueDigest(schedule, "after-rotation");
     expect(await finished(run.id)).toMatchObject({ state: "done" });
     await sink.waitFor(before + 1);
     // Used once under the new list, the grant was sealed again under the newest key: the old one can go.
     settingsFor(MASTER_NEW);
-    const later = await enqueueDigest(schedule.id, ORGANIZATION, "old-key-removed");
+    const later = await enqueueDigest(schedule, "old-key-removed");
     expect(await finished(later.id)).toMatchObject({ state: "done" });
-    expect(await dumpAllTables(db)).not.toContain(ADMIN_KEY);
+    expect(await acrossStores(db, "every row of every store", dumpAllTables)).not.toContain(ADMIN_KEY);
     expect(grant.id).toMatch(/^grant_/);
   });
 
@@ -222,7 +236,7 @@ describe("digests of saved views", () => {
       await revokeGrant(db, { organizationId: ORGANIZATION, storeUrl: US_STORE, keyFingerprint: fingerprint }, grant.id, new Date()),
     ).toBe("revoked");
     const before = sink.messages.length;
-    const run = await enqueueDigest(schedule.id, ORGANIZATION, "after-revocation");
+    const run = await enqueueDigest(schedule, "after-revocation");
     expect(await finished(run.id)).toMatchObject({ state: "dead", detail: expect.stringContaining("revoked") });
     expect(sink.messages.length).toBe(before);
   });
@@ -234,7 +248,7 @@ describe("digests of saved views", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ key: MANAGER_KEY }),
     });
-    const run = await enqueueDigest(schedule.id, ORGANIZATION, "after-401");
+    const run = await enqueueDigest(schedule, "after-401");
     expect(await finished(run.id)).toMatchObject({ state: "dead", detail: expect.stringContaining("refused") });
     expect(sink.messages.some((message) => JSON.stringify(message.to).includes("refused@example.com"))).toBe(false);
     const [row] = await db.query<{ reason: string; fp: string }>(

@@ -1,4 +1,5 @@
 import "server-only";
+import { acrossStores } from "@/server/db/reach";
 import { z } from "zod";
 import { database, type Db } from "@/server/db/database";
 import { deliverMail, publicOrigin } from "@/server/delivery/mail";
@@ -15,19 +16,21 @@ const SEND = "digest.send";
 const sendPayload = z.object({ scheduleId: z.string(), slot: z.string() });
 
 /** Queues one send of a digest; `slot` names it ("now-…" for Send now), so each slot is sent once. */
-export function enqueueDigest(scheduleId: string, organizationId: string, slot: string, db?: Db) {
-  return enqueue(SEND, { scheduleId, slot }, { uniqueKey: `${SEND}:${scheduleId}:${slot}`, organizationId, db });
+export function enqueueDigest(schedule: { id: string; organizationId: string; storeUrl: string }, slot: string, db?: Db) {
+  const { id: scheduleId, organizationId, storeUrl } = schedule;
+  return enqueue(SEND, { scheduleId, slot }, { uniqueKey: `${SEND}:${scheduleId}:${slot}`, organizationId, storeUrl, db });
 }
 
 async function planDigests(): Promise<{ detail: string }> {
   const db = await database();
-  const slots = await db.transaction(async (tx) => {
+  // The planner scans every store's schedules: a deliberate path across stores.
+  const slots = await acrossStores(db, "digest planner: due schedules", async (tx) => {
     const due = await takeDueSlots(tx, new Date());
-    for (const { scheduleId, organizationId, slot } of due) {
+    for (const { scheduleId, organizationId, storeUrl, slot } of due) {
       await enqueue(
         SEND,
         { scheduleId, slot: slot.toISOString() },
-        { uniqueKey: `${SEND}:${scheduleId}:${slot.toISOString()}`, organizationId, db: tx },
+        { uniqueKey: `${SEND}:${scheduleId}:${slot.toISOString()}`, organizationId, storeUrl, db: tx },
       );
     }
     return due.length;

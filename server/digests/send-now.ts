@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "@/server/db/database";
+import { acrossStores, withReach } from "@/server/db/reach";
 import { LIMITS } from "@/shared/limits";
 
 const MINUTE = 60_000;
@@ -38,6 +39,19 @@ async function windowWait(db: Db, where: string, values: unknown[], limit: numbe
 }
 
 /**
+ * The organization's daily limit counts its presses in every one of its stores, more than the
+ * reach of the press: that one count runs across stores, in the press's transaction, which then
+ * returns to the reach of the press's store.
+ */
+async function organizationWait(db: Db, press: Press, now: Date): Promise<number> {
+  const wait = await acrossStores(db, "send-now limit: the organization's presses in all its stores", (tx) =>
+    windowWait(tx, "organization_id = $1", [press.organizationId], LIMITS.sendNowPerOrganizationDay, DAY, now),
+  );
+  await withReach(db, [press.storeUrl], async () => undefined);
+  return wait;
+}
+
+/**
  * Records a "Send now" press, or refuses it: once a minute and `sendNowPerPersonHour` an hour
  * per person and digest, `sendNowPerOrganizationDay` a day per organization. Presses of one
  * organization take turns (a transaction-scoped lock), so two at once cannot both slip under a limit.
@@ -57,7 +71,7 @@ export async function takeSendNow(db: Db, press: Press, now: Date): Promise<Send
       (wait) => `You sent this digest ${LIMITS.sendNowPerPersonHour} times in the last hour. You may send it again in ${waitWords(wait)}.`,
     ],
     [
-      await windowWait(db, "organization_id = $1", [press.organizationId], LIMITS.sendNowPerOrganizationDay, DAY, now),
+      await organizationWait(db, press, now),
       (wait) =>
         `Your organization sent ${LIMITS.sendNowPerOrganizationDay} digests with “Send now” in the last 24 hours. The next may go in ${waitWords(wait)}; scheduled digests still go out.`,
     ],

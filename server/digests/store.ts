@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "@/server/db/database";
+import { acrossStores } from "@/server/db/reach";
 import { liftSuppression, suppress } from "@/server/delivery/suppressions";
 import { nextDigestSlot, type DigestCadence } from "@/shared/digest-schedule";
 
@@ -69,11 +70,10 @@ export async function createSchedule(
       ],
     );
     for (const email of new Set(input.recipients.map((address) => address.toLowerCase()))) {
-      await tx.query("insert into digest_recipients (schedule_id, email, unsubscribe_token) values ($1, $2, $3)", [
-        id,
-        email,
-        randomBytes(24).toString("base64url"),
-      ]);
+      await tx.query(
+        "insert into digest_recipients (schedule_id, email, unsubscribe_token, store_url) select $1, $2, $3, store_url from digest_schedules where id = $1",
+        [id, email, randomBytes(24).toString("base64url")],
+      );
     }
     return (await scheduleById(tx, id))!;
   });
@@ -104,10 +104,14 @@ export async function deleteSchedule(db: Db, organizationId: string, storeUrl: s
  * Takes the schedules due at `now` and moves each to its next slot, in one transaction (rows
  * locked, skipped by a concurrent planner): each slot comes back exactly once.
  */
-export function takeDueSlots(db: Db, now: Date, limit = 500): Promise<{ scheduleId: string; organizationId: string; slot: Date }[]> {
+export function takeDueSlots(
+  db: Db,
+  now: Date,
+  limit = 500,
+): Promise<{ scheduleId: string; organizationId: string; storeUrl: string; slot: Date }[]> {
   return db.transaction(async (tx) => {
-    const due = await tx.query<DigestCadence & { id: string; organizationId: string; nextRunAt: Date }>(
-      `select id, organization_id as "organizationId", cadence, weekday, local_time as "localTime", time_zone as "timeZone", next_run_at as "nextRunAt"
+    const due = await tx.query<DigestCadence & { id: string; organizationId: string; storeUrl: string; nextRunAt: Date }>(
+      `select id, organization_id as "organizationId", store_url as "storeUrl", cadence, weekday, local_time as "localTime", time_zone as "timeZone", next_run_at as "nextRunAt"
        from digest_schedules where next_run_at <= $1 order by next_run_at limit $2 for update skip locked`,
       [now, limit],
     );
@@ -115,7 +119,12 @@ export function takeDueSlots(db: Db, now: Date, limit = 500): Promise<{ schedule
       // A slot missed while every instance was down is sent once, not once per missed slot.
       await tx.query("update digest_schedules set next_run_at = $2 where id = $1", [schedule.id, nextDigestSlot(schedule, now)]);
     }
-    return due.map((schedule) => ({ scheduleId: schedule.id, organizationId: schedule.organizationId, slot: schedule.nextRunAt }));
+    return due.map((schedule) => ({
+      scheduleId: schedule.id,
+      organizationId: schedule.organizationId,
+      storeUrl: schedule.storeUrl,
+      slot: schedule.nextRunAt,
+    }));
   });
 }
 
@@ -135,6 +144,20 @@ interface Subscription {
   organizationId: string;
   storeUrl: string;
   unsubscribed: boolean;
+}
+
+/**
+ * The store an unsubscribe link's token belongs to: the token alone names it, so this one lookup
+ * runs across stores (the recipient has no session); the rest of the link's work runs in that store's reach.
+ */
+export async function storeOfToken(db: Db, token: string): Promise<string | null> {
+  return acrossStores(db, "unsubscribe link: the store its token names", async (tx) => {
+    const [row] = await tx.query<{ storeUrl: string }>(
+      'select store_url as "storeUrl" from digest_recipients where unsubscribe_token = $1',
+      [token],
+    );
+    return row?.storeUrl ?? null;
+  });
 }
 
 export async function subscriptionOf(db: Db, token: string): Promise<Subscription | null> {

@@ -29,10 +29,13 @@ function masterKey(secret: string): MasterKey {
   return { id: createHash("sha256").update(key).digest("hex").slice(0, 16), key };
 }
 
+/** The master keys of a DELEGATION_KEY list, newest first (check-config tries them on the stored grants). */
+export const masterKeysFrom = (secrets: string[]): MasterKey[] => secrets.map(masterKey);
+
 /** DELEGATION_KEY's keys, newest first; the demo and development generate one per process. */
 function masterKeys(): MasterKey[] {
   const configured = settings().delegation.keys;
-  if (configured.length > 0) return configured.map(masterKey);
+  if (configured.length > 0) return masterKeysFrom(configured);
   return [processSingleton("generatedDelegationKey", () => masterKey(randomBytes(32).toString("base64url")))];
 }
 

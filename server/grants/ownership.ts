@@ -26,7 +26,7 @@ export async function isOrganizationAdmin(upstream: UpstreamClient, organization
 }
 
 /** Who changes what, for the Activity line of a change (server/db/audit.ts appendChange). */
-export function changeBy(scope: VerifiedScope, session: ActiveSession, requestId: string) {
+export function changeBy(scope: VerifiedScope, session: ActiveSession, requestId: string, key: { label: string }) {
   return {
     at: new Date(),
     organizationId: scope.organizationId!,
@@ -34,6 +34,7 @@ export function changeBy(scope: VerifiedScope, session: ActiveSession, requestId
     userEmail: session.data.user.email,
     sessionId: session.id,
     requestId,
+    keyLabel: key.label,
   };
 }
 

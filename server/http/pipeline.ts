@@ -5,13 +5,13 @@ import { DashboardError, errorResponse, invalidInput, newRequestId } from "./res
 import { logException, logRequest } from "@/server/observability/log";
 import { currentRequest } from "@/server/runtime/request-context";
 import { isSameOrigin } from "./origin";
-import { endSessionsOfKey } from "@/server/auth/current-session";
-import { forgetReach, keyReach } from "@/server/auth/key-reach";
-import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
+import { dropRefusedKey, keyClient, ringReach, type SessionKey } from "@/server/auth/ring";
+import type { UpstreamClient } from "@/server/upstream/client";
 import { toDashboardError, withSessionEnded } from "./failures";
 import { nulProblem } from "./input";
 import { namedOrganization, verifyScope, type Scope, type VerifiedScope } from "./scope";
 import { requireSession, type ActiveSession } from "@/server/auth/require-session";
+import { inReach } from "@/server/db/reach";
 
 const isKeyRefusal = (code: string): code is "key_expired" | "key_revoked" | "key_invalid" =>
   code === "key_expired" || code === "key_revoked" || code === "key_invalid";
@@ -40,8 +40,10 @@ interface RouteSpec<P, Q, B> {
   methods: readonly HttpMethod[];
   /** The route file's folder under app/, in Next's syntax: "/api/stores/[storeUrl]/saved-views". */
   path: string;
-  /** What the route works on: verified against the key's reach before the handler runs. */
+  /** What the route works on: verified against the session's reach before the handler runs. */
   scope: Resolve<P, Scope>;
+  /** Why a route declared `none` touches no store's data (the route table test requires it). */
+  reason?: string;
   /** Reads the path parameters (404/400 as DashboardError); default: each one a plain text value. */
   params?: (raw: RawParams, url: URL, request: Request) => P;
   /** The name in the log line (a template, never the raw path); default "METHOD path". */
@@ -63,10 +65,12 @@ interface HandlerContext<P, Q, B> {
   params: P;
   /** The signed-in session (absent only on routes declared with `session: false`). */
   session: ActiveSession;
-  /** The organization and store the route works on, verified (absent only on routes without a session). */
+  /** The stores the route works on, verified against the reach (absent only on routes without a session). */
   scope: VerifiedScope;
-  /** The upstream as this session's key, in the verified organization (absent only on routes without a session). */
+  /** The upstream as the key of the ring that reaches the scope, in the verified organization (absent only on routes without a session). */
   upstream: UpstreamClient;
+  /** That key: on store routes, the key of that store (absent only on routes without a session). */
+  key: SessionKey;
   query: Q;
   body: B;
   /** Whether the body came as a form post (answer with a redirect, not JSON). */
@@ -87,6 +91,8 @@ interface RouteInfo {
   readonly session: boolean;
   /** `by-path` when the scope depends on what the path names (the proxy: per upstream endpoint). */
   readonly scope: Scope | "by-path";
+  /** Why the route works on no store (routes of scope `none`). */
+  readonly reason?: string;
 }
 
 export type RouteHandler = ((request: Request, context?: RouteContext) => Promise<Response>) & { readonly spec: RouteInfo };
@@ -162,16 +168,18 @@ function setHeader(response: Response, name: string, value: string): Response {
   }
 }
 
-/** The session's upstream client: its key stays inside; a 401 or 403 makes the pipeline read the key's reach again. */
-function sessionUpstream(session: ActiveSession, requestId: string, signal: AbortSignal): UpstreamClient {
-  return upstreamClient({
-    apiKey: session.data.apiKey,
-    requestId,
-    signal,
-    onAnswer: (status) => {
-      if (status === 401 || status === 403) forgetReach(session.id);
-    },
-  });
+/**
+ * A key of the ring refused while others remain: only that key leaves, and the request is
+ * answered as for a store outside the reach, naming the store.
+ */
+function keyLeftRing(key: SessionKey, failure: DashboardError): DashboardError {
+  const stores = key.stores.map((store) => store.url).join(", ") || key.label;
+  return new DashboardError(
+    404,
+    "not_found",
+    `The upstream refused the key for ${stores} (${failure.code.replace("key_", "")}): it has left your key ring; your other stores stay.`,
+    { upstreamRequestId: failure.extra.upstreamRequestId },
+  );
 }
 
 /**
@@ -194,6 +202,7 @@ export function route<P = Record<string, string>, Q = Record<string, never>, B =
     let response: Response;
     let code: string | undefined;
     let session: ActiveSession | undefined;
+    let key: SessionKey | undefined;
     try {
       const url = new URL(request.url);
       const raw = (await routeContext?.params) ?? {};
@@ -206,36 +215,46 @@ export function route<P = Record<string, string>, Q = Record<string, never>, B =
       let upstream: UpstreamClient | undefined;
       if (spec.session !== false) {
         session = await requireSession(request);
-        upstream = sessionUpstream(session, requestId, request.signal);
+        const ring = await ringReach(session, requestId, request.signal);
         const storeUrl = (params as { storeUrl?: string } | undefined)?.storeUrl;
-        scope = verifyScope(resolve(spec.scope, params), await keyReach(session.id, upstream), session, named, storeUrl);
-        upstream = upstream.with({ organizationId: scope.organizationId ?? undefined });
+        scope = verifyScope(resolve(spec.scope, params), ring.reach, session, named, storeUrl);
+        // Every upstream call goes with the key of what it names: a store's own key, never another of the ring.
+        key = (scope.store && ring.keyOfStore(scope.store.url)) ?? ring.keyOfOrganization(scope.organizationId);
+        upstream = keyClient(session, key, requestId, request.signal).with({ organizationId: scope.organizationId ?? undefined });
       }
       const query = parseQuery(url, (spec.query ? resolve(spec.query, params) : noQuery) as z.ZodType<Q>);
       const bodySpec = spec.body ? resolve(spec.body, params) : undefined;
       const { body, form } = bodySpec ? await readRouteBody(request, bodySpec) : { body: undefined as B, form: false };
-      response = await handler({
-        request,
-        url,
-        requestId,
-        params,
-        session: session!,
-        scope: scope!,
-        upstream: upstream!,
-        query,
-        body,
-        form,
-        log,
-      });
+      // Every query of the handler sees and writes the rows of the route's stores only (row-level security).
+      const storeUrls = scope?.stores.map((store) => store.url) ?? [];
+      response = await inReach(storeUrls, () =>
+        handler({
+          request,
+          url,
+          requestId,
+          params,
+          session: session!,
+          scope: scope!,
+          upstream: upstream!,
+          key: key!,
+          query,
+          body,
+          form,
+          log,
+        }),
+      );
     } catch (error) {
       const known = toDashboardError(error);
       if (!known) logException(requestId, routeName, error);
-      const failure = known ?? new DashboardError(500, "internal_error");
+      let failure = known ?? new DashboardError(500, "internal_error");
+      // The upstream refused the key: it leaves every ring holding it, on every instance; a session left without keys ends.
+      if (session && key && isKeyRefusal(failure.code)) {
+        const kept = await dropRefusedKey(session.id, key, failure.code).catch(() => false);
+        if (kept) failure = keyLeftRing(key, failure);
+      }
       code = failure.code;
       log.upstreamRequestId ??= failure.extra.upstreamRequestId;
       response = withSessionEnded(errorResponse(failure, requestId), failure, request);
-      // The upstream refused the key: every session of it ends, on every instance.
-      if (session && isKeyRefusal(failure.code)) await endSessionsOfKey(session.keyFingerprint, failure.code).catch(() => undefined);
     }
     // A browser that left before the answer is logged as such, not as the upstream's failure.
     const status = request.signal.aborted ? 499 : response.status;
@@ -259,6 +278,7 @@ export function route<P = Record<string, string>, Q = Record<string, never>, B =
     path: spec.path,
     session: spec.session !== false,
     scope: typeof spec.scope === "string" ? spec.scope : "by-path",
+    reason: spec.reason,
   };
   return Object.assign(run, { spec: info });
 }

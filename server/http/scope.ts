@@ -6,19 +6,29 @@ import type { KeyReach, ReachStore } from "@/server/auth/key-reach";
 
 /**
  * What a route works on, declared in its spec:
- * - `none`: nothing of one organization (health, sign-in, the key's own sessions);
- * - `organization`: the organization the request names (header or query) or the session's;
- * - `store`: the store of the path, in the organization that owns it.
+ * - `none`: no store's data at all (health, sign-in, the signed-in person's own sessions); the
+ *   spec says why in its `reason`;
+ * - `store`: one store of the reach, named in the path;
+ * - `reach`: every store the session's keys reach (the organization-wide pages: Activity, the
+ *   inbox, Runs, the Outbox), narrowed to one organization when the request names it.
+ * There is no scope "an organization": a key reaches stores, and an organization id alone
+ * never selects a store's data.
  */
-export type Scope = "none" | "organization" | "store";
+export type Scope = "none" | "store" | "reach";
 
-/** The scope a handler works in, verified against what the session's key reaches. */
+/** The scope a handler works in, verified against what the session's keys reach. */
 export interface VerifiedScope {
-  /** Null only on `none` routes of a session without an organization. */
+  /**
+   * The organization the upstream is asked in: the store's (`store`), the named one, or the
+   * session's. Never a filter of the dashboard's own data. Null only on `none` and `reach`
+   * routes of a session without an organization.
+   */
   organizationId: string | null;
   organizationName?: string;
   /** Set on `store` routes. */
   store?: ReachStore;
+  /** The stores the handler may read and write: the path's store, the reach (or its part in the named organization), none. */
+  stores: readonly ReachStore[];
   /** Whether the request named the organization itself (x-service-organization-id or organizationId). */
   named: boolean;
 }
@@ -50,10 +60,15 @@ const outsideOrganization = (id: string) => new DashboardError(403, "forbidden",
 const outsideStore = (url: string) =>
   new DashboardError(404, "not_found", `Store ${url} was not found among the stores this key can reach.`);
 
+/** The name of an organization of the reach, or undefined when no store of the reach is in it. */
+function organizationName(reach: KeyReach, id: string): string | undefined {
+  return reach.stores.find((store) => store.organizationId === id)?.organizationName;
+}
+
 /**
- * Verifies a route's scope against the key's reach, as the contract's part 5 answers: an
- * organization outside it is a 403, a store outside it (another organization's, another of the
- * same organization, or none at all) a 404. Nothing is read or written before this passes.
+ * Verifies a route's scope against the reach, as the contract's part 5 answers: an organization
+ * outside it is a 403, a store outside it (another organization's, another of the same
+ * organization, or none at all) a 404. Nothing is read or written before this passes.
  */
 export function verifyScope(
   scope: Scope,
@@ -62,25 +77,32 @@ export function verifyScope(
   named: string | undefined,
   storeUrl: string | undefined,
 ): VerifiedScope {
-  const organizationOf = (id: string) => reach.organizations.find((organization) => organization.id === id);
-  if (scope === "none") {
-    const id = named ?? session.data.organizationId ?? null;
-    if (named !== undefined && !organizationOf(named)) throw outsideOrganization(named);
-    return { organizationId: id, organizationName: id ? organizationOf(id)?.name : undefined, named: named !== undefined };
+  const isNamed = named !== undefined;
+  if (isNamed && organizationName(reach, named) === undefined) throw outsideOrganization(named);
+  if (scope === "store") {
+    if (!storeUrl) throw new DashboardError(400, "bad_request", "The store URL in the path is missing.");
+    const store = reach.stores.find((candidate) => candidate.url === storeUrl && (!isNamed || candidate.organizationId === named));
+    if (!store) throw outsideStore(storeUrl);
+    return { organizationId: store.organizationId, organizationName: store.organizationName, store, stores: [store], named: isNamed };
   }
-  if (scope === "organization") {
-    const id = named ?? session.data.organizationId;
-    if (!id) throw new DashboardError(403, "forbidden", "This session works in no organization.");
-    const organization = organizationOf(id);
-    if (!organization) throw outsideOrganization(id);
-    return { organizationId: organization.id, organizationName: organization.name, named: named !== undefined };
-  }
-  if (!storeUrl) throw new DashboardError(400, "bad_request", "The store URL in the path is missing.");
-  if (named !== undefined && !organizationOf(named)) throw outsideOrganization(named);
-  const candidates = named !== undefined ? [organizationOf(named)!] : reach.organizations;
-  for (const organization of candidates) {
-    const store = organization.stores.find((candidate) => candidate.url === storeUrl);
-    if (store) return { organizationId: organization.id, organizationName: organization.name, store, named: named !== undefined };
-  }
-  throw outsideStore(storeUrl);
+  const id = named ?? session.data.organizationId ?? null;
+  const name = id ? organizationName(reach, id) : undefined;
+  if (scope === "none") return { organizationId: id, organizationName: name, stores: [], named: isNamed };
+  const stores = isNamed ? reach.stores.filter((store) => store.organizationId === named) : reach.stores;
+  return { organizationId: id, organizationName: name, stores, named: isNamed };
+}
+
+/**
+ * The store URLs a reach-wide listing reads: all of the scope's, or the one a `?store=` filter
+ * names, which must be one of them (404 otherwise, as for a store that does not exist).
+ */
+export function storesToRead(scope: VerifiedScope, filter?: string): string[] {
+  if (filter === undefined) return scope.stores.map((store) => store.url);
+  if (!scope.stores.some((store) => store.url === filter)) throw outsideStore(filter);
+  return [filter];
+}
+
+/** The scope's stores as the organization-wide pages name them. */
+export function storeItems(scope: VerifiedScope): { url: string; name: string }[] {
+  return scope.stores.map((store) => ({ url: store.url, name: store.name ?? store.url }));
 }

@@ -55,15 +55,16 @@ describe.each(storageBackends())("the job queue on %s", (backend) => {
     expect(await claimJobs(db, "worker-a", [name], 1, 30)).toEqual([]);
   });
 
-  it("lists an organization's runs only, and deletes finished runs after 30 days", async () => {
-    const organizationId = unique("org");
-    const old = await enqueue(unique("job"), {}, { db, organizationId });
-    const recent = await enqueue(unique("job"), {}, { db, organizationId });
+  it("lists the runs of the given stores only, and deletes finished runs after 30 days", async () => {
+    const storeUrl = unique("store");
+    const old = await enqueue(unique("job"), {}, { db, storeUrl });
+    const recent = await enqueue(unique("job"), {}, { db, storeUrl });
+    await enqueue(unique("job"), {}, { db, storeUrl: unique("store") });
     await db.query("update jobs set state = 'done', finished_at = now() - interval '31 days' where id = $1", [old.id]);
     await db.query("update jobs set state = 'done', finished_at = now() where id = $1", [recent.id]);
-    expect((await listRuns(db, organizationId)).map((run) => run.id).sort()).toEqual([old.id, recent.id].sort());
-    expect(await listRuns(db, unique("org"))).toEqual([]);
+    expect((await listRuns(db, [storeUrl])).map((run) => run.id).sort()).toEqual([old.id, recent.id].sort());
+    expect(await listRuns(db, [unique("store")])).toEqual([]);
     expect(await pruneRuns(db, new Date())).toBeGreaterThanOrEqual(1);
-    expect((await listRuns(db, organizationId)).map((run) => run.id)).toEqual([recent.id]);
+    expect((await listRuns(db, [storeUrl])).map((run) => run.id)).toEqual([recent.id]);
   });
 });

@@ -2,12 +2,13 @@ import "server-only";
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { settings } from "@/server/config/settings";
+import { inReach } from "@/server/db/reach";
 import { database, type Db } from "@/server/db/database";
 import { logger } from "@/server/observability/log";
 import { processSingleton } from "@/server/runtime/singleton";
 
 /**
- * Background jobs in the dashboard's own database (README, "Work while you're away"): any
+ * Background jobs in the dashboard's own database (docs/features/digests-and-grants.md): any
  * number of instances poll one table; a job is claimed with `for update skip locked` under a
  * lease its worker renews every third of the lease, so a worker killed mid-run loses it within
  * JOBS_LEASE_SECONDS and another instance runs the job again. Failures are retried with
@@ -76,8 +77,10 @@ interface EnqueueOptions {
   /** At most one job ever holds this key: enqueuing it again does nothing. */
   uniqueKey?: string;
   runAt?: Date;
-  /** Lets the organization's users see the run on the Runs page. */
+  /** The organization of the job's store. */
   organizationId?: string;
+  /** The store the job works for: lets the users who reach it see the run on the Runs page. */
+  storeUrl?: string;
   maxAttempts?: number;
   /** Enqueue inside this transaction (the job exists only if it commits). */
   db?: Db;
@@ -88,10 +91,18 @@ export async function enqueue(name: string, payload: unknown, options: EnqueueOp
   const db = options.db ?? (await database());
   const maxAttempts = options.maxAttempts ?? registry.jobs.get(name)?.maxAttempts ?? 5;
   const [row] = await db.query<{ id: string }>(
-    `insert into jobs (name, payload, unique_key, organization_id, run_at, max_attempts)
-     values ($1, ($2::text)::jsonb, $3, $4, coalesce($5, now()), $6)
+    `insert into jobs (name, payload, unique_key, organization_id, store_url, run_at, max_attempts)
+     values ($1, ($2::text)::jsonb, $3, $4, $5, coalesce($6, now()), $7)
      on conflict (unique_key) do nothing returning id::text as id`,
-    [name, JSON.stringify(payload ?? {}), options.uniqueKey ?? null, options.organizationId ?? null, options.runAt ?? null, maxAttempts],
+    [
+      name,
+      JSON.stringify(payload ?? {}),
+      options.uniqueKey ?? null,
+      options.organizationId ?? null,
+      options.storeUrl ?? null,
+      options.runAt ?? null,
+      maxAttempts,
+    ],
   );
   if (row) return { id: row.id, created: true };
   const [existing] = await db.query<{ id: string }>("select id::text as id from jobs where unique_key = $1", [options.uniqueKey]);
@@ -103,6 +114,8 @@ interface ClaimedRow {
   name: string;
   payload: unknown;
   attempts: number;
+  /** The store the job works for; null for work of no one store (the planner, the purge). */
+  storeUrl: string | null;
 }
 
 /** Jobs whose lease lapsed with no attempt left are dead; then up to `limit` due jobs are taken. */
@@ -119,7 +132,7 @@ export async function claimJobs(db: Db, workerId: string, names: string[], limit
        select id from jobs
        where name = any($2::text[]) and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
        order by run_at limit $4 for update skip locked)
-     returning id::text as id, name, payload, attempts`,
+     returning id::text as id, name, payload, attempts, store_url as "storeUrl"`,
     [workerId, names, leaseSeconds, limit],
   );
 }
@@ -162,13 +175,11 @@ async function runJob(worker: Worker, job: ClaimedRow): Promise<void> {
   worker.running.set(job.id, controller);
   const db = await database();
   try {
-    const result = await definition.handler({
-      id: job.id,
-      name: job.name,
-      payload: job.payload,
-      attempt: job.attempts,
-      signal: controller.signal,
-    });
+    // A job of one store sees and writes that store's rows only; a job of none, no store's rows
+    // (unless it takes a deliberate path across stores: server/db/reach.ts).
+    const result = await inReach(job.storeUrl ? [job.storeUrl] : [], () =>
+      definition.handler({ id: job.id, name: job.name, payload: job.payload, attempt: job.attempts, signal: controller.signal }),
+    );
     await finish(db, worker.id, job, definition, undefined, result);
   } catch (error) {
     logger.warn(

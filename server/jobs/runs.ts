@@ -12,15 +12,16 @@ interface RunRow {
   startedAt: Date | null;
   finishedAt: Date | null;
   runAt: Date;
+  storeUrl: string;
 }
 
-/** The organization's recent runs, newest first (jobs without an organization, like the planner, are not shown). */
-export function listRuns(db: Db, organizationId: string, limit = 100): Promise<RunRow[]> {
+/** The recent runs of the given stores, newest first (jobs of no store, like the planner, are not shown). */
+export function listRuns(db: Db, storeUrls: readonly string[], limit = 100): Promise<RunRow[]> {
   return db.query<RunRow>(
     `select id::text as id, name, state, attempts, max_attempts as "maxAttempts", detail, created_at as "createdAt",
-       started_at as "startedAt", finished_at as "finishedAt", run_at as "runAt"
-     from jobs where organization_id = $1 order by created_at desc, id desc limit $2`,
-    [organizationId, limit],
+       started_at as "startedAt", finished_at as "finishedAt", run_at as "runAt", store_url as "storeUrl"
+     from jobs where store_url = any($1::text[]) order by created_at desc, id desc limit $2`,
+    [storeUrls, limit],
   );
 }
 

@@ -5,6 +5,7 @@ import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { getAudit, InvalidCursor, listAudit, type AuditFilters } from "@/server/db/audit";
 import { database } from "@/server/db/database";
 import { route } from "@/server/http/pipeline";
+import { storeItems, storesToRead } from "@/server/http/scope";
 
 const PAGE_SIZE = 50;
 /** The export stops here: a history longer than this is narrowed with the filters first. */
@@ -15,7 +16,6 @@ function storeFilters(filters: ActivityFilters): AuditFilters {
   return {
     action: filters.action,
     outcome: filters.outcome,
-    storeUrl: filters.store,
     userEmail: filters.person,
     from: filters.from ? new Date(`${filters.from}T00:00:00Z`) : undefined,
     // The last day is included: up to the start of the next.
@@ -23,27 +23,28 @@ function storeFilters(filters: ActivityFilters): AuditFilters {
   };
 }
 
-async function page(organizationId: string, filters: ActivityFilters, before: string | undefined, limit: number) {
+async function page(storeUrls: readonly string[], filters: ActivityFilters, before: string | undefined, limit: number) {
   try {
-    return await listAudit(await database(), { organizationId, filters: storeFilters(filters) }, { limit, before });
+    return await listAudit(await database(), { storeUrls, filters: storeFilters(filters) }, { limit, before });
   } catch (error) {
     if (error instanceof InvalidCursor) throw new DashboardError(400, "bad_request", "This page of the Activity list does not exist.");
     throw error;
   }
 }
 
-/** GET /api/activity: one page of the organization's guarded actions, newest first, filtered. */
+/** GET /api/activity: one page of the guarded actions in the reach's stores, newest first, filtered. */
 export const activity = route(
-  { methods: ["GET"], path: "/api/activity", scope: "organization", query: activityQuerySchema },
+  { methods: ["GET"], path: "/api/activity", scope: "reach", query: activityQuerySchema },
   async ({ scope, requestId, query }) => {
-    const organizationId = scope.organizationId!;
     const { before, entry, ...filters } = query;
+    const storeUrls = storesToRead(scope, filters.store);
+    const stores = storeItems(scope);
     if (entry) {
-      const found = await getAudit(await database(), organizationId, entry);
-      const entries = found ? [found] : [];
-      return jsonResponse({ entries, nextCursor: null } satisfies ActivityResponse, { requestId });
+      const found = await getAudit(await database(), storeUrls, entry);
+      if (!found) throw new DashboardError(404, "not_found", "No such entry among the stores this key can reach.");
+      return jsonResponse({ stores, entries: [found], nextCursor: null } satisfies ActivityResponse, { requestId });
     }
-    return jsonResponse((await page(organizationId, filters, before, PAGE_SIZE)) satisfies ActivityResponse, { requestId });
+    return jsonResponse({ stores, ...(await page(storeUrls, filters, before, PAGE_SIZE)) } satisfies ActivityResponse, { requestId });
   },
 );
 
@@ -92,22 +93,22 @@ function entryLine(entry: AuditEntry): string {
 
 /** GET /api/activity/export: the filtered list as CSV, the filters written in its first lines. */
 export const activityExport = route(
-  { methods: ["GET"], path: "/api/activity/export", scope: "organization", query: activityQuerySchema },
+  { methods: ["GET"], path: "/api/activity/export", scope: "reach", query: activityQuerySchema },
   async ({ scope, requestId, query }) => {
-    const organizationId = scope.organizationId!;
+    const storeUrls = storesToRead(scope, query.store);
     const filters = { ...query, before: undefined, entry: undefined };
     const described = Object.entries(filters)
       .filter(([, value]) => value !== undefined)
       .map(([name, value]) => `${name}=${value}`);
     const lines = [
-      csvLine(["# Activity of organization", organizationId, "exported", new Date().toISOString()]),
+      csvLine(["# Activity of stores", ...storeUrls, "exported", new Date().toISOString()]),
       csvLine(["# Filters", ...(described.length > 0 ? described : ["none"])]),
       csvLine(COLUMNS),
     ];
     let cursor: string | undefined;
     let count = 0;
     while (count < EXPORT_LIMIT) {
-      const next = await page(organizationId, filters, cursor, Math.min(500, EXPORT_LIMIT - count));
+      const next = await page(storeUrls, filters, cursor, Math.min(500, EXPORT_LIMIT - count));
       for (const entry of next.entries) lines.push(entryLine(entry));
       count += next.entries.length;
       if (!next.nextCursor) break;

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { describeDemo } from "@/demo-upstream/describe";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { createRule, getRule, listRules } from "@/server/db/alert-rules";
+import { reachDb } from "@/server/db/reach";
 import { database, type Db } from "@/server/db/database";
 import { listNotifications, webhookAttempts } from "@/server/db/notifications";
 import { registerAlertJobs } from "@/server/alerts/jobs";
@@ -56,7 +57,7 @@ const ruleInput = (overrides: Partial<AlertRuleInput> = {}): AlertRuleInput => (
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
   useUpstream(upstream.baseUrl, env);
-  db = await database();
+  db = reachDb(await database(), [US_STORE]);
   for (const [name, apiKey] of Object.entries({ admin: ADMIN_KEY, marketer: MARKETER_KEY, manager: MANAGER_KEY })) {
     const signedIn = await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey }) }));
     cookies[name] = cookieFrom(signedIn);
@@ -162,7 +163,7 @@ describe("Check now", () => {
       // Less than one webhook timeout, let alone its retries; nothing was posted during the answer.
       expect(took).toBeLessThan(3_000);
       expect(arrived).toEqual([]);
-      const [notification] = (await listNotifications(db, ORGANIZATION, emails.admin!)).filter((n) => n.ruleId === rule.id);
+      const [notification] = (await listNotifications(db, [US_STORE], emails.admin!)).filter((n) => n.ruleId === rule.id);
       const [job] = await db.query<{ state: string }>("select state from jobs where unique_key = $1", [
         `alerts.webhook:${notification!.id}`,
       ]);

@@ -92,6 +92,7 @@ function whatChanged(before: AlertRuleInput, after: AlertRuleInput): string {
 function paused(
   scope: VerifiedScope,
   session: ActiveSession,
+  key: { label: string },
   requestId: string,
   change: string,
   set: (tx: Db) => Promise<StoredRule | null>,
@@ -100,7 +101,11 @@ function paused(
     db.transaction(async (tx) => {
       const rule = await set(tx);
       if (!rule) throw gone();
-      await appendChange(tx, changeBy(scope, session, requestId), "alert-rule.pause", { ruleId: rule.id, ruleName: nameOf(rule), change });
+      await appendChange(tx, changeBy(scope, session, requestId, key), "alert-rule.pause", {
+        ruleId: rule.id,
+        ruleName: nameOf(rule),
+        change,
+      });
       return rule;
     }),
   );
@@ -123,7 +128,7 @@ export const listAlertRules = route({ methods: ["GET"], path: COLLECTION, scope:
 /** POST /api/stores/{storeUrl}/alerts */
 export const createAlertRule = route(
   { methods: ["POST"], path: COLLECTION, scope: "store", body },
-  async ({ scope, session, body: input, requestId }) => {
+  async ({ scope, session, key, body: input, requestId }) => {
     await savedViewSearchOf(scope, input);
     if ((await listRules(await database(), storeOf(scope))).length >= LIMITS.rulesPerStore)
       throw new DashboardError(
@@ -135,7 +140,7 @@ export const createAlertRule = route(
       await database()
     ).transaction(async (tx) => {
       const created = await createRule(tx, storeOf(scope), input, session.data.user.email, new Date());
-      await appendChange(tx, changeBy(scope, session, requestId), "alert-rule.create", { ruleId: created.id, ruleName: input.name });
+      await appendChange(tx, changeBy(scope, session, requestId, key), "alert-rule.create", { ruleId: created.id, ruleName: input.name });
       return created;
     });
     return jsonResponse(item(rule, session.data.user.email), { status: 201, requestId });
@@ -152,7 +157,7 @@ export const getAlertRule = route({ methods: ["GET"], path: ONE, scope: "store" 
 /** PUT /api/stores/{storeUrl}/alerts/{id}: replaces the rule's definition (its episode and state stay); its owner only. */
 export const updateAlertRule = route(
   { methods: ["PUT"], path: ONE, scope: "store", body },
-  async ({ scope, session, params, body: input, requestId }) => {
+  async ({ scope, session, key, params, body: input, requestId }) => {
     const viewer = session.data.user.email;
     const before = await ownRule(scope, params.id!, viewer, "change what this alert rule reads and where it sends");
     await savedViewSearchOf(scope, input);
@@ -166,7 +171,7 @@ export const updateAlertRule = route(
         ruleName: input.name,
         change: whatChanged(alertRuleInputSchema.parse(before.definition), input),
       };
-      await appendChange(tx, changeBy(scope, session, requestId), "alert-rule.change", target);
+      await appendChange(tx, changeBy(scope, session, requestId, key), "alert-rule.change", target);
       return updated;
     });
     return jsonResponse(item(rule, viewer), { requestId });
@@ -174,25 +179,28 @@ export const updateAlertRule = route(
 );
 
 /** DELETE /api/stores/{storeUrl}/alerts/{id}: its owner only. */
-export const deleteAlertRule = route({ methods: ["DELETE"], path: ONE, scope: "store" }, async ({ scope, session, params, requestId }) => {
-  const rule = await ownRule(scope, params.id!, session.data.user.email, "delete this alert rule");
-  await (
-    await database()
-  ).transaction(async (tx) => {
-    if (!(await deleteRule(tx, storeOf(scope), params.id!, new Date()))) throw gone();
-    await appendChange(tx, changeBy(scope, session, requestId), "alert-rule.delete", { ruleId: rule.id, ruleName: nameOf(rule) });
-  });
-  return jsonResponse({ ok: true }, { requestId });
-});
+export const deleteAlertRule = route(
+  { methods: ["DELETE"], path: ONE, scope: "store" },
+  async ({ scope, session, key, params, requestId }) => {
+    const rule = await ownRule(scope, params.id!, session.data.user.email, "delete this alert rule");
+    await (
+      await database()
+    ).transaction(async (tx) => {
+      if (!(await deleteRule(tx, storeOf(scope), params.id!, new Date()))) throw gone();
+      await appendChange(tx, changeBy(scope, session, requestId, key), "alert-rule.delete", { ruleId: rule.id, ruleName: nameOf(rule) });
+    });
+    return jsonResponse({ ok: true }, { requestId });
+  },
+);
 
 /** POST /api/stores/{storeUrl}/alerts/{id}/snooze: `{ minutes }` from now; 0 ends it. */
 export const snoozeAlertRule = route(
   { methods: ["POST"], path: `${ONE}/snooze`, scope: "store", body: { schema: snoozeSchema, maxBytes: ACTION_BODY_LIMIT } },
-  async ({ scope, session, upstream, params, body: { minutes }, requestId }) => {
+  async ({ scope, session, key, upstream, params, body: { minutes }, requestId }) => {
     await pausableRule(scope, params.id!, session.data.user.email, upstream);
     const now = new Date();
     const until = minutes === 0 ? null : new Date(now.getTime() + minutes * 60_000);
-    const rule = await paused(scope, session, requestId, minutes === 0 ? "snooze ended" : `snoozed for ${minutes} min`, (tx) =>
+    const rule = await paused(scope, session, key, requestId, minutes === 0 ? "snooze ended" : `snoozed for ${minutes} min`, (tx) =>
       setRuleQuiet(tx, storeOf(scope), params.id!, { snoozedUntil: until }, now),
     );
     return jsonResponse(item(rule, session.data.user.email), { requestId });
@@ -202,9 +210,9 @@ export const snoozeAlertRule = route(
 /** POST /api/stores/{storeUrl}/alerts/{id}/mute: `{ muted }`. */
 export const muteAlertRule = route(
   { methods: ["POST"], path: `${ONE}/mute`, scope: "store", body: { schema: muteSchema, maxBytes: ACTION_BODY_LIMIT } },
-  async ({ scope, session, upstream, params, body: { muted }, requestId }) => {
+  async ({ scope, session, key, upstream, params, body: { muted }, requestId }) => {
     await pausableRule(scope, params.id!, session.data.user.email, upstream);
-    const rule = await paused(scope, session, requestId, muted ? "muted" : "unmuted", (tx) =>
+    const rule = await paused(scope, session, key, requestId, muted ? "muted" : "unmuted", (tx) =>
       setRuleQuiet(tx, storeOf(scope), params.id!, { muted }, new Date()),
     );
     return jsonResponse(item(rule, session.data.user.email), { requestId });

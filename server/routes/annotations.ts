@@ -34,7 +34,7 @@ export const listAnnotations = route(
     const to = new Date(Date.parse(`${query.endDate}T00:00:00Z`) + DAY_MS + ZONE_MARGIN_MS);
     const [notes, audit] = await Promise.all([
       notesInRange(db, store, query),
-      listAudit(db, { organizationId: store.organizationId, filters: { storeUrl: store.storeUrl, from, to } }, { limit: 500 }),
+      listAudit(db, { storeUrls: [store.storeUrl], filters: { from, to } }, { limit: 500 }),
     ]);
     const actions: ActionMarker[] = audit.entries
       .filter((entry) => isUpstreamAction(entry.action) && MARKED.has(entry.outcome))

@@ -23,14 +23,15 @@ export const currentCloneAttempt = route({ methods: ["GET"], path: ATTEMPT, scop
  */
 export const keepCloneAttempt = route(
   { methods: ["PUT"], path: ATTEMPT, scope: "store", body: { schema: newCloneAttemptSchema, maxBytes: ACTION_BODY_LIMIT } },
-  async ({ session, scope, body, requestId }) => {
+  async ({ session, scope, key, body, requestId }) => {
     await saveCloneAttempt(
       await database(),
       {
         sessionId: session.id,
         storeUrl: scope.store!.url,
         organizationId: scope.organizationId!,
-        keyFingerprint: session.keyFingerprint,
+        // The store's own key of the ring: the one its clone runs with, whose Idempotency-Keys it finds.
+        keyFingerprint: key.fingerprint,
         idempotencyKey: body.idempotencyKey,
         request: body.request,
       },
@@ -50,5 +51,5 @@ export const dismissClone = route({ methods: ["DELETE"], path: ATTEMPT, scope: "
 export const cloneDuplicates = route(
   { methods: ["GET"], path: "/api/stores/[storeUrl]/clone-duplicates", scope: "store", query: cloneDuplicatesQuerySchema },
   async ({ scope, query, requestId }) =>
-    jsonResponse({ duplicates: await recentIdenticalClones(await database(), scope.organizationId!, query, new Date()) }, { requestId }),
+    jsonResponse({ duplicates: await recentIdenticalClones(await database(), scope.store!.url, query, new Date()) }, { requestId }),
 );

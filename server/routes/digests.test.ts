@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { describeDemo } from "@/demo-upstream/describe";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { reachDb } from "@/server/db/reach";
 import { database, type Db } from "@/server/db/database";
 import { createSchedule } from "@/server/digests/store";
 import { LIMITS } from "@/shared/limits";
@@ -30,7 +31,7 @@ const json = (method: string, path: string, cookie: string, body?: unknown) =>
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
   useUpstream(upstream.baseUrl, env);
-  db = await database();
+  db = reachDb(await database(), [US_STORE]);
   for (const [name, apiKey] of Object.entries({ admin: ADMIN_KEY, marketer: MARKETER_KEY })) {
     const signedIn = await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey }) }));
     cookies[name] = cookieFrom(signedIn);

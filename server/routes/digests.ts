@@ -58,7 +58,7 @@ export const listDigests = route({ methods: ["GET"], path: COLLECTION, scope: "s
 /** POST /api/stores/{storeUrl}/digests: schedules a saved view, read through the signed-in key's grant for the store. */
 export const createDigest = route(
   { methods: ["POST"], path: COLLECTION, scope: "store", body: { schema: newDigestSchema, maxBytes: ACTION_BODY_LIMIT } },
-  async ({ scope, session, body, upstream, requestId, log }) => {
+  async ({ scope, session, key, body, upstream, requestId, log }) => {
     const db = await database();
     const organizationId = scope.organizationId!;
     const storeUrl = scope.store!.url;
@@ -72,7 +72,7 @@ export const createDigest = route(
         `A store holds at most ${LIMITS.digestsPerStore} scheduled digests. Delete one before scheduling another.`,
       );
     const grant = (await listGrants(db, organizationId, storeUrl)).find(
-      (candidate) => candidate.keyFingerprint === session.keyFingerprint && !candidate.endedAt && candidate.expiresAt > new Date(),
+      (candidate) => candidate.keyFingerprint === key.fingerprint && !candidate.endedAt && candidate.expiresAt > new Date(),
     );
     if (!grant) throw new DashboardError(409, "grant_needed");
     const profile = await upstream.json("store-profile", storeProfileSchema, { params: { storeUrl } });
@@ -93,7 +93,7 @@ export const createDigest = route(
       },
       new Date(),
     );
-    await appendChange(db, changeBy(scope, session, requestId), "digest.create", {
+    await appendChange(db, changeBy(scope, session, requestId, key), "digest.create", {
       digestId: schedule.id,
       viewName: schedule.viewName,
       change: `${schedule.recipients.length} recipient${schedule.recipients.length === 1 ? "" : "s"}`,
@@ -105,7 +105,7 @@ export const createDigest = route(
 /** DELETE /api/stores/{storeUrl}/digests/{id}: the owner of the grant it reads through only. */
 export const deleteDigest = route(
   { methods: ["DELETE"], path: `${COLLECTION}/[id]`, scope: "store", params: digestPath },
-  async ({ scope, session, params, requestId }) => {
+  async ({ scope, session, key, params, requestId }) => {
     const db = await database();
     const schedule = await scheduleById(db, params.id);
     if (schedule && schedule.organizationId === scope.organizationId && schedule.storeUrl === scope.store!.url) {
@@ -115,7 +115,10 @@ export const deleteDigest = route(
       if (!(await deleteSchedule(tx, scope.organizationId!, scope.store!.url, params.id))) {
         throw new DashboardError(404, "not_found", "No such digest.");
       }
-      await appendChange(tx, changeBy(scope, session, requestId), "digest.delete", { digestId: params.id, viewName: schedule?.viewName });
+      await appendChange(tx, changeBy(scope, session, requestId, key), "digest.delete", {
+        digestId: params.id,
+        viewName: schedule?.viewName,
+      });
     });
     return jsonResponse({ deleted: true }, { requestId });
   },
@@ -127,7 +130,7 @@ export const deleteDigest = route(
  */
 export const sendDigestNow = route(
   { methods: ["POST"], path: `${COLLECTION}/[id]/send`, scope: "store", params: digestPath },
-  async ({ scope, session, params, requestId }) => {
+  async ({ scope, session, key, params, requestId }) => {
     const schedule = await scheduleById(await database(), params.id);
     if (!schedule || schedule.organizationId !== scope.organizationId || schedule.storeUrl !== scope.store!.url) {
       throw new DashboardError(404, "not_found", "No such digest.");
@@ -143,11 +146,11 @@ export const sendDigestNow = route(
       };
       const refused = await takeSendNow(tx, press, now);
       if (refused) throw new DashboardError(429, "rate_limited", refused.message, { retryAfter: String(refused.waitSeconds) });
-      await appendChange(tx, changeBy(scope, session, requestId), "digest.send-now", {
+      await appendChange(tx, changeBy(scope, session, requestId, key), "digest.send-now", {
         digestId: schedule.id,
         viewName: schedule.viewName,
       });
-      return enqueueDigest(schedule.id, schedule.organizationId, `now-${now.toISOString()}`, tx);
+      return enqueueDigest(schedule, `now-${now.toISOString()}`, tx);
     });
     return jsonResponse({ jobId: id }, { status: 202, requestId });
   },

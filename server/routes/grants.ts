@@ -34,16 +34,14 @@ function grantPath(raw: RawParams): { storeUrl: string; id: string } {
 }
 
 /** GET /api/stores/{storeUrl}/grants: the store's grants, and what the signed-in key's owner was told about theirs. */
-export const listStoreGrants = route({ methods: ["GET"], path: COLLECTION, scope: "store" }, async ({ scope, session, requestId }) => {
+export const listStoreGrants = route({ methods: ["GET"], path: COLLECTION, scope: "store" }, async ({ scope, key, requestId }) => {
   const db = await database();
-  const [grants, notices] = await Promise.all([
-    listGrants(db, scope.organizationId!, scope.store!.url),
-    noticesOfKey(db, session.keyFingerprint),
-  ]);
+  // The store's own key of the ring owns its grants.
+  const [grants, notices] = await Promise.all([listGrants(db, scope.organizationId!, scope.store!.url), noticesOfKey(db, key.fingerprint)]);
   return jsonResponse(
     {
       enabled: settings().delegation.enabled,
-      grants: grants.map((grant) => item(grant, session.keyFingerprint)),
+      grants: grants.map((grant) => item(grant, key.fingerprint)),
       notices: notices
         .filter((notice) => notice.storeUrl === scope.store!.url)
         .map((notice) => ({
@@ -60,7 +58,7 @@ export const listStoreGrants = route({ methods: ["GET"], path: COLLECTION, scope
 /** POST /api/stores/{storeUrl}/grants: the signed-in key's owner consents to unattended reads of this store. */
 export const grantStore = route(
   { methods: ["POST"], path: COLLECTION, scope: "store", body: { schema: newGrantSchema, maxBytes: ACTION_BODY_LIMIT } },
-  async ({ scope, session, requestId }) => {
+  async ({ scope, session, key, requestId }) => {
     const { enabled, ttlDays } = settings().delegation;
     if (!enabled) {
       throw new DashboardError(409, "delegation_off");
@@ -70,24 +68,25 @@ export const grantStore = route(
       {
         organizationId: scope.organizationId!,
         storeUrl: scope.store!.url,
-        keyFingerprint: session.keyFingerprint,
+        // Sealed with the key of this store, never another key of the ring.
+        keyFingerprint: key.fingerprint,
         ownerEmail: session.data.user.email,
-        apiKey: session.data.apiKey,
+        apiKey: key.apiKey,
         ttlDays,
       },
       new Date(),
     );
-    return jsonResponse(item(grant, session.keyFingerprint), { status: 201, requestId });
+    return jsonResponse(item(grant, key.fingerprint), { status: 201, requestId });
   },
 );
 
 /** DELETE /api/stores/{storeUrl}/grants/{id}: revoked by its owner; every digest reading through it stops. */
 export const revokeStoreGrant = route(
   { methods: ["DELETE"], path: `${COLLECTION}/[id]`, scope: "store", params: grantPath },
-  async ({ scope, session, params, requestId }) => {
+  async ({ scope, key, params, requestId }) => {
     const result = await revokeGrant(
       await database(),
-      { organizationId: scope.organizationId!, storeUrl: scope.store!.url, keyFingerprint: session.keyFingerprint },
+      { organizationId: scope.organizationId!, storeUrl: scope.store!.url, keyFingerprint: key.fingerprint },
       params.id,
       new Date(),
     );

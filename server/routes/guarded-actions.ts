@@ -61,11 +61,13 @@ export async function runGuardedAction(
   scope: VerifiedScope,
   upstream: UpstreamClient,
   call: UpstreamRequest,
+  /** The key of the ring that acts (the store's own); its fingerprint scopes the Idempotency-Key and names it in Activity. */
+  keyFingerprint = session.keyFingerprint,
 ): Promise<Response> {
   const result = await runAction({
     action,
     idempotencyKey: request.headers.get(IDEMPOTENCY_HEADER),
-    keyFingerprint: session.keyFingerprint,
+    keyFingerprint,
     session: { id: session.id, email: session.data.user.email },
     organizationId: scope.organizationId,
     storeUrl: scope.store!.url,

@@ -45,9 +45,11 @@ async function appliedMigration(): Promise<string | "unavailable"> {
   }
 }
 
+const PROBE = "the probe of the instance itself";
+
 /** GET /api/health/live: the process answers. */
 export const liveness = route(
-  { methods: ["GET"], path: "/api/health/live", scope: "none", session: false, probe: true },
+  { methods: ["GET"], path: "/api/health/live", scope: "none", reason: PROBE, session: false, probe: true },
   async ({ requestId }) => jsonResponse({ status: "ok", ...identity() }, { requestId }),
 );
 
@@ -67,9 +69,12 @@ const readinessHandler = async ({ requestId }: { requestId: string }) => {
 
 /** GET /api/health/ready: 200 when this instance should be sent requests, 503 (with why) otherwise. */
 export const readiness = route(
-  { methods: ["GET"], path: "/api/health/ready", scope: "none", session: false, probe: true },
+  { methods: ["GET"], path: "/api/health/ready", scope: "none", reason: PROBE, session: false, probe: true },
   readinessHandler,
 );
 
 /** GET /api/health: readiness, as load balancers configured for it still ask. */
-export const health = route({ methods: ["GET"], path: "/api/health", scope: "none", session: false, probe: true }, readinessHandler);
+export const health = route(
+  { methods: ["GET"], path: "/api/health", scope: "none", reason: PROBE, session: false, probe: true },
+  readinessHandler,
+);

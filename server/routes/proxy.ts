@@ -4,6 +4,7 @@ import { UpstreamHttpError, type UpstreamClient, type UpstreamRequest } from "@/
 import { matchEndpoint, type Endpoint } from "@/server/upstream/endpoints";
 import { canonicalizePath } from "@/server/upstream/path";
 import { runGuardedAction } from "./guarded-actions";
+import { ringContext } from "./ring-context";
 import { ACTION_BODY_LIMIT, route } from "@/server/http/pipeline";
 import type { Scope } from "@/server/http/scope";
 
@@ -31,10 +32,13 @@ function matchProxyPath(url: URL, request: Request) {
   return match;
 }
 
-/** What an endpoint works on: a store of its path, an organization it must be told, or the key's own identity. */
-function scopeOf(endpoint: Endpoint): Scope {
+/**
+ * What an endpoint works on: a store of its path, the stores of the reach in one organization
+ * (the list of stores, asked in an organization of the reach), or the key's own identity.
+ */
+export function scopeOf(endpoint: Endpoint): Scope {
   if (endpoint.segments.some((segment) => typeof segment !== "string" && segment.param === "storeUrl")) return "store";
-  return endpoint.id === "stores" ? "organization" : "none";
+  return endpoint.id === "stores" ? "reach" : "none";
 }
 
 /** One upstream call, answered with only its status, content-type, request id, retry-after and body (streamed). */
@@ -78,15 +82,18 @@ export const proxyToUpstream = route(
     query: (match) => match.endpoint.query,
     body: (match) => (match.endpoint.body ? { schema: match.endpoint.body, maxBytes: ACTION_BODY_LIMIT } : undefined),
   },
-  async ({ request, params: match, session, scope, upstream, query, body, log }) => {
+  async ({ request, params: match, session, scope, upstream, key, query, body, log }) => {
     const { endpoint, params } = match;
     // The organization is part of the scope; GET /context also takes it in its query.
     const forwardedQuery = endpoint.id === "context" && scope.named ? { ...query, organizationId: scope.organizationId! } : query;
+    // A ring's context lists every store of its keys, each key asked for its own.
+    if (endpoint.id === "context" && session.keys.length > 1)
+      return ringContext(session, upstream.requestId, request.signal, scope.named ? scope.organizationId! : undefined, log);
     if (!endpoint.action) return forward(upstream, endpoint, { params, query: forwardedQuery, body }, log);
     // A guarded action runs to its end even if the browser goes away, so that a retry can replay its outcome.
     // The engine sees the upstream's raw answer: it alone decides what the outcome was.
     const call = { params, query: forwardedQuery, body, signal: null };
-    const answer = await runGuardedAction(request, endpoint, endpoint.action, session, scope, upstream, call);
+    const answer = await runGuardedAction(request, endpoint, endpoint.action, session, scope, upstream, call, key.fingerprint);
     log.upstreamRequestId = answer.headers.get("x-request-id") ?? undefined;
     if (answer.status === 401) throw await UpstreamHttpError.from(answer);
     return answer;

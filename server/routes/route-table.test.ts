@@ -1,25 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { routeTable } from "@/test/route-table";
+import { allEndpoints } from "@/server/upstream/endpoints";
+import { scopeOf } from "./proxy";
 
-/**
- * Routes that work on no organization or store, and why. A new route with scope "none" fails
- * here until it is added, with its reason: the default for anything that touches an
- * organization's data is "organization" or "store".
- */
-const UNSCOPED: Record<string, string> = {
-  "GET /api/health": "the probe of the instance itself",
-  "GET /api/health/live": "the probe of the instance itself",
-  "GET /api/health/ready": "the probe of the instance itself",
-  "GET /api/session": "the signed-in session itself",
-  "POST /api/session": "sign-in: there is no session yet",
-  "DELETE /api/session": "sign-out of the session itself",
-  "GET /api/sessions": "the sessions of the signed-in key, found by its fingerprint",
-  "DELETE /api/sessions": "the other sessions of the signed-in key",
-  "DELETE /api/sessions/[id]": "one session of the signed-in key",
-  "GET /api/unsubscribe/[token]": "a digest recipient, without an account: the token names the subscription",
-  "POST /api/unsubscribe/[token]": "one-click unsubscribe (RFC 8058), without an account: the token names the subscription",
-};
-
+/** The scopes a route may declare; the proxy's (`by-path`) follow each upstream endpoint. */
+const SCOPES = ["none", "store", "reach"];
 describe("the route table", () => {
   it("has every exported handler made by the pipeline, at the folder it declares, for the method it is exported as", async () => {
     const table = await routeTable();
@@ -32,13 +17,22 @@ describe("the route table", () => {
     }
   });
 
-  it("declares a scope for every route, and says why a route works on no organization", async () => {
+  it("declares a scope of the reach for every route, and says why a route works on no store", async () => {
     for (const { path, method, handler } of await routeTable()) {
       const name = `${method} ${path}`;
-      expect(["none", "organization", "store", "by-path"], name).toContain(handler.spec.scope);
-      if (handler.spec.scope === "none")
-        expect(UNSCOPED[name], `${name} has scope "none": add it to UNSCOPED with its reason`).toBeDefined();
+      if (handler.spec.scope === "by-path") {
+        expect(path, `${name}: only the proxy's scope follows its path`).toBe("/api/v1/[...path]");
+        continue;
+      }
+      expect(SCOPES, name).toContain(handler.spec.scope);
+      if (handler.spec.scope === "none") {
+        expect(handler.spec.reason?.trim().length ?? 0, `${name} has scope "none": its spec must say why in "reason"`).toBeGreaterThan(10);
+      }
     }
+  });
+
+  it("gives every upstream endpoint of the proxy a scope of the reach", () => {
+    for (const endpoint of allEndpoints()) expect(SCOPES, endpoint.id).toContain(scopeOf(endpoint));
   });
 
   it("needs a session everywhere but the health probes, sign-in and sign-out", async () => {

@@ -6,28 +6,41 @@ import { settings } from "@/server/config/settings";
 import { database } from "@/server/db/database";
 import { listSessionsOfKey, revokeOthers, revokeSession, sessionState } from "@/server/db/sessions";
 import { route } from "@/server/http/pipeline";
+import type { ActiveSession } from "@/server/auth/require-session";
 
 /** The handle the browser sees for a session: derived from its id, which stays on the server. */
 const publicId = (id: string) => createHash("sha256").update(id).digest("base64url").slice(0, 22);
 
-/** GET /api/sessions: the signed-in key's sessions that still count, this one marked. */
-export const listSessions = route({ methods: ["GET"], path: "/api/sessions", scope: "none" }, async ({ session, requestId }) => {
-  const now = new Date();
-  const limits = settings().session;
+const OWN_SESSIONS = "the signed-in person's own sessions (browser, address, times): nothing of any store";
+
+/** The sessions of the signed-in key that are the signed-in person's. */
+async function ownSessions(session: ActiveSession) {
   const rows = await listSessionsOfKey(await database(), session.keyFingerprint);
-  const sessions: SessionListItem[] = rows
-    .filter((row) => sessionState(row, now, limits) === "active")
-    .map((row) => ({
-      id: publicId(row.id),
-      userAgent: row.userAgent,
-      clientAddress: row.clientAddress,
-      userEmail: row.userEmail,
-      createdAt: row.createdAt.toISOString(),
-      lastSeenAt: row.lastSeenAt.toISOString(),
-      current: row.id === session.id,
-    }));
-  return jsonResponse({ sessions }, { requestId });
-});
+  const email = session.data.user.email.toLowerCase();
+  return rows.filter((row) => row.userEmail.toLowerCase() === email);
+}
+
+/** GET /api/sessions: the signed-in key's sessions that still count, this one marked. */
+export const listSessions = route(
+  { methods: ["GET"], path: "/api/sessions", scope: "none", reason: OWN_SESSIONS },
+  async ({ session, requestId }) => {
+    const now = new Date();
+    const limits = settings().session;
+    const rows = await ownSessions(session);
+    const sessions: SessionListItem[] = rows
+      .filter((row) => sessionState(row, now, limits) === "active")
+      .map((row) => ({
+        id: publicId(row.id),
+        userAgent: row.userAgent,
+        clientAddress: row.clientAddress,
+        userEmail: row.userEmail,
+        createdAt: row.createdAt.toISOString(),
+        lastSeenAt: row.lastSeenAt.toISOString(),
+        current: row.id === session.id,
+      }));
+    return jsonResponse({ sessions }, { requestId });
+  },
+);
 
 /** DELETE /api/sessions/{id}: signs out one session of the same key. */
 export const endSession = route(
@@ -35,6 +48,7 @@ export const endSession = route(
     methods: ["DELETE"],
     path: "/api/sessions/[id]",
     scope: "none",
+    reason: OWN_SESSIONS,
     params: ({ id }) => {
       if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new DashboardError(404, "not_found", "No such session.");
       return { id };
@@ -42,7 +56,7 @@ export const endSession = route(
   },
   async ({ session, params, requestId }) => {
     const db = await database();
-    const target = (await listSessionsOfKey(db, session.keyFingerprint)).find((row) => publicId(row.id) === params.id);
+    const target = (await ownSessions(session)).find((row) => publicId(row.id) === params.id);
     if (!target) throw new DashboardError(404, "not_found", "No such session: it may have ended already.");
     const ended = (await revokeSession(db, target.id, "session_revoked", new Date(), session.keyFingerprint)) ? 1 : 0;
     return jsonResponse({ ended }, { requestId });
@@ -50,6 +64,8 @@ export const endSession = route(
 );
 
 /** DELETE /api/sessions: signs out every other session of the key. */
-export const endOtherSessions = route({ methods: ["DELETE"], path: "/api/sessions", scope: "none" }, async ({ session, requestId }) =>
-  jsonResponse({ ended: await revokeOthers(await database(), session.keyFingerprint, session.id, new Date()) }, { requestId }),
+export const endOtherSessions = route(
+  { methods: ["DELETE"], path: "/api/sessions", scope: "none", reason: OWN_SESSIONS },
+  async ({ session, requestId }) =>
+    jsonResponse({ ended: await revokeOthers(await database(), session.keyFingerprint, session.id, new Date()) }, { requestId }),
 );

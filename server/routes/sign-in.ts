@@ -1,4 +1,5 @@
 import "server-only";
+import { withReach } from "@/server/db/reach";
 import { z } from "zod";
 import { safeNextPath } from "@/shared/safe-redirect";
 import { contextSchema, type Context } from "@/shared/schemas/context";
@@ -12,25 +13,27 @@ import {
   clearedSessionCookies,
   newSessionData,
   sealedSessionCookie,
-  sessionSetCookie,
+  sessionSetCookies,
   summarize,
   type SessionData,
 } from "@/server/auth/cookie";
+import { rememberKeyReach, summarizeSession } from "@/server/auth/ring";
+import { keyLabel } from "@/server/db/key-identity";
 import { database } from "@/server/db/database";
 import { listRefusals } from "@/server/db/key-refusals";
 import { recordFailure, retryAfterSeconds } from "@/server/db/rate-limits";
 import { settings } from "@/server/config/settings";
 import { createSession, revokeSession } from "@/server/db/sessions";
 import { renewGrantsOfKey } from "@/server/grants/store";
-import { rememberReach } from "@/server/auth/key-reach";
 import { purgeExpired } from "@/server/db/maintenance";
 import { upstreamClient, UpstreamHttpError } from "@/server/upstream/client";
 import { toDashboardError } from "@/server/http/failures";
 import { route, SIGN_IN_BODY_LIMIT } from "@/server/http/pipeline";
 
 /** What the browser learns about a session: never the key. */
-function sessionBody(session: SessionData, context?: Context) {
-  return { session: summarize(session), ...(context ? { context } : {}) };
+function sessionBody(session: SessionData, context?: Context, label?: string) {
+  const keys = label && [{ label, organization: session.organization, storeUrls: session.stores.map((store) => store.url) }];
+  return { session: summarize(session, keys || undefined), ...(context ? { context } : {}) };
 }
 
 /** A form leaves empty fields behind; a demo key button sends its id next to an empty key field. */
@@ -61,7 +64,8 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
   await purgeExpired(db, new Date());
   const keyFingerprint = await fingerprintOf(apiKey);
   // Signing in renews the key's grants (their lifetime counts from the owner's last sign-in).
-  await renewGrantsOfKey(db, keyFingerprint, settings().delegation.ttlDays, new Date());
+  const reached = context.organizations.flatMap((candidate) => candidate.stores.map((store) => store.url));
+  await withReach(db, reached, (tx) => renewGrantsOfKey(tx, keyFingerprint, settings().delegation.ttlDays, new Date()));
   const row = await createSession(
     db,
     {
@@ -72,11 +76,13 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
       organizationName: organization?.name ?? null,
       userAgent: request.headers.get("user-agent") ?? "",
       clientAddress: clientAddress(request) ?? "",
+      keyLabel: keyLabel(keyFingerprint),
+      storeUrls: context.organizations.flatMap((candidate) => candidate.stores.map((store) => store.url)),
     },
     new Date(),
   );
   // What the key reaches, for the scope checks of the session's first requests (a narrowed read is not its whole reach).
-  if (!organizationId) rememberReach(row.id, context);
+  if (!organizationId) rememberKeyReach(row.id, keyFingerprint, context);
   const session = newSessionData({
     sessionId: row.id,
     apiKey,
@@ -85,7 +91,7 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
     stores: (organization?.stores ?? []).slice(0, SESSION_STORES_LIMIT).map(({ url, type, currency }) => ({ url, type, currency })),
     user: { name: context.user.name, email: context.user.email },
   });
-  return { session, context, cookie: await sessionSetCookie(session, request) };
+  return { session, context, label: keyLabel(keyFingerprint), cookies: await sessionSetCookies(session, request) };
 }
 
 /**
@@ -98,6 +104,7 @@ export const signIn = route(
     methods: ["POST"],
     path: "/api/session",
     scope: "none",
+    reason: "sign-in: there is no session yet",
     session: false,
     body: { schema: z.record(z.string(), z.unknown()), maxBytes: SIGN_IN_BODY_LIMIT, form: true },
   },
@@ -112,11 +119,11 @@ export const signIn = route(
           retryAfter: String(wait),
         });
       }
-      const { session, context, cookie } = await openSession(request, signInInput(body), requestId);
+      const { session, context, label, cookies } = await openSession(request, signInInput(body), requestId);
       const response = form
         ? new Response(null, { status: 303, headers: { location: next } })
-        : jsonResponse(sessionBody(session, context), { requestId });
-      response.headers.append("set-cookie", cookie);
+        : jsonResponse(sessionBody(session, context, label), { requestId });
+      for (const cookie of cookies) response.headers.append("set-cookie", cookie);
       response.headers.append("set-cookie", forgetEndedReasonCookie(request));
       return response;
     } catch (error) {
@@ -134,20 +141,23 @@ export const signIn = route(
 );
 
 /** GET /api/session: who is signed in, and the actions the upstream has refused this key; never the key. */
-export const currentSession = route({ methods: ["GET"], path: "/api/session", scope: "none" }, async ({ session, requestId }) => {
-  const refusals = await listRefusals(await database(), session.keyFingerprint);
-  return jsonResponse(
-    {
-      ...sessionBody(session.data),
-      refusals: refusals.map(({ action, message, refusedAt }) => ({ action, message, refusedAt: refusedAt.toISOString() })),
-    },
-    { requestId },
-  );
-});
+export const currentSession = route(
+  { methods: ["GET"], path: "/api/session", scope: "none", reason: "the signed-in session itself" },
+  async ({ session, requestId }) => {
+    const refusals = await listRefusals(await database(), session.keyFingerprint);
+    return jsonResponse(
+      {
+        session: summarizeSession(session),
+        refusals: refusals.map(({ action, message, refusedAt }) => ({ action, message, refusedAt: refusedAt.toISOString() })),
+      },
+      { requestId },
+    );
+  },
+);
 
 /** DELETE /api/session: sign out. The row is revoked, so a copy of the cookie no longer works anywhere. */
 export const signOut = route(
-  { methods: ["DELETE"], path: "/api/session", scope: "none", session: false },
+  { methods: ["DELETE"], path: "/api/session", scope: "none", reason: "sign-out of the session itself", session: false },
   async ({ request, requestId }) => {
     const { session } = await resolveSession(sealedSessionCookie(request.headers.get("cookie")));
     if (session) await revokeSession(await database(), session.id, "session_revoked", new Date());

@@ -1,6 +1,7 @@
 import "server-only";
+import { withReach } from "@/server/db/reach";
 import { database } from "@/server/db/database";
-import { setSubscribed, subscriptionOf } from "@/server/digests/store";
+import { setSubscribed, storeOfToken, subscriptionOf } from "@/server/digests/store";
 import { route, type RawParams } from "@/server/http/pipeline";
 import { DashboardError } from "@/server/http/responses";
 
@@ -45,11 +46,21 @@ async function wantsSubscribe(request: Request): Promise<boolean> {
  * store's mail; the page then offers to subscribe again, the only way back.
  */
 export const unsubscribePage = route(
-  { methods: ["GET", "POST"], path: PATH, scope: "none", session: false, mutation: false, params: tokenPath },
+  {
+    methods: ["GET", "POST"],
+    path: PATH,
+    scope: "none",
+    reason: "a digest recipient without an account: the token alone names the subscription",
+    session: false,
+    mutation: false,
+    params: tokenPath,
+  },
   async ({ request, params }) => {
     const db = await database();
+    const storeUrl = await storeOfToken(db, params.token);
+    if (!storeUrl) return invalid();
     if (request.method !== "POST") {
-      const found = await subscriptionOf(db, params.token);
+      const found = await withReach(db, [storeUrl], (tx) => subscriptionOf(tx, params.token));
       if (!found) return invalid();
       if (found.unsubscribed)
         return page(
@@ -62,7 +73,7 @@ export const unsubscribePage = route(
       );
     }
     const subscribe = await wantsSubscribe(request);
-    const done = await setSubscribed(db, params.token, subscribe, new Date());
+    const done = await withReach(db, [storeUrl], (tx) => setSubscribed(tx, params.token, subscribe, new Date()));
     if (!done) return invalid();
     if (subscribe)
       return page(

@@ -1,5 +1,6 @@
 import "server-only";
-import { settingProblems } from "@/server/config/settings";
+import { settingProblems, settings } from "@/server/config/settings";
+import { webhookOriginProblem } from "@/server/db/alert-rules";
 import { closeDatabase, database, describeOpenFailure } from "@/server/db/database";
 import { onShutdown } from "./lifecycle";
 
@@ -23,9 +24,11 @@ export function checkSettingsOrExit(): void {
 /** Opens the database and applies its migrations; it closes after the last request of a graceful stop. */
 export async function openDatabaseOrExit(): Promise<void> {
   onShutdown(closeDatabase);
+  let problem: string | null = null;
   try {
-    await database();
+    problem = await webhookOriginProblem(await database(), settings());
   } catch (error) {
     refuseToStart([`Database error: ${describeOpenFailure(error)}`]);
   }
+  if (problem) refuseToStart([`Configuration error: ${problem}`]);
 }

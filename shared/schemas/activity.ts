@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reachStoresSchema } from "./reach";
 import { dashboardDateSchema } from "./common";
 
 /**
@@ -60,6 +61,8 @@ export const auditEntrySchema = z.strictObject({
   /** ISO 8601 time the action finished (or was found unfinished). */
   at: z.string(),
   userEmail: z.string(),
+  /** Which key of the person's ring acted: a short label, never the key (null for entries from before the ring). */
+  keyLabel: z.string().nullable().optional(),
   organizationId: z.string().nullable(),
   storeUrl: z.string(),
   action: z.enum(auditActions),
@@ -78,7 +81,11 @@ export const auditEntrySchema = z.strictObject({
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 /** GET /api/activity: one page, newest first; `nextCursor` asks for the page after it. */
-export const activityResponseSchema = z.strictObject({ entries: z.array(auditEntrySchema), nextCursor: z.string().nullable() });
+export const activityResponseSchema = z.strictObject({
+  stores: reachStoresSchema,
+  entries: z.array(auditEntrySchema),
+  nextCursor: z.string().nullable(),
+});
 export type ActivityResponse = z.infer<typeof activityResponseSchema>;
 
 /** The Activity page's filters, kept in its URL and sent as the query of GET /api/activity and its CSV export. */

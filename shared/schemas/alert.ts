@@ -68,7 +68,7 @@ export const alertRuleSchema = alertRuleInputSchema.extend({
   createdByEmail: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** Shared secret of the webhook signature: shown to the rule's owner only (null for anyone else). */
+  /** Shared secret of the webhook signature: shown to the rule's owner only (null for anyone else; docs/webhooks.md). */
   webhookSecret: z.string().nullable(),
   /** The same secret as Standard Webhooks libraries take it (`whsec_…`); null for anyone but the owner. */
   standardWebhookSecret: z.string().nullable(),

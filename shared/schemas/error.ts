@@ -42,6 +42,8 @@ const errorCodes = [
   "delegation_off",
   "grant_needed",
   "limit_reached",
+  "ring_full",
+  "store_in_ring",
 ] as const;
 export const errorCodeSchema = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;

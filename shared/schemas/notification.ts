@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reachStoresSchema } from "./reach";
 
 /** The inbox as one reader sees it: newest first, with whether they have read each. */
 const notificationSchema = z.strictObject({
@@ -14,5 +15,9 @@ const notificationSchema = z.strictObject({
 });
 export type InboxNotification = z.infer<typeof notificationSchema>;
 
-export const notificationListSchema = z.strictObject({ unread: z.number(), notifications: z.array(notificationSchema) });
+export const notificationListSchema = z.strictObject({
+  stores: reachStoresSchema,
+  unread: z.number(),
+  notifications: z.array(notificationSchema),
+});
 export type NotificationList = z.infer<typeof notificationListSchema>;

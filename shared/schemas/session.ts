@@ -5,6 +5,17 @@ import { contextSchema } from "./context";
 /** At most this many stores are kept in the session summary, so the cookie stays small. */
 export const SESSION_STORES_LIMIT = 20;
 
+/** A session holds at most this many keys (its key ring): the one it signed in with and 19 more. */
+export const RING_LIMIT = 20;
+
+/** A key of the ring as the browser sees it: a short label and its stores, never the key. */
+const ringKeyViewSchema = z.strictObject({
+  label: z.string(),
+  organization: z.strictObject({ id: z.string(), name: z.string() }).optional(),
+  storeUrls: z.array(z.string()),
+});
+export type RingKeyView = z.infer<typeof ringKeyViewSchema>;
+
 /**
  * What GET and POST /api/session answer: the session without its key (the user, the
  * organization and its stores), and after sign-in the whole context.
@@ -15,6 +26,8 @@ export const sessionSummarySchema = z.strictObject({
   stores: z.array(z.strictObject({ url: z.string(), type: z.string(), currency: z.string() })).max(SESSION_STORES_LIMIT),
   user: z.strictObject({ name: z.string(), email: z.string() }),
   expiresAt: z.number(),
+  /** The keys of the ring, the signed-in one first. */
+  keys: z.array(ringKeyViewSchema).max(RING_LIMIT).optional(),
 });
 export type SessionSummaryView = z.infer<typeof sessionSummarySchema>;
 
@@ -63,6 +76,12 @@ export const demoSignInSchema = z.strictObject({
   organizationId: organizationIdField,
   next: nextField,
 });
+
+/** Adding a store to the ring: another store's key, typed or (demo) named. */
+export const addKeySchema = z.union([keySignInSchema.omit({ organizationId: true }), demoSignInSchema.omit({ organizationId: true })]);
+
+/** Removing a store from the ring: the store whose key leaves. */
+export const removeKeySchema = z.strictObject({ storeUrl: z.string().min(1).max(2048), next: nextField });
 
 export type SignInRequest = z.input<typeof keySignInSchema> | z.input<typeof demoSignInSchema>;
 

@@ -30,3 +30,26 @@ alter table audit_entries add constraint audit_entries_action_check check (actio
 -- The last period the scheduled check judged for a rule: a daily rule is judged once a day, an
 -- hourly one once an hour, however often the check runs.
 alter table alert_rules add column last_judged_period text;
+
+-- The two new store tables get the row-level security of 0011: rows of the transaction's reach
+-- to dashboard_app, every store to dashboard_maintenance (the purge, an unsubscribe token).
+grant select, insert, update, delete on mail_suppressions, send_now_presses to dashboard_app, dashboard_maintenance;
+grant usage, select on sequence send_now_presses_id_seq to dashboard_app, dashboard_maintenance;
+do $$
+declare
+  store_table text;
+begin
+  foreach store_table in array array['mail_suppressions', 'send_now_presses'] loop
+    execute format('alter table %I enable row level security', store_table);
+    execute format('alter table %I force row level security', store_table);
+    execute format(
+      $policy$create policy store_reach on %I
+        using (current_user = 'dashboard_app' and store_url = any (dashboard_reach()))
+        with check (current_user = 'dashboard_app' and store_url = any (dashboard_reach()))$policy$,
+      store_table);
+    execute format(
+      $policy$create policy across_stores on %I
+        using (current_user = 'dashboard_maintenance') with check (current_user = 'dashboard_maintenance')$policy$,
+      store_table);
+  end loop;
+end $$;

@@ -1,0 +1,173 @@
+import "server-only";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import nodemailer from "nodemailer";
+import { webhookOriginProblem } from "@/server/db/alert-rules";
+import { DataDirInUse } from "@/server/db/data-dir-lock";
+import { describeOpenFailure, openDatabase, type Db } from "@/server/db/database";
+import { migrationVersions, newestAppliedMigration, pendingMigrations } from "@/server/db/migrate";
+import { masterKeysFrom, openApiKey } from "@/server/grants/envelope";
+import type { settings } from "@/server/config/settings";
+
+/**
+ * What `npm run check-config` tries beyond the settings' form: each probe reaches what a setting
+ * names within a short deadline and says what it found (`notes`) or what is wrong (`problems`,
+ * one line each, naming the setting).
+ */
+
+type Settings = ReturnType<typeof settings>;
+
+export interface ProbeResult {
+  notes: string[];
+  problems: string[];
+}
+
+/** The role and the forced row-level security the migrations set up for store tables. */
+const APP_ROLE = "dashboard_app";
+
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+async function migrationsOf(db: Db): Promise<{ current: string; pending: string[]; ahead: string[] }> {
+  const pending = await pendingMigrations(db);
+  const [table] = await db.query<{ name: string | null }>("select to_regclass('schema_migrations')::text as name");
+  if (!table?.name) return { current: "", pending, ahead: [] };
+  const applied = (await db.query<{ version: string }>("select version from schema_migrations order by version")).map((row) => row.version);
+  const known = new Set(migrationVersions());
+  return { current: await newestAppliedMigration(db), pending, ahead: applied.filter((version) => !known.has(version)) };
+}
+
+async function rolesAndRowSecurity(db: Db): Promise<string> {
+  const [role] = await db.query<{ exists: boolean }>("select exists (select 1 from pg_roles where rolname = $1) as exists", [APP_ROLE]);
+  const forced = await db.query<{ name: string }>(
+    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where c.relkind = 'r' and c.relforcerowsecurity and n.nspname = current_schema() order by 1`,
+  );
+  if (!role?.exists && forced.length === 0)
+    return `roles and row-level security: not in place (no ${APP_ROLE} role, no table forces row-level security)`;
+  const roleText = role?.exists ? `role ${APP_ROLE} present` : `no ${APP_ROLE} role`;
+  return `roles and row-level security: ${roleText}; ${forced.length} table(s) force row-level security${forced.length ? ` (${forced.map((row) => row.name).join(", ")})` : ""}`;
+}
+
+async function grantsOf(db: Db, keys: string[]): Promise<ProbeResult> {
+  const [table] = await db.query<{ name: string | null }>("select to_regclass('grants')::text as name");
+  if (!table?.name) return { notes: ["grants: none (the table is not there yet)"], problems: [] };
+  type Row = { id: string; masterKeyId: string; wrappedDataKey: Buffer; sealedApiKey: Buffer };
+  const rows = await db.query<Row>(
+    `select id, master_key_id as "masterKeyId", wrapped_data_key as "wrappedDataKey", sealed_api_key as "sealedApiKey"
+     from grants where ended_at is null`,
+  );
+  const masters = masterKeysFrom(keys);
+  const closed = new Map<string, number>();
+  for (const row of rows) {
+    try {
+      openApiKey(row.id, { ...row, wrappedDataKey: Buffer.from(row.wrappedDataKey), sealedApiKey: Buffer.from(row.sealedApiKey) }, masters);
+    } catch {
+      closed.set(row.masterKeyId, (closed.get(row.masterKeyId) ?? 0) + 1);
+    }
+  }
+  const opened = rows.length - [...closed.values()].reduce((sum, count) => sum + count, 0);
+  const notes = [`grants: DELEGATION_KEY opens ${opened} of ${rows.length} grant(s) in force`];
+  const problems = [...closed].map(
+    ([id, count]) =>
+      `DELEGATION_KEY cannot open ${count} grant(s) sealed under master key id ${id}: add that key back to DELEGATION_KEY, after the newest.`,
+  );
+  return { notes, problems };
+}
+
+/** The database: reached, migrations, roles and row-level security, grants, and the rule on APP_ORIGIN for webhooks. */
+export async function probeDatabase(config: Settings, timeoutMs: number): Promise<ProbeResult> {
+  const { url, dataDir } = config.database;
+  // The embedded database is only read: never created here, nor opened under a running server.
+  if (!url && !existsSync(join(resolve(dataDir), "PG_VERSION"))) {
+    return { notes: [`database: embedded, none in ${resolve(dataDir)} yet (created at first start)`], problems: [] };
+  }
+  let db: Db;
+  try {
+    db = await withDeadline(
+      openDatabase({
+        url,
+        dataDir,
+        pool: { poolSize: 1, connectTimeoutMs: timeoutMs, statementTimeoutMs: timeoutMs },
+        migrate: false,
+      }).then(async (opened) => {
+        await opened.query("select 1");
+        return opened;
+      }),
+      timeoutMs,
+      "the database",
+    );
+  } catch (error) {
+    if (error instanceof DataDirInUse)
+      return { notes: [`database: embedded, in use by process ${error.holder.pid} (not opened)`], problems: [] };
+    return { notes: [], problems: [describeOpenFailure(error)] };
+  }
+  try {
+    const notes: string[] = [];
+    const problems: string[] = [];
+    const { current, pending, ahead } = await migrationsOf(db);
+    notes.push(
+      `database: reached; schema at ${current || "(empty)"}, ${pending.length} pending${pending.length ? ` (${pending.join(", ")})` : ""}, ${ahead.length} ahead of this build${ahead.length ? ` (${ahead.join(", ")})` : ""}`,
+    );
+    notes.push(await rolesAndRowSecurity(db));
+    const grants = await grantsOf(db, config.delegation.keys);
+    notes.push(...grants.notes);
+    problems.push(...grants.problems);
+    const origin = await webhookOriginProblem(db, config);
+    if (origin) problems.push(origin);
+    return { notes, problems };
+  } catch (error) {
+    return {
+      notes: [],
+      problems: [`the database answered, but reading it failed: ${error instanceof Error ? error.message : String(error)}`],
+    };
+  } finally {
+    await db.close().catch(() => {});
+  }
+}
+
+/** The SMTP server: greeted (EHLO, and AUTH when the URL has a user), never sent anything. */
+export async function probeSmtp(smtpUrl: string, timeoutMs: number): Promise<ProbeResult> {
+  const url = new URL(smtpUrl);
+  const where = `${url.hostname}:${url.port || (url.protocol === "smtps:" ? 465 : 587)}`;
+  const transport = nodemailer.createTransport({
+    host: url.hostname,
+    port: Number(url.port) || (url.protocol === "smtps:" ? 465 : 587),
+    secure: url.protocol === "smtps:",
+    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  try {
+    await withDeadline(transport.verify(), timeoutMs + 500, "SMTP");
+    return { notes: [`smtp: ${where} answered EHLO`], problems: [] };
+  } catch (error) {
+    const raw = error instanceof Error ? error.message : String(error);
+    const message = url.password ? raw.replaceAll(decodeURIComponent(url.password), "***") : raw;
+    return { notes: [], problems: [`SMTP_URL (${where}) cannot be used: ${message}`] };
+  } finally {
+    transport.close();
+  }
+}
+
+/** The upstream: any HTTP answer below 500 to GET /context (without a key, a 401) shows it is there. */
+export async function probeUpstream(baseUrl: string, timeoutMs: number): Promise<ProbeResult> {
+  try {
+    const response = await fetch(`${baseUrl}/context`, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+    await response.body?.cancel();
+    if (response.status >= 500)
+      return { notes: [], problems: [`UPSTREAM_BASE_URL (${baseUrl}) answers ${response.status} to GET /context.`] };
+    return { notes: [`upstream: ${baseUrl} answered (${response.status} to GET /context without a key)`], problems: [] };
+  } catch (error) {
+    type Cause = { code?: string; message?: string; errors?: { code?: string }[] };
+    const inner = (error as { cause?: Cause }).cause;
+    const cause = inner?.code ?? inner?.errors?.[0]?.code ?? inner?.message ?? (error instanceof Error ? error.message : String(error));
+    return { notes: [], problems: [`UPSTREAM_BASE_URL (${baseUrl}) does not answer: ${cause}.`] };
+  }
+}

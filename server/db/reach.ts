@@ -1,0 +1,101 @@
+import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { processSingleton } from "@/server/runtime/singleton";
+import type { Db } from "./database";
+
+/**
+ * Row-level security from the application's side (migration 0011). A store table shows, takes
+ * and deletes only rows of the stores in the transaction's reach, and only to the role
+ * `dashboard_app`; the few deliberate cross-store paths run as `dashboard_maintenance`. The
+ * owner (who migrates) runs no query of the application: a query that forgets its filter, or
+ * forgets its reach, reads nothing.
+ */
+const APP_ROLE = "dashboard_app";
+const MAINTENANCE_ROLE = "dashboard_maintenance";
+
+/** How the queries of a piece of work are scoped: the stores of a reach, or across stores for a named reason. */
+type Binding = { storeUrls: readonly string[] } | { acrossStores: string };
+
+const bindings = processSingleton("reachBindings", () => new AsyncLocalStorage<Binding>());
+
+const OWNER = Symbol.for("dashboard.ownerDb");
+type AppDb = Db & { [OWNER]: Db };
+
+/** The owner's handle behind an application handle (or the handle itself). */
+function ownerOf(db: Db): Db {
+  return (db as Partial<AppDb>)[OWNER] ?? db;
+}
+
+async function enter(tx: Db, binding: Binding): Promise<void> {
+  if ("acrossStores" in binding) {
+    await tx.exec(`set local role ${MAINTENANCE_ROLE}`);
+    await tx.query("select set_config('dashboard.purpose', $1, true)", [binding.acrossStores]);
+    return;
+  }
+  await tx.exec(`set local role ${APP_ROLE}`);
+  await tx.query("select set_config('dashboard.reach', $1, true)", [JSON.stringify(binding.storeUrls)]);
+}
+
+function bound<T>(db: Db, binding: Binding, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return ownerOf(db).transaction(async (tx) => {
+    await enter(tx, binding);
+    return fn(tx);
+  });
+}
+
+/**
+ * Runs `fn` in one transaction as `dashboard_app`, seeing and writing the rows of `storeUrls`
+ * only. Background work over one store passes `[storeUrl]`. Called inside a transaction, it
+ * joins it (and the role and reach hold until it ends).
+ */
+export function withReach<T>(db: Db, storeUrls: readonly string[], fn: (tx: Db) => Promise<T>): Promise<T> {
+  return bound(db, { storeUrls: [...storeUrls] }, fn);
+}
+
+/**
+ * The deliberate cross-store paths only (the digest planner's scan of due schedules, the alert
+ * scan of rules to check, the purge of expired rows, an unsubscribe token, a key's own rows
+ * across its stores): `fn` runs in one transaction as `dashboard_maintenance`, which sees every
+ * store. `why` says which path it is (kept in the transaction's setting dashboard.purpose).
+ */
+export function acrossStores<T>(db: Db, why: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return bound(db, { acrossStores: why }, fn);
+}
+
+/**
+ * Runs `fn` with every query of the process's database (`database()`) scoped to `storeUrls`,
+ * each statement or transaction on its own: the pipeline runs each handler so, with the
+ * stores its route may touch, and background work of one store with that store.
+ */
+export function inReach<T>(storeUrls: readonly string[], fn: () => Promise<T>): Promise<T> {
+  return bindings.run({ storeUrls: [...storeUrls] }, fn);
+}
+
+/**
+ * The process's handle as the application uses it: each query, statement or transaction runs
+ * as `dashboard_app` with the reach of the work it belongs to (inReach), or with no reach at
+ * all, so that it reads no store's rows. Tables of no store (sessions, sign-in failures, the
+ * jobs queue, secrets) stay readable and writable to it.
+ */
+export function applicationDb(owner: Db): Db {
+  return handle(owner, () => bindings.getStore() ?? { storeUrls: [] });
+}
+
+/** A handle whose every query, statement or transaction runs with the reach `storeUrls`, wherever it is called from. */
+export function reachDb(db: Db, storeUrls: readonly string[]): Db {
+  const binding = { storeUrls: [...storeUrls] };
+  return handle(ownerOf(db), () => binding);
+}
+
+function handle(owner: Db, binding: () => Binding): Db {
+  const app: AppDb = {
+    kind: owner.kind,
+    [OWNER]: owner,
+    query: <R>(sql: string, params?: unknown[]) => bound(owner, binding(), (tx) => tx.query<R>(sql, params)),
+    exec: (sql) => bound(owner, binding(), (tx) => tx.exec(sql)),
+    transaction: (fn) => bound(owner, binding(), fn),
+    close: () => owner.close(),
+    poolStats: owner.poolStats ? () => owner.poolStats!() : undefined,
+  };
+  return app;
+}

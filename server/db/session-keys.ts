@@ -1,0 +1,87 @@
+import "server-only";
+import type { Db } from "./database";
+
+/**
+ * The key ring's rows: which keys (by fingerprint) a session holds. The keys themselves stay
+ * sealed in the session cookie; a key of the cookie counts only while its row here is active.
+ */
+export interface SessionKeyRow {
+  keyFingerprint: string;
+  label: string;
+  storeUrls: string[];
+  addedAt: Date;
+  droppedAt: Date | null;
+  droppedReason: string | null;
+}
+
+/** Why a key left a ring: its holder removed it, or the upstream refused it (401). */
+type DropReason = "removed" | "key_expired" | "key_revoked" | "key_invalid";
+
+const COLUMNS = `key_fingerprint as "keyFingerprint", label, store_urls as "storeUrls", added_at as "addedAt",
+  dropped_at as "droppedAt", dropped_reason as "droppedReason"`;
+
+/** Adds a key to a session's ring (or brings back one removed earlier). */
+export async function addSessionKey(
+  db: Db,
+  sessionId: string,
+  key: { keyFingerprint: string; label: string; storeUrls: string[] },
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `insert into session_keys (session_id, key_fingerprint, label, store_urls, added_at) values ($1, $2, $3, $4, $5)
+     on conflict (session_id, key_fingerprint) do update
+       set label = excluded.label, store_urls = excluded.store_urls, added_at = excluded.added_at,
+           dropped_at = null, dropped_reason = null, noticed_at = null`,
+    [sessionId, key.keyFingerprint, key.label, key.storeUrls, now],
+  );
+}
+
+/** Every key a session has held, kept or dropped, oldest first. */
+export async function sessionKeyRows(db: Db, sessionId: string): Promise<SessionKeyRow[]> {
+  return db.query<SessionKeyRow>(`select ${COLUMNS} from session_keys where session_id = $1 order by added_at, key_fingerprint`, [
+    sessionId,
+  ]);
+}
+
+/** The holder removes one key from their ring. True when it was there. */
+export async function removeSessionKey(db: Db, sessionId: string, fingerprint: string, now: Date): Promise<boolean> {
+  const rows = await db.query<{ sessionId: string }>(
+    `update session_keys set dropped_at = $3, dropped_reason = 'removed', noticed_at = $3
+     where session_id = $1 and key_fingerprint = $2 and dropped_at is null returning session_id as "sessionId"`,
+    [sessionId, fingerprint, now],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The upstream refused a key: it leaves every ring that holds it, and a session left without
+ * any key ends with that reason. Returns the sessions that ended.
+ */
+export async function dropKeyEverywhere(db: Db, fingerprint: string, reason: DropReason, now: Date): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const dropped = await tx.query<{ sessionId: string }>(
+      `update session_keys set dropped_at = $3, dropped_reason = $2
+       where key_fingerprint = $1 and dropped_at is null returning session_id as "sessionId"`,
+      [fingerprint, reason, now],
+    );
+    // Sessions signed in with the key before the ring existed have no row for it: they end too.
+    const ids = [...new Set(dropped.map((row) => row.sessionId))];
+    const ended = await tx.query<{ id: string }>(
+      `update sessions set revoked_at = $3, revoked_reason = $2
+       where revoked_at is null and (id = any($1::text[]) or key_fingerprint = $4)
+         and not exists (select 1 from session_keys k where k.session_id = sessions.id and k.dropped_at is null)
+       returning id`,
+      [ids, reason, now, fingerprint],
+    );
+    return ended.map((row) => row.id);
+  });
+}
+
+/** Keys the upstream refused since the holder last looked: each is reported once (a notice on the next page). */
+export async function takeDropNotices(db: Db, sessionId: string, now: Date): Promise<SessionKeyRow[]> {
+  return db.query<SessionKeyRow>(
+    `update session_keys set noticed_at = $2
+     where session_id = $1 and dropped_at is not null and noticed_at is null returning ${COLUMNS}`,
+    [sessionId, now],
+  );
+}

@@ -1,0 +1,168 @@
+import "server-only";
+import { z } from "zod";
+import { safeNextPath } from "@/shared/safe-redirect";
+import { contextSchema } from "@/shared/schemas/context";
+import { RING_LIMIT, SESSION_STORES_LIMIT, addKeySchema, removeKeySchema } from "@/shared/schemas/session";
+import { resolveDemoKey } from "@/server/auth/demo-keys";
+import { clearedSessionCookies, sessionSetCookies, SessionTooLarge, type RingKeyData } from "@/server/auth/cookie";
+import { forgetEndedReasonCookie } from "@/server/auth/ended";
+import { forgetReach } from "@/server/auth/key-reach";
+import { rememberKeyReach, summarizeSession, withKeys, type SessionKey } from "@/server/auth/ring";
+import type { ActiveSession } from "@/server/auth/current-session";
+import { database } from "@/server/db/database";
+import { keyFingerprint, keyLabel } from "@/server/db/key-identity";
+import { addSessionKey, removeSessionKey } from "@/server/db/session-keys";
+import { revokeSession } from "@/server/db/sessions";
+import { toDashboardError } from "@/server/http/failures";
+import { route, SIGN_IN_BODY_LIMIT } from "@/server/http/pipeline";
+import { DashboardError, errorResponse, invalidInput, jsonResponse } from "@/server/http/responses";
+import { upstreamClient } from "@/server/upstream/client";
+import { renewGrantsOfKey } from "@/server/grants/store";
+import { settings } from "@/server/config/settings";
+import { withReach } from "@/server/db/reach";
+
+const RING_PAGE = "/context";
+
+/** A form leaves empty fields behind; a demo key button sends its id next to an empty key field. */
+function addInput(body: Record<string, unknown>): z.infer<typeof addKeySchema> {
+  const fields = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== ""));
+  if ("demoKeyId" in fields) delete fields.apiKey;
+  const parsed = addKeySchema.safeParse(fields);
+  if (!parsed.success) throw invalidInput("The key", parsed.error.issues);
+  return parsed.data;
+}
+
+/** A form post goes back to the ring's page with the outcome in words it knows (never the key); a script gets JSON. */
+function answer(form: boolean, next: string, search: Record<string, string>, json: () => Response): Response {
+  if (!form) return json();
+  const location = `${next}${next.includes("?") ? "&" : "?"}${new URLSearchParams(search)}`;
+  return new Response(null, { status: 303, headers: { location } });
+}
+
+/**
+ * The added key's refusal, in the sign-in's words. Its 401 is the new key's, not the session's:
+ * it is answered 422, so that nothing takes it for the end of the session.
+ */
+function refusal(form: boolean, next: string, error: DashboardError, requestId: string): Response {
+  const id = error.extra.upstreamRequestId ?? requestId;
+  const answered = error.status === 401 ? new DashboardError(422, error.code, error.message, error.extra) : error;
+  return answer(form, next, { ringError: error.code, requestId: id }, () => errorResponse(answered, requestId));
+}
+
+async function withCookies(response: Response, session: ActiveSession, keys: readonly RingKeyData[], request: Request) {
+  for (const cookie of await sessionSetCookies(withKeys(session.data, keys), request)) response.headers.append("set-cookie", cookie);
+  return response;
+}
+
+/** Reads the new key's context with the key itself; the session's own keys are not involved. */
+async function readKey(input: z.infer<typeof addKeySchema>, requestId: string) {
+  const apiKey = "apiKey" in input ? input.apiKey : resolveDemoKey(input.demoKeyId);
+  if (!apiKey) throw new DashboardError(400, "bad_request", "That demo key is not available.");
+  const { data: context } = await upstreamClient({ apiKey, requestId }).json("context", contextSchema, {});
+  const organization = context.organizations.find((candidate) => candidate.stores.length > 0) ?? context.organizations[0];
+  const key: RingKeyData = {
+    apiKey,
+    organizationId: organization?.id,
+    organization: organization && { id: organization.id, name: organization.name },
+    stores: (organization?.stores ?? []).slice(0, SESSION_STORES_LIMIT).map(({ url, type, currency }) => ({ url, type, currency })),
+  };
+  return { key, context };
+}
+
+/**
+ * POST /api/session/keys: adds another store's key to the signed-in session (the key ring).
+ * Like sign-in, it takes a plain form post (303 back to the store list) or JSON, and the key
+ * never lands in a URL. The key is checked with the upstream first; a refused key changes
+ * nothing, and a key whose store is already in the ring replaces nothing.
+ */
+export const addRingKey = route(
+  {
+    methods: ["POST"],
+    path: "/api/session/keys",
+    scope: "none",
+    reason: "adds a key to the signed-in session's own ring: its store is checked with that key, not with the session's",
+    body: { schema: z.record(z.string(), z.unknown()), maxBytes: SIGN_IN_BODY_LIMIT, form: true },
+  },
+  async ({ request, requestId, session, body, form, log }) => {
+    const next = safeNextPath(typeof body.next === "string" ? body.next : RING_PAGE);
+    try {
+      const input = addInput(body);
+      if (session.keys.length >= RING_LIMIT) throw new DashboardError(409, "ring_full");
+      const { key, context } = await readKey(input, requestId);
+      const db = await database();
+      const fingerprint = await keyFingerprint(db, key.apiKey);
+      const holder = session.keys.find(
+        (held) => held.fingerprint === fingerprint || held.stores.some((store) => key.stores.some((added) => added.url === store.url)),
+      );
+      if (holder) {
+        const stores = holder.stores.map((store) => store.url).join(", ");
+        throw new DashboardError(409, "store_in_ring", `${stores} is already in your key ring (${holder.label}): nothing was replaced.`);
+      }
+      if (key.stores.length === 0) throw new DashboardError(403, "key_unscoped");
+      const added: SessionKey = { ...key, fingerprint, label: keyLabel(fingerprint) };
+      const keys = [...session.keys, added];
+      const response = answer(form, next, { added: key.stores.map((store) => store.url).join(",") }, () =>
+        jsonResponse({ session: summarizeSession({ ...session, data: withKeys(session.data, keys), keys }) }, { status: 201, requestId }),
+      );
+      await withCookies(response, session, keys, request);
+      await addSessionKey(
+        db,
+        session.id,
+        { keyFingerprint: fingerprint, label: added.label, storeUrls: key.stores.map((store) => store.url) },
+        new Date(),
+      );
+      rememberKeyReach(session.id, fingerprint, context);
+      // Adding a key renews its grants, as signing in with it does (rows of its own stores only).
+      const reached = key.stores.map((store) => store.url);
+      await withReach(db, reached, (tx) => renewGrantsOfKey(tx, fingerprint, settings().delegation.ttlDays, new Date()));
+      return response;
+    } catch (error) {
+      const failure =
+        error instanceof SessionTooLarge
+          ? new DashboardError(409, "ring_full", "These keys no longer fit in the session cookie.")
+          : toDashboardError(error);
+      if (!failure) throw error;
+      log.upstreamRequestId = failure.extra.upstreamRequestId;
+      log.code = failure.code;
+      // The new key's refusal is the new key's: the session and its other keys stay as they were.
+      return refusal(form, next, failure, requestId);
+    }
+  },
+);
+
+/**
+ * POST /api/session/keys/remove: the store's key leaves the ring at once (every copy of the
+ * cookie loses it, the row says so). Removing the last key signs out.
+ */
+export const removeRingKey = route(
+  {
+    methods: ["POST"],
+    path: "/api/session/keys/remove",
+    scope: "none",
+    reason: "removes a key from the signed-in session's own ring",
+    body: { schema: removeKeySchema, maxBytes: SIGN_IN_BODY_LIMIT, form: true },
+  },
+  async ({ request, requestId, session, body, form }) => {
+    const next = safeNextPath(body.next ?? RING_PAGE);
+    const key = session.keys.find((held) => held.stores.some((store) => store.url === body.storeUrl));
+    if (!key) throw new DashboardError(404, "not_found", `Store ${body.storeUrl} is not in your key ring.`);
+    const db = await database();
+    await removeSessionKey(db, session.id, key.fingerprint, new Date());
+    forgetReach(`${session.id}:${key.fingerprint}`);
+    const keys = session.keys.filter((held) => held !== key);
+    if (keys.length === 0) {
+      await revokeSession(db, session.id, "session_revoked", new Date());
+      const response = form
+        ? new Response(null, { status: 303, headers: { location: "/sign-in" } })
+        : new Response(null, { status: 204, headers: { "x-request-id": requestId } });
+      for (const cleared of clearedSessionCookies(request)) response.headers.append("set-cookie", cleared);
+      response.headers.append("set-cookie", forgetEndedReasonCookie(request));
+      return response;
+    }
+    const removed = key.stores.map((store) => store.url).join(",");
+    const response = answer(form, next, { removed }, () =>
+      jsonResponse({ session: summarizeSession({ ...session, data: withKeys(session.data, keys), keys }) }, { requestId }),
+    );
+    return withCookies(response, session, keys, request);
+  },
+);
