@@ -229,6 +229,19 @@ describe("digests of saved views", () => {
     expect(grant.id).toMatch(/^grant_/);
   });
 
+  it("fails as a configuration problem, and keeps its grant, while DELEGATION_KEY lacks the grant's master key", async () => {
+    settingsFor(MASTER_OLD);
+    const { schedule, grant } = await scheduleFor(ADMIN_KEY, ["kept@example.com"]);
+    settingsFor(MASTER_NEW);
+    const run = await enqueueDigest(schedule, "key-missing");
+    expect(await finished(run.id)).toMatchObject({ state: "dead", detail: expect.stringMatching(/^A configuration problem: /) });
+    const [row] = await db.query<{ ended: Date | null }>("select ended_at as ended from grants where id = $1", [grant.id]);
+    expect(row).toEqual({ ended: null });
+    settingsFor(`${MASTER_NEW},${MASTER_OLD}`);
+    const again = await enqueueDigest(schedule, "key-back");
+    expect(await finished(again.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
+  });
+
   it("stops at the next run once the grant is revoked", async () => {
     const { schedule, grant } = await scheduleFor(ADMIN_KEY, ["revoked@example.com"]);
     const fingerprint = (await db.query<{ fp: string }>("select key_fingerprint as fp from grants where id = $1", [grant.id]))[0]!.fp;

@@ -53,3 +53,7 @@ begin
       store_table);
   end loop;
 end $$;
+
+-- How a grant's key is sealed: 1 bound to the grant id only, 2 bound to the grant id, organization,
+-- store and key fingerprint. A version 1 grant is sealed again (as 2) the next time it is used.
+alter table grants add column seal_version smallint not null default 1;
