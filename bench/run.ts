@@ -11,6 +11,7 @@ import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
 import { benchMemory } from "./memory";
 import { benchPage } from "./page";
 import { benchProxy } from "./proxy";
+import { benchRetention } from "./retention";
 
 const benches: Record<string, () => Promise<unknown>> = {
   proxy: () => benchProxy(),
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   memory: () => benchMemory(),
   bundles: async () => benchBundles(),
   digests: () => benchDigests(),
+  retention: () => benchRetention(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
     console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);

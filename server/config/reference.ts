@@ -117,6 +117,43 @@ const SETTING_GROUPS: SettingGroup[] = [
           "Longest statement (`statement_timeout`, a client-side timeout a second later, TCP keepalive): a silent partition answers 503 instead of hanging.",
       },
       { name: "AUDIT_RETENTION_DAYS", fallback: "`400`", production: "", meaning: "How long Activity entries are kept." },
+      {
+        name: "RETENTION_MAIL_BODY_DAYS",
+        fallback: "`30`",
+        production: "",
+        meaning:
+          "Days a sent message keeps its body (HTML and text) on the Outbox and Runs pages; the daily purge then erases it and keeps the row. At most `RETENTION_DELIVERIES_DAYS`.",
+      },
+      {
+        name: "RETENTION_DELIVERIES_DAYS",
+        fallback: "`90`",
+        production: "",
+        meaning: "Days a delivery (an e-mail's row in the Outbox, whatever its outcome) is kept.",
+      },
+      {
+        name: "RETENTION_NOTIFICATIONS_DAYS",
+        fallback: "`400`",
+        production: "",
+        meaning: "Days inbox notifications (with who read them) and resolved alert episodes are kept.",
+      },
+      {
+        name: "RETENTION_WEBHOOK_ATTEMPTS_DAYS",
+        fallback: "`30`",
+        production: "",
+        meaning: "Days each webhook attempt's record is kept. At most `RETENTION_NOTIFICATIONS_DAYS`.",
+      },
+      {
+        name: "RETENTION_GRANT_NOTICES_DAYS",
+        fallback: "`90`",
+        production: "",
+        meaning: "Days a notice about a grant (ended, refused) is kept.",
+      },
+      {
+        name: "RETENTION_DELETED_RULES_DAYS",
+        fallback: "`30`",
+        production: "",
+        meaning: "Days a deleted alert rule is kept (for Activity's links) before the purge removes it with its episodes.",
+      },
     ],
   },
   {

@@ -28,6 +28,23 @@ describe("the settings", () => {
     expect(settings()).toMatchObject({ production: true, demo: false, upstream: { baseUrl: UPSTREAM, timeoutMs: 15_000 } });
   });
 
+  it("take retention lifetimes in days, a message's body going before its row", () => {
+    production();
+    expect(settings().retention).toEqual({
+      mailBodyDays: 30,
+      deliveriesDays: 90,
+      notificationsDays: 400,
+      webhookAttemptsDays: 30,
+      grantNoticesDays: 90,
+      deletedRulesDays: 30,
+    });
+    production({ RETENTION_MAIL_BODY_DAYS: "100", RETENTION_WEBHOOK_ATTEMPTS_DAYS: "500" });
+    expect(settingProblems()).toEqual([
+      "RETENTION_MAIL_BODY_DAYS (100) must be at most RETENTION_DELIVERIES_DAYS (90).",
+      "RETENTION_WEBHOOK_ATTEMPTS_DAYS (500) must be at most RETENTION_NOTIFICATIONS_DAYS (400).",
+    ]);
+  });
+
   it("hold a send in flight within the stop's grace: SMTP and webhook timeouts must fit inside SHUTDOWN_GRACE_MS", () => {
     production({
       SMTP_URL: "smtp://mail.internal:587",

@@ -52,6 +52,13 @@ const environmentSchema = z
     DATABASE_CONNECT_TIMEOUT_MS: wholeNumber("DATABASE_CONNECT_TIMEOUT_MS", 5_000, { max: 120_000 }),
     DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber("DATABASE_STATEMENT_TIMEOUT_MS", 5_000, { max: 600_000 }),
     AUDIT_RETENTION_DAYS: wholeNumber("AUDIT_RETENTION_DAYS", 400, { max: 36_500 }),
+    /** Lifetimes of the daily retention purge (server/maintenance/retention.ts), in days. */
+    RETENTION_MAIL_BODY_DAYS: wholeNumber("RETENTION_MAIL_BODY_DAYS", 30, { max: 36_500 }),
+    RETENTION_DELIVERIES_DAYS: wholeNumber("RETENTION_DELIVERIES_DAYS", 90, { max: 36_500 }),
+    RETENTION_NOTIFICATIONS_DAYS: wholeNumber("RETENTION_NOTIFICATIONS_DAYS", 400, { max: 36_500 }),
+    RETENTION_WEBHOOK_ATTEMPTS_DAYS: wholeNumber("RETENTION_WEBHOOK_ATTEMPTS_DAYS", 30, { max: 36_500 }),
+    RETENTION_GRANT_NOTICES_DAYS: wholeNumber("RETENTION_GRANT_NOTICES_DAYS", 90, { max: 36_500 }),
+    RETENTION_DELETED_RULES_DAYS: wholeNumber("RETENTION_DELETED_RULES_DAYS", 30, { max: 36_500 }),
     APP_ORIGIN: z
       .string()
       .optional()
@@ -122,6 +129,14 @@ const environmentSchema = z
         code: "custom",
         message: `SESSION_SECRET is required in production: set it to a random string of at least ${MIN_SECRET_LENGTH} characters (for example \`openssl rand -base64 48\`).`,
       });
+    }
+    // A message's body goes before its row, and a notification's webhook attempts before the notification.
+    for (const [shorter, longer] of [
+      ["RETENTION_MAIL_BODY_DAYS", "RETENTION_DELIVERIES_DAYS"],
+      ["RETENTION_WEBHOOK_ATTEMPTS_DAYS", "RETENTION_NOTIFICATIONS_DAYS"],
+    ] as const) {
+      if (env[shorter] > env[longer])
+        context.addIssue({ code: "custom", message: `${shorter} (${env[shorter]}) must be at most ${longer} (${env[longer]}).` });
     }
     if (env.SERVER_REQUEST_TIMEOUT_MS < env.SERVER_HEADERS_TIMEOUT_MS) {
       context.addIssue({ code: "custom", message: "SERVER_REQUEST_TIMEOUT_MS must be at least SERVER_HEADERS_TIMEOUT_MS." });
@@ -203,6 +218,14 @@ const environmentSchema = z
       },
       development: env.NODE_ENV === "development",
       auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+      retention: {
+        mailBodyDays: env.RETENTION_MAIL_BODY_DAYS,
+        deliveriesDays: env.RETENTION_DELIVERIES_DAYS,
+        notificationsDays: env.RETENTION_NOTIFICATIONS_DAYS,
+        webhookAttemptsDays: env.RETENTION_WEBHOOK_ATTEMPTS_DAYS,
+        grantNoticesDays: env.RETENTION_GRANT_NOTICES_DAYS,
+        deletedRulesDays: env.RETENTION_DELETED_RULES_DAYS,
+      },
       delegation: {
         // Production needs its own master keys; the demo and development generate one per process.
         enabled: env.DELEGATION_KEY.length > 0 || !production,
