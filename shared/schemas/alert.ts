@@ -110,6 +110,8 @@ const judgedPeriodSchema = z.strictObject({
   value: z.number(),
   baseline: z.number().nullable(),
   fires: z.boolean(),
+  /** An anomaly rule still learning: how many earlier weeks had data (fewer than MIN_WEEKS, so it cannot fire). */
+  learningWeeks: z.number().int().optional(),
 });
 export type JudgedPeriod = z.infer<typeof judgedPeriodSchema>;
 
