@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
+import { deletedViewWords } from "@/shared/paused-rule";
 import { draftOf } from "./rule-draft";
 import { RuleForm } from "./rule-form";
 
@@ -18,8 +19,21 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
   if (rule.isPending) return <Skeleton label="Loading the rule" />;
   if (rule.isError) return <ErrorPanel error={rule.error} onRetry={() => void rule.refetch()} />;
   const { webhookSecret, standardWebhookSecret } = rule.data;
+  const { deletedViewName } = rule.data;
   return (
     <div className="space-y-6">
+      {deletedViewName !== null && (
+        <p
+          role="status"
+          className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+          data-testid="rule-paused"
+        >
+          {deletedViewWords(deletedViewName)}{" "}
+          {webhookSecret === null
+            ? `${rule.data.createdByEmail}, whose grant it runs through, may choose another saved view or the whole store.`
+            : "Choose another saved view, or the whole store, below and save to resume it."}
+        </p>
+      )}
       <RuleForm
         storeUrl={storeUrl}
         organizationId={organizationId}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { describeDemo } from "@/demo-upstream/describe";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
-import { createRule, deleteRule } from "@/server/db/alert-rules";
+import { createRule, deleteRule, getRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
 import { reachDb } from "@/server/db/reach";
 import { createView, softDeleteView } from "@/server/db/saved-views";
@@ -108,7 +108,10 @@ describe("alert checks while nobody is signed in", () => {
       new Date(),
     );
     const rule = await createRule(db, scope, { ...alwaysFires([]), savedViewId: view.id }, author, new Date());
+    expect(rule.deletedViewName).toBeNull();
     await softDeleteView(db, ORGANIZATION, US_STORE, view.id, new Date());
+    // The rule says why it is paused, naming the view (the rule page and the alerts list show it).
+    expect((await getRule(db, scope, rule.id))!.deletedViewName).toBe(view.name);
     expect((await checkEveryRule()).detail).toMatch(/^0 rules checked: 0 fired, 0 resolved, 1 failed/);
     expect((await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
   });

@@ -23,6 +23,8 @@ export interface StoredRule {
   createdByEmail: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Its saved view was deleted ('' when even its name is gone): the rule is paused until it names another view or the whole store. */
+  deletedViewName: string | null;
 }
 
 export interface StoreScope {
@@ -32,7 +34,10 @@ export interface StoreScope {
 
 const COLUMNS = `id, organization_id as "organizationId", store_url as "storeUrl", definition, webhook_secret as "webhookSecret",
   muted, snoozed_until as "snoozedUntil", state, last_checked_at as "lastCheckedAt", last_judged_period as "lastJudgedPeriod", created_by_email as "createdByEmail",
-  created_at as "createdAt", updated_at as "updatedAt"`;
+  created_at as "createdAt", updated_at as "updatedAt",
+  (select case when v.id is null then '' when v.deleted_at is not null then v.name end
+     from (select 1) one left join saved_views v on v.id = alert_rules.definition->>'savedViewId'
+     where alert_rules.definition->>'savedViewId' is not null) as "deletedViewName"`;
 
 export async function createRule(db: Db, scope: StoreScope, input: AlertRuleInput, createdByEmail: string, now: Date): Promise<StoredRule> {
   const [row] = await db.query<StoredRule>(

@@ -48,6 +48,7 @@ function item(rule: StoredRule, viewer: string): AlertRule {
     createdByEmail: rule.createdByEmail,
     createdAt: rule.createdAt.toISOString(),
     updatedAt: rule.updatedAt.toISOString(),
+    deletedViewName: rule.deletedViewName,
     webhookSecret: samePerson(rule.createdByEmail, viewer) ? rule.webhookSecret : null,
     standardWebhookSecret: samePerson(rule.createdByEmail, viewer) ? standardWebhookSecret(rule.webhookSecret) : null,
   };

@@ -68,6 +68,8 @@ export const alertRuleSchema = alertRuleInputSchema.extend({
   createdByEmail: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Its saved view was deleted (its name; "" when gone): the rule is paused until it reads another view or the whole store. */
+  deletedViewName: z.string().nullable(),
   /** Shared secret of the webhook signature: shown to the rule's owner only (null for anyone else; docs/webhooks.md). */
   webhookSecret: z.string().nullable(),
   /** The same secret as Standard Webhooks libraries take it (`whsec_…`); null for anyone but the owner. */
