@@ -12,6 +12,8 @@ import { suppress } from "@/server/delivery/suppressions";
 import { createGrant, revokeGrant } from "@/server/grants/store";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, US_STORE } from "@/test/harness";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { registerAlertEmailJob } from "./email-job";
 import { checkEveryRule } from "./jobs";
 
 /** The background alert check: through the rule author's grant, one notification per episode, one e-mail per address. */
@@ -37,8 +39,12 @@ beforeAll(async () => {
   vi.stubEnv("UPSTREAM_BASE_URL", upstream.baseUrl);
   vi.stubEnv("DELEGATION_KEY", "alert-jobs-master-key-".padEnd(40, "m"));
   db = reachDb(await database(), [US_STORE]);
+  // The e-mails of a notification go through the queue: its worker runs here for them alone.
+  registerAlertEmailJob();
+  startBackgroundWork({ pollMs: 50 });
 });
 afterAll(async () => {
+  await stopBackgroundWork();
   vi.unstubAllEnvs();
   await upstream.close();
 });
@@ -61,9 +67,15 @@ describe("alert checks while nobody is signed in", () => {
 
     const notifications = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
     expect(notifications).toHaveLength(1);
-    const mails = (await listDeliveries(db, [US_STORE], { channel: "outbox" })).filter((d) =>
-      d.key.startsWith(`alert:${notifications[0]!.id}:`),
-    );
+    const mailsOf = async () =>
+      (await listDeliveries(db, [US_STORE], { channel: "outbox" })).filter((d) => d.key.startsWith(`alert:${notifications[0]!.id}:`));
+    // Queued with the episode in one transaction, sent by the queue's worker.
+    const [job] = await db.query<{ state: string }>("select state from jobs where unique_key = $1", [
+      `alerts.email:${notifications[0]!.id}`,
+    ]);
+    expect(job).toBeDefined();
+    await vi.waitFor(async () => expect(await mailsOf()).toHaveLength(2), { timeout: 10_000 });
+    const mails = await mailsOf();
     expect(mails.map((mail) => mail.recipient).sort()).toEqual(["cfo@example.com", "ops@example.com"]);
     expect(mails.every((mail) => mail.subject === notifications[0]!.title && mail.outcome === "sent")).toBe(true);
   });
@@ -76,6 +88,15 @@ describe("alert checks while nobody is signed in", () => {
     const rule = await createRule(db, scope, alwaysFires([gone, "ops@example.com"]), author, new Date());
     await checkEveryRule();
     const [notification] = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
+    await vi.waitFor(
+      async () => {
+        const [job] = await db.query<{ state: string; detail: string }>("select state, detail from jobs where unique_key = $1", [
+          `alerts.email:${notification!.id}`,
+        ]);
+        expect(job).toEqual({ state: "done", detail: "1 sent, 0 not sent, 0 unknown (not sent again)" });
+      },
+      { timeout: 10_000 },
+    );
     const mails = (await listDeliveries(db, [US_STORE], { channel: "outbox" })).filter((d) =>
       d.key.startsWith(`alert:${notification!.id}:`),
     );

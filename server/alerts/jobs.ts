@@ -1,18 +1,15 @@
 import "server-only";
-import type { AlertMessageInput, AlertRuleInput } from "@/shared/schemas/alert";
-import { alertTitle, whatMovedLines } from "@/shared/alert-message";
 import { settings } from "@/server/config/settings";
 import { listRulesToCheck, type StoredRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
 import { acrossStores, inReach } from "@/server/db/reach";
-import type { Notification } from "@/server/db/notifications";
-import { deliverMail, escapeHtml, publicOrigin } from "@/server/delivery/mail";
-import { unsuppressed } from "@/server/delivery/suppressions";
+import { publicOrigin } from "@/server/delivery/mail";
 import { GrantKeyMissing, grantedUpstream, GrantUnusable } from "@/server/grants/granted-upstream";
 import { grantInForce } from "@/server/grants/store";
 import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { runAlertChecks } from "./runner";
+import { enqueueAlertEmail, registerAlertEmailJob } from "./email-job";
 import { enqueueAlertWebhook, registerAlertWebhookJob } from "./webhook-job";
 
 /**
@@ -22,38 +19,6 @@ import { enqueueAlertWebhook, registerAlertWebhookJob } from "./webhook-job";
  */
 const CHECK = "alerts.check";
 const CHECK_EVERY_MS = 5 * 60_000;
-
-const ruleLink = (rule: StoredRule) => `${publicOrigin()}/stores/${encodeURIComponent(rule.storeUrl)}/alerts/${rule.id}`;
-
-/** E-mails a notification to the rule's addresses, once each (the delivery key names the notification). */
-export async function emailNotification(notification: Notification, rule: StoredRule, definition: AlertRuleInput): Promise<void> {
-  if (definition.emails.length === 0) return;
-  const message = notification.body as AlertMessageInput;
-  const title = alertTitle(message);
-  const lines = whatMovedLines(message);
-  const text = [
-    title,
-    ...(lines.length ? ["", "What moved:", ...lines.map((line) => `- ${line}`)] : []),
-    "",
-    `Open the rule: ${ruleLink(rule)}`,
-  ].join("\n");
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>
-<h1 style="font-size:18px">${escapeHtml(title)}</h1>
-${lines.length ? `<h2 style="font-size:15px">What moved</h2><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : ""}
-<p><a href="${escapeHtml(ruleLink(rule))}">Open the rule</a></p></body></html>`;
-  // An address that unsubscribed from the store's mail (by a digest's link) is skipped here too.
-  for (const to of await unsuppressed(await database(), rule, definition.emails)) {
-    await deliverMail({
-      key: `alert:${notification.id}:${to}`,
-      to,
-      subject: title,
-      text,
-      html,
-      organizationId: rule.organizationId,
-      storeUrl: rule.storeUrl,
-    });
-  }
-}
 
 /**
  * A read client per rule, through its author's grant in force for the store; `keyMissing`
@@ -101,7 +66,7 @@ function checkStore(db: Db, storeUrl: string, rules: StoredRule[], now: Date) {
       now,
       webhooks: settings().webhooks,
       appOrigin: publicOrigin(),
-      onNotification: emailNotification,
+      enqueueEmail: enqueueAlertEmail,
       enqueueWebhook: enqueueAlertWebhook,
       // Every few minutes, but a daily rule is judged once a day and an hourly one once an hour.
       oncePerPeriod: true,
@@ -135,5 +100,6 @@ export async function checkEveryRule(): Promise<{ detail: string }> {
 export function registerAlertJobs(): void {
   registerJob(CHECK, checkEveryRule, { maxAttempts: 1 });
   registerAlertWebhookJob();
+  registerAlertEmailJob();
   scheduleRecurring(CHECK, CHECK_EVERY_MS);
 }

@@ -30,6 +30,8 @@ interface AlertRunOptions {
    * it). Without it the webhook is posted inline, with its retries, before the run goes on.
    */
   enqueueWebhook?: (db: Db, notificationId: string, rule: { organizationId: string; storeUrl: string }) => Promise<void>;
+  /** Queues the notification's e-mails in the episode's transaction (server/alerts/email-job.ts); without it, onNotification sends after it. */
+  enqueueEmail?: (db: Db, notificationId: string, rule: { organizationId: string; storeUrl: string }) => Promise<void>;
   /** Skips a rule whose last complete period was already judged (the scheduled check; "Check now" judges again). */
   oncePerPeriod?: boolean;
   /** Rules checked at once. */
@@ -44,7 +46,7 @@ interface AlertRunResult extends CheckResult {
 
 const snoozed = (rule: StoredRule, now: Date) => rule.snoozedUntil !== null && rule.snoozedUntil > now;
 
-/** The inbox notice of an episode's change, and its queued webhook, in the caller's transaction. */
+/** The inbox notice of an episode's change, and its queued webhook and e-mails, in the caller's transaction. */
 async function recordNotice(
   tx: Db,
   options: AlertRunOptions,
@@ -61,6 +63,7 @@ async function recordNotice(
     options.now,
   );
   if (definition.webhookUrl && options.enqueueWebhook) await options.enqueueWebhook(tx, notification.id, rule);
+  if (definition.emails.length > 0 && options.enqueueEmail) await options.enqueueEmail(tx, notification.id, rule);
   return notification;
 }
 
@@ -99,7 +102,7 @@ async function deliverNotice(
       options.webhooks.backoffMs ?? DEFAULT_BACKOFF_MS,
     );
   }
-  await options.onNotification?.(notification, rule, definition);
+  if (!options.enqueueEmail) await options.onNotification?.(notification, rule, definition);
 }
 
 /**

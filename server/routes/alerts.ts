@@ -12,7 +12,7 @@ import { LIMITS } from "@/shared/limits";
 import { storedViewSearch } from "@/shared/schemas/saved-view";
 import { backtestRule } from "@/server/alerts/check";
 import { RunReads } from "@/server/alerts/reads";
-import { emailNotification } from "@/server/alerts/jobs";
+import { enqueueAlertEmail } from "@/server/alerts/email-job";
 import { runAlertChecks } from "@/server/alerts/runner";
 import { standardWebhookSecret } from "@/server/alerts/webhook";
 import { enqueueAlertWebhook } from "@/server/alerts/webhook-job";
@@ -251,9 +251,9 @@ export const checkAlertRules = route(
       now: new Date(),
       webhooks: config.webhooks,
       appOrigin: config.appOrigin ?? url.origin,
-      onNotification: emailNotification,
-      // Webhooks go to the queue: the answer comes once the rules are judged, however slow a receiver is.
+      // E-mails and webhooks go to the queue: the answer comes once the rules are judged, however slow a receiver is.
       enqueueWebhook: enqueueAlertWebhook,
+      enqueueEmail: enqueueAlertEmail,
     });
     const summary: CheckResult = { checked: result.checked, fired: result.fired, resolved: result.resolved, failed: result.failed };
     return jsonResponse(summary, { requestId });
