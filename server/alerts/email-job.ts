@@ -6,7 +6,7 @@ import { alertTitle, whatMovedLines } from "@/shared/alert-message";
 import { getRule, type StoredRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
 import { deliverMail, escapeHtml, publicOrigin } from "@/server/delivery/mail";
-import { unsuppressed } from "@/server/delivery/suppressions";
+import { unsubscribeTokenFor, unsuppressed } from "@/server/delivery/suppressions";
 import { enqueue, registerJob, type RunningJob } from "@/server/jobs/queue";
 
 /**
@@ -26,7 +26,7 @@ export async function enqueueAlertEmail(db: Db, notificationId: string, rule: { 
 
 const ruleLink = (rule: StoredRule) => `${publicOrigin()}/stores/${encodeURIComponent(rule.storeUrl)}/alerts/${rule.id}`;
 
-function render(message: AlertMessageInput, rule: StoredRule) {
+function render(message: AlertMessageInput, rule: StoredRule, unsubscribe: string) {
   const title = alertTitle(message);
   const lines = whatMovedLines(message);
   const text = [
@@ -34,11 +34,13 @@ function render(message: AlertMessageInput, rule: StoredRule) {
     ...(lines.length ? ["", "What moved:", ...lines.map((line) => `- ${line}`)] : []),
     "",
     `Open the rule: ${ruleLink(rule)}`,
+    `Unsubscribe from this store's alert e-mails: ${unsubscribe}`,
   ].join("\n");
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>
 <h1 style="font-size:18px">${escapeHtml(title)}</h1>
 ${lines.length ? `<h2 style="font-size:15px">What moved</h2><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : ""}
-<p><a href="${escapeHtml(ruleLink(rule))}">Open the rule</a></p></body></html>`;
+<p><a href="${escapeHtml(ruleLink(rule))}">Open the rule</a></p>
+<p style="font-size:12px"><a href="${escapeHtml(unsubscribe)}">Unsubscribe from this store's alert e-mails</a></p></body></html>`;
   return { title, text, html };
 }
 
@@ -53,16 +55,18 @@ async function sendAlertEmails(job: RunningJob): Promise<{ detail: string }> {
   const rule = await getRule(db, notification, notification.ruleId);
   if (!rule) return { detail: "Not sent: the rule was deleted." };
   const { emails } = alertRuleInputSchema.parse(rule.definition);
-  const { title, text, html } = render(notification.body as AlertMessageInput, rule);
   const outcomes = { sent: 0, not_sent: 0, unknown: 0, sending: 0 };
   // An address that unsubscribed from the store's mail is skipped, whoever added it to the rule.
   for (const to of await unsuppressed(db, rule, emails)) {
+    const unsubscribe = `${publicOrigin()}/api/unsubscribe/${await unsubscribeTokenFor(db, rule, to)}`;
+    const { title, text, html } = render(notification.body as AlertMessageInput, rule, unsubscribe);
     const delivery = await deliverMail({
       key: `alert:${notification.id}:${to}`,
       to,
       subject: title,
       text,
       html,
+      headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
       organizationId: rule.organizationId,
       storeUrl: rule.storeUrl,
       jobId: job.id,

@@ -8,10 +8,12 @@ import { reachDb } from "@/server/db/reach";
 import { createView, softDeleteView } from "@/server/db/saved-views";
 import { listNotifications } from "@/server/db/notifications";
 import { listDeliveries } from "@/server/delivery/ledger";
-import { suppress } from "@/server/delivery/suppressions";
+import { suppress, unsuppressed } from "@/server/delivery/suppressions";
+import { unsubscribePage } from "@/server/routes/unsubscribe";
+import { startMailSink } from "@/test/mail-sink";
 import { createGrant, revokeGrant } from "@/server/grants/store";
 import { unique } from "@/test/databases";
-import { ADMIN_KEY, US_STORE } from "@/test/harness";
+import { ADMIN_KEY, callRoute, US_STORE } from "@/test/harness";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
 import { registerAlertEmailJob } from "./email-job";
 import { checkEveryRule } from "./jobs";
@@ -101,6 +103,44 @@ describe("alert checks while nobody is signed in", () => {
       d.key.startsWith(`alert:${notification!.id}:`),
     );
     expect(mails.map((mail) => mail.recipient)).toEqual(["ops@example.com"]);
+  });
+
+  it("e-mail with an unsubscribe link and List-Unsubscribe header, whose one-click POST stops the store's mail to that address", async () => {
+    const sink = await startMailSink();
+    try {
+      vi.stubEnv("SMTP_URL", sink.url);
+      const author = `${unique("author")}@example.com`;
+      await grantFor(author);
+      const reader = `${unique("reader")}@example.com`;
+      await createRule(db, scope, alwaysFires([reader]), author, new Date());
+      await checkEveryRule();
+      const [message] = await sink.waitFor(1);
+      const header = (name: string) => message!.headerLines.find((line) => line.key === name)?.line.replace(/\r\n\s+/g, " ") ?? "";
+      const link = /^List-Unsubscribe: <(http:\/\/[^>]+\/api\/unsubscribe\/([\w-]{32}))>$/.exec(header("list-unsubscribe"));
+      expect(link).not.toBeNull();
+      expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+      expect(message!.text).toContain(link![1]);
+      const token = link![2]!;
+      const call = (method: string, body?: string) =>
+        callRoute(
+          unsubscribePage,
+          new Request(`http://localhost:3000/api/unsubscribe/${token}`, {
+            method,
+            body,
+            headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.example" },
+          }),
+        );
+      // A scanner's GET changes nothing; the one-click POST suppresses the address for the store.
+      expect(await (await call("GET")).text()).toContain(">Unsubscribe</button>");
+      expect(await unsuppressed(db, scope, [reader])).toEqual([reader]);
+      expect((await call("POST", "List-Unsubscribe=One-Click")).status).toBe(200);
+      expect(await unsuppressed(db, scope, [reader])).toEqual([]);
+      expect(await (await call("POST", "action=subscribe")).text()).toContain("You are subscribed again");
+      expect(await unsuppressed(db, scope, [reader])).toEqual([reader]);
+    } finally {
+      vi.stubEnv("SMTP_URL", undefined);
+      await sink.close();
+    }
   });
 
   it("judge a daily rule's day once, however often they run", async () => {

@@ -25,6 +25,7 @@ const STORE_TABLES = [
   "webhook_deliveries",
   "mail_suppressions",
   "send_now_presses",
+  "mail_unsubscribe_links",
 ];
 
 /** One row in every store table, for `store`; returns nothing, throws when a row is refused. */
@@ -119,6 +120,10 @@ async function plant(tx: Db, store: string): Promise<void> {
     [
       `insert into send_now_presses (organization_id, store_url, schedule_id, person, at) values ('org_rls', $1, $2, 'ada@example.com', now())`,
       [store, schedule],
+    ],
+    [
+      `insert into mail_unsubscribe_links (token, organization_id, store_url, email) values ($1, 'org_rls', $2, 'ada@example.com')`,
+      [id("link"), store],
     ],
   ];
   for (const [sql, params] of rows) await tx.query(sql, params);

@@ -153,7 +153,8 @@ interface Subscription {
 export async function storeOfToken(db: Db, token: string): Promise<string | null> {
   return acrossStores(db, "unsubscribe link: the store its token names", async (tx) => {
     const [row] = await tx.query<{ storeUrl: string }>(
-      'select store_url as "storeUrl" from digest_recipients where unsubscribe_token = $1',
+      `select store_url as "storeUrl" from digest_recipients where unsubscribe_token = $1
+       union all select store_url from mail_unsubscribe_links where token = $1 limit 1`,
       [token],
     );
     return row?.storeUrl ?? null;

@@ -1,6 +1,7 @@
 import "server-only";
 import { withReach } from "@/server/db/reach";
-import { database } from "@/server/db/database";
+import { database, type Db } from "@/server/db/database";
+import { liftSuppression, storeLinkOf, suppress } from "@/server/delivery/suppressions";
 import { setSubscribed, storeOfToken, subscriptionOf } from "@/server/digests/store";
 import { route, type RawParams } from "@/server/http/pipeline";
 import { DashboardError } from "@/server/http/responses";
@@ -38,6 +39,33 @@ async function wantsSubscribe(request: Request): Promise<boolean> {
   return new URLSearchParams(text).get("action") === "subscribe";
 }
 
+/** An alert e-mail's link: the same page and buttons, for the store's mail at that address. */
+async function alertLinkPage(request: Request, db: Db, link: NonNullable<Awaited<ReturnType<typeof storeLinkOf>>>): Promise<Response> {
+  if (request.method !== "POST")
+    return link.unsubscribed
+      ? page(
+          "You are unsubscribed",
+          `<p>${escape(link.email)} receives no mail of ${escape(link.storeUrl)}. Changed your mind?</p>${button("Subscribe again", "subscribe")}`,
+        )
+      : page(
+          "Unsubscribe from these alerts",
+          `<p>Stop the alert e-mails and other mail of ${escape(link.storeUrl)} at ${escape(link.email)}?</p>${button("Unsubscribe", "unsubscribe")}`,
+        );
+  const subscribe = await wantsSubscribe(request);
+  await withReach(db, [link.storeUrl], (tx) =>
+    subscribe ? liftSuppression(tx, link, link.email) : suppress(tx, link, link.email, new Date()),
+  );
+  return subscribe
+    ? page(
+        "You are subscribed again",
+        `<p>${escape(link.email)} receives the alert e-mails and other mail of ${escape(link.storeUrl)} again.</p>`,
+      )
+    : page(
+        "You are unsubscribed",
+        `<p>${escape(link.email)} will no longer receive alert e-mails nor other mail of ${escape(link.storeUrl)}.</p>${button("Subscribe again", "subscribe")}`,
+      );
+}
+
 /**
  * GET (and HEAD, which Next.js answers with the GET handler): only a page with one button, so a
  * link scanner that opens or probes the link changes nothing. POST: the button's, or RFC 8058's
@@ -59,6 +87,8 @@ export const unsubscribePage = route(
     const db = await database();
     const storeUrl = await storeOfToken(db, params.token);
     if (!storeUrl) return invalid();
+    const link = await withReach(db, [storeUrl], (tx) => storeLinkOf(tx, params.token));
+    if (link) return alertLinkPage(request, db, link);
     if (request.method !== "POST") {
       const found = await withReach(db, [storeUrl], (tx) => subscriptionOf(tx, params.token));
       if (!found) return invalid();

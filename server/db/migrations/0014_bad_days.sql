@@ -57,3 +57,21 @@ end $$;
 -- How a grant's key is sealed: 1 bound to the grant id only, 2 bound to the grant id, organization,
 -- store and key fingerprint. A version 1 grant is sealed again (as 2) the next time it is used.
 alter table grants add column seal_version smallint not null default 1;
+
+-- The unsubscribe link of a store's alert e-mails, one per address and store: it suppresses (or
+-- lifts the suppression of) that address for the store's mail, as a digest's link does.
+create table mail_unsubscribe_links (
+  token text primary key,
+  organization_id text not null,
+  store_url text not null,
+  email text not null,
+  unique (organization_id, store_url, email)
+);
+grant select, insert, update, delete on mail_unsubscribe_links to dashboard_app, dashboard_maintenance;
+alter table mail_unsubscribe_links enable row level security;
+alter table mail_unsubscribe_links force row level security;
+create policy store_reach on mail_unsubscribe_links
+  using (current_user = 'dashboard_app' and store_url = any (dashboard_reach()))
+  with check (current_user = 'dashboard_app' and store_url = any (dashboard_reach()));
+create policy across_stores on mail_unsubscribe_links
+  using (current_user = 'dashboard_maintenance') with check (current_user = 'dashboard_maintenance');
