@@ -27,7 +27,13 @@ function NotificationItem({ note, stores }: { note: InboxNotification; stores: r
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <p className="flex flex-wrap items-center gap-2">
-            {note.kind === "alert_fired" ? <Badge tone="bad">Alert</Badge> : <Badge tone="good">Resolved</Badge>}
+            {note.kind === "alert_fired" ? (
+              <Badge tone="bad">Alert</Badge>
+            ) : note.kind === "rule_paused" ? (
+              <Badge tone="warn">Paused</Badge>
+            ) : (
+              <Badge tone="good">Resolved</Badge>
+            )}
             {!note.read && <Badge tone="info">Unread</Badge>}
             <span className={note.read ? "" : "font-semibold"}>
               <bdi>{note.title}</bdi>

@@ -1,10 +1,11 @@
 import "server-only";
 import { alertRuleInputSchema, type AlertMessageInput, type AlertRuleInput, type CheckResult } from "@/shared/schemas/alert";
+import { deletedViewWords } from "@/shared/paused-rule";
 import { alertTitle, slackBody } from "@/shared/alert-message";
 import { storedViewSearch } from "@/shared/schemas/saved-view";
 import { markChecked, openEpisode, openEpisodeOf, resolveEpisode, type StoredRule } from "@/server/db/alert-rules";
 import type { Db } from "@/server/db/database";
-import { addNotification, recordWebhookAttempt, type Notification } from "@/server/db/notifications";
+import { addNotification, notePausedRule, recordWebhookAttempt, type Notification } from "@/server/db/notifications";
 import { findView } from "@/server/db/saved-views";
 import { logException } from "@/server/observability/log";
 import type { UpstreamClient } from "@/server/upstream/client";
@@ -148,7 +149,18 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
   }
   const view = definition.savedViewId ? await findView(options.db, rule.organizationId, rule.storeUrl, definition.savedViewId) : null;
   // Never widened to the whole store behind its author's back: a rule whose view is gone is not judged.
-  if (definition.savedViewId && !view) throw new Error("Its saved view was deleted: the rule is not checked until it names another view.");
+  if (definition.savedViewId && !view) {
+    // Said once in the store's inbox (the rule's page and the alerts list say it too).
+    const name = rule.deletedViewName ?? "";
+    await notePausedRule(
+      options.db,
+      rule,
+      { id: definition.savedViewId, name },
+      `“${definition.name}”: ${deletedViewWords(name)} Choose another saved view or the whole store to resume it.`,
+      options.now,
+    );
+    throw new Error("Its saved view was deleted: the rule is not checked until it names another view.");
+  }
   const check: RuleCheck = await checkRule(
     definition,
     { upstream, reads, storeUrl: rule.storeUrl, savedViewSearch: view ? storedViewSearch(view.view) : null },

@@ -75,3 +75,7 @@ create policy store_reach on mail_unsubscribe_links
   with check (current_user = 'dashboard_app' and store_url = any (dashboard_reach()));
 create policy across_stores on mail_unsubscribe_links
   using (current_user = 'dashboard_maintenance') with check (current_user = 'dashboard_maintenance');
+
+-- The inbox also says when a rule is paused because its saved view was deleted.
+alter table notifications drop constraint notifications_kind_check;
+alter table notifications add constraint notifications_kind_check check (kind in ('alert_fired', 'alert_resolved', 'rule_paused'));
