@@ -70,6 +70,7 @@ async function sendAlertEmails(job: RunningJob): Promise<{ detail: string }> {
       organizationId: rule.organizationId,
       storeUrl: rule.storeUrl,
       jobId: job.id,
+      workerId: job.workerId,
     });
     outcomes[delivery.outcome] += 1;
   }

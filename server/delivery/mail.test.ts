@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { freePort } from "@/test/processes";
 import { startMailSink, type MailSink } from "@/test/mail-sink";
+import { database } from "@/server/db/database";
 import { inReach } from "@/server/db/reach";
+import { LeaseLost } from "./ledger";
 import { deliverMail as deliver } from "./mail";
 
 /** Sends in the reach of the message's store, as a job of that store does. */
@@ -52,6 +54,27 @@ describe("deliverMail", () => {
     expect(message!.subject).toBe("Revenue fell Bcc: everyone@example.com");
     expect(message!.headerLines.some((line) => line.key === "bcc")).toBe(false);
     expect(message!.headerLines.find((line) => line.key === "x-note")?.line).toBe("X-Note: one two");
+  });
+
+  it("sends nothing for a job whose lease another worker holds now, and records nothing under the key", async () => {
+    vi.stubEnv("SMTP_URL", sink.url);
+    const db = await database();
+    const lease = (holder: string) =>
+      db
+        .query<{ id: string }>(
+          "insert into jobs (name, state, locked_by, lease_until) values ('test.lease', 'running', $1, now() + interval '1 minute') returning id::text as id",
+          [holder],
+        )
+        .then((rows) => rows[0]!.id);
+    const taken = await lease("another-worker");
+    await expect(deliverMail({ ...mail("mail:lease-lost", "ada@example.com"), jobId: taken, workerId: "this-worker" })).rejects.toThrow(
+      LeaseLost,
+    );
+    expect(await inReach(["shop.example"], () => db.query("select 1 from deliveries where key = 'mail:lease-lost'"))).toEqual([]);
+    const held = await lease("this-worker");
+    expect(await deliverMail({ ...mail("mail:lease-held", "ada@example.com"), jobId: held, workerId: "this-worker" })).toMatchObject({
+      outcome: "sent",
+    });
   });
 
   it("keeps every message in the Outbox when no SMTP server is set", async () => {

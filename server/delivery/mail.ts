@@ -23,6 +23,8 @@ interface MailMessage {
   /** The store the message is about: who reaches it sees the message on the Runs and Outbox pages. */
   storeUrl: string;
   jobId?: string;
+  /** With jobId: the worker that must still hold the job's lease when the message is claimed, else nothing is sent. */
+  workerId?: string;
 }
 
 /** Where links in e-mails point: APP_ORIGIN, else this server's own address. */
@@ -87,6 +89,7 @@ export async function deliverMail(unsafe: MailMessage): Promise<Delivery> {
       organizationId: message.organizationId,
       storeUrl: message.storeUrl,
       jobId: message.jobId,
+      leaseHolder: message.workerId,
     },
     SEND_TIMEOUT_MS,
   );

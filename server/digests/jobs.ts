@@ -71,6 +71,7 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
       organizationId: schedule.organizationId,
       storeUrl: schedule.storeUrl,
       jobId: job.id,
+      workerId: job.workerId,
     });
     outcomes[delivery.outcome] += 1;
   }
