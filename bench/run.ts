@@ -13,6 +13,7 @@ import { benchMemory } from "./memory";
 import { benchPage } from "./page";
 import { benchProxy } from "./proxy";
 import { benchRollups } from "./rollups";
+import { benchRetention } from "./retention";
 
 const benches: Record<string, () => Promise<unknown>> = {
   proxy: () => benchProxy(),
@@ -25,6 +26,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   digests: () => benchDigests(),
   rollups: () => benchRollups(),
   isolation: () => benchIsolation(),
+  retention: () => benchRetention(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
     console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);

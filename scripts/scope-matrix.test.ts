@@ -472,7 +472,9 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
     const ordered = [...cases].sort((a, b) => rank(a.name) - rank(b.name));
     for (const testCase of ordered) {
       const response = await send(testCase, cookies.victim!, US_STORE);
-      if (response.status >= 400 && !(testCase.name.endsWith("{pixelId}") && response.status === 404)) {
+      // The digest was sent a moment ago while planting: its once-a-minute limit answers 429, after finding the digest in scope.
+      const limited = testCase.name.endsWith("/send") && response.status === 429;
+      if (response.status >= 400 && !limited && !(testCase.name.endsWith("{pixelId}") && response.status === 404)) {
         failures.push(`${testCase.name}: ${response.status} ${await response.text()}`);
       }
     }

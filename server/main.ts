@@ -116,7 +116,8 @@ async function main(): Promise<void> {
   const servers = [server];
   if (config.observability.metricsPort) servers.push(serveMetrics(config.observability.metricsHost, config.observability.metricsPort));
   await new Promise<void>((resolve) => server.listen(config.server.port, config.server.host, resolve));
-  stopGracefullyOnSignals(servers, state, config.server.shutdownGraceMs);
+  // On the signal the worker stops claiming at once; its runs in flight get the same grace as requests.
+  stopGracefullyOnSignals(servers, state, config.server.shutdownGraceMs, () => stopBackgroundWork(config.server.shutdownGraceMs));
   logger.info(
     {
       version: info.version,

@@ -69,10 +69,16 @@ export function whatMovedLines(input: AlertMessageInput): string[] {
   return [...input.whatMoved.channels.map(line("Channel")), ...input.whatMoved.products.map(line("Product"))];
 }
 
-/** Slack's incoming-webhook shape (`text`, `blocks`), with the figures under `alert` for other receivers. */
+/** Text as it may stand in a Slack message: `<`, `>` and `&` would start a mention (`<!channel>`) or a link. */
+const slackEscape = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * Slack's incoming-webhook shape (`text`, `blocks`), its words escaped for Slack, with the figures
+ * under `alert` (plain JSON, as given) for other receivers.
+ */
 export function slackBody(input: AlertMessageInput, link: string | null) {
-  const title = alertTitle(input);
-  const lines = whatMovedLines(input);
+  const title = slackEscape(alertTitle(input));
+  const lines = whatMovedLines(input).map(slackEscape);
   const details = lines.length ? `\n*What moved*\n${lines.map((text) => `• ${text}`).join("\n")}` : "";
   return {
     text: title,

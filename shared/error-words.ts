@@ -35,6 +35,7 @@ export const errorWords: Record<ErrorCode, string> = {
   database_unavailable: "The dashboard's database is unavailable. Try again in a moment.",
   internal_error: "Something went wrong in the dashboard.",
   delegation_off: "Unattended reads are off on this dashboard: its operator has not set DELEGATION_KEY.",
+  limit_reached: "This store has reached a stated limit. Remove something first.",
   grant_needed: "Grant this dashboard read access to the store first: digests read while nobody is signed in.",
   ring_full: "Your key ring is full: it holds at most 20 keys. Remove a store before adding another.",
   store_in_ring: "That store is already in your key ring. Remove it first if you want to use this key for it instead.",

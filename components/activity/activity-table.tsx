@@ -2,7 +2,7 @@
 
 import { useQueries } from "@tanstack/react-query";
 import { formatDateTime } from "@/shared/format";
-import type { AuditAction, AuditEntry, AuditOutcome } from "@/shared/schemas/activity";
+import { isUpstreamAction, type AuditAction, type AuditEntry, type AuditOutcome } from "@/shared/schemas/activity";
 import { storeProfileQueryOptions } from "@/client/queries/store";
 import { interpretTimeZone } from "@/shared/store-locale";
 import { Badge } from "@/components/ui/card";
@@ -12,6 +12,13 @@ import { FallbackNote } from "@/components/ui/fallback-note";
 export const actionLabels: Record<AuditAction, string> = {
   "tracking-connection.remove": "Removed a tracking connection",
   "campaign-group.clone": "Cloned a campaign group",
+  "alert-rule.create": "Added an alert rule",
+  "alert-rule.change": "Changed an alert rule",
+  "alert-rule.delete": "Deleted an alert rule",
+  "alert-rule.pause": "Muted or snoozed an alert rule",
+  "digest.create": "Scheduled a digest",
+  "digest.delete": "Deleted a digest",
+  "digest.send-now": "Sent a digest now",
 };
 
 export const outcomeLabels: Record<AuditOutcome, string> = {
@@ -85,6 +92,15 @@ function Named({ label, name, id, extra }: { label: string; name?: string; id?: 
 
 function Target({ entry }: { entry: AuditEntry }) {
   const { target } = entry;
+  if (!isUpstreamAction(entry.action)) {
+    return (
+      <div className="space-y-1">
+        {target.ruleId && <Named label="Alert rule" name={target.ruleName} id={target.ruleId} />}
+        {target.digestId && <Named label="Digest" name={target.viewName} id={target.digestId} />}
+        {target.change && <p className={muted}>{target.change}</p>}
+      </div>
+    );
+  }
   if (entry.action === "tracking-connection.remove") {
     return <Named label="Tracking connection" name={target.connectionName} id={target.connectionId} extra={target.channel} />;
   }

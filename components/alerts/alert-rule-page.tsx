@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card, DescriptionList } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
+import { deletedViewWords } from "@/shared/paused-rule";
 import { draftOf } from "./rule-draft";
 import { RuleForm } from "./rule-form";
 
@@ -17,9 +18,22 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
   const list = `/stores/${encodeURIComponent(storeUrl)}/alerts${organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : ""}`;
   if (rule.isPending) return <Skeleton label="Loading the rule" />;
   if (rule.isError) return <ErrorPanel error={rule.error} onRetry={() => void rule.refetch()} />;
-  const { webhookSecret } = rule.data;
+  const { webhookSecret, standardWebhookSecret } = rule.data;
+  const { deletedViewName } = rule.data;
   return (
     <div className="space-y-6">
+      {deletedViewName !== null && (
+        <p
+          role="status"
+          className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+          data-testid="rule-paused"
+        >
+          {deletedViewWords(deletedViewName)}{" "}
+          {webhookSecret === null
+            ? `${rule.data.createdByEmail}, whose grant it runs through, may choose another saved view or the whole store.`
+            : "Choose another saved view, or the whole store, below and save to resume it."}
+        </p>
+      )}
       <RuleForm
         storeUrl={storeUrl}
         organizationId={organizationId}
@@ -32,11 +46,31 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
       <Card title="Webhook signature">
         <DescriptionList
           items={[
-            { label: "Signing secret", value: <code className="font-mono text-xs break-all">{webhookSecret}</code> },
+            {
+              label: "Signing secret",
+              value:
+                webhookSecret === null ? (
+                  `Shown to ${rule.data.createdByEmail} only, whose grant this rule runs through.`
+                ) : (
+                  <code className="font-mono text-xs break-all">{webhookSecret}</code>
+                ),
+            },
             {
               label: "How to verify",
               value: 'HMAC-SHA256 of "<X-Dashboard-Timestamp>.<raw body>" with this secret, hex, equals X-Dashboard-Signature after "v1=".',
             },
+            ...(standardWebhookSecret === null
+              ? []
+              : [
+                  {
+                    label: "Standard Webhooks secret",
+                    value: <code className="font-mono text-xs break-all">{standardWebhookSecret}</code>,
+                  },
+                  {
+                    label: "With a Standard Webhooks library",
+                    value: "Give it this secret: it checks the webhook-id, webhook-timestamp and webhook-signature headers.",
+                  },
+                ]),
           ]}
         />
       </Card>

@@ -10,6 +10,7 @@ import { useGrants } from "@/client/queries/grants";
 import { GrantsCard } from "@/components/digests/grants-card";
 import { Button } from "@/components/ui/button";
 import { Badge, Card } from "@/components/ui/card";
+import { deletedViewWords } from "@/shared/paused-rule";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { RuleForm } from "./rule-form";
@@ -33,7 +34,13 @@ function RuleRow({ rule, storeUrl, organizationId }: { rule: AlertRule; storeUrl
           {rule.state === "firing" ? <Badge tone="bad">Firing</Badge> : <Badge tone="good">OK</Badge>}
           {rule.muted && <Badge tone="neutral">Muted</Badge>}
           {snoozed && <Badge tone="warn">Snoozed until {formatDateTime(rule.snoozedUntil!)}</Badge>}
+          {rule.deletedViewName !== null && <Badge tone="warn">Paused: saved view deleted</Badge>}
         </p>
+        {rule.deletedViewName !== null && (
+          <p className="text-sm text-amber-800 dark:text-amber-300" data-testid="rule-paused">
+            {deletedViewWords(rule.deletedViewName)} Open it to choose another view or the whole store.
+          </p>
+        )}
         <p className="text-sm text-slate-600 dark:text-slate-400">
           {rule.metric} of {targetLabel(rule.target)}, each {rule.granularity}: {conditionText(rule)}
           {rule.lastCheckedAt ? ` · checked ${formatDateTime(rule.lastCheckedAt)}` : " · not checked yet"}

@@ -1,5 +1,6 @@
 "use client";
 
+import { MIN_WEEKS } from "@/shared/metrics/anomaly";
 import { CartesianGrid, Line, LineChart, ReferenceDot, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { AlertMetric, Backtest } from "@/shared/schemas/alert";
 import { formatMetric } from "@/shared/alert-message";
@@ -10,6 +11,7 @@ const axisTick = { fill: "currentColor", fontSize: 12 };
 /** The backtest on the time chart: the value and its usual level, each period the rule would have fired marked in red. */
 export function BacktestChart({ backtest, metric }: { backtest: Backtest; metric: AlertMetric }) {
   const fired = backtest.periods.filter((period) => period.fires);
+  const learning = backtest.periods.at(-1)?.learningWeeks;
   const format = (value: number) => formatMetric(metric, value, backtest.currency);
   return (
     <figure className="space-y-3">
@@ -25,6 +27,12 @@ export function BacktestChart({ backtest, metric }: { backtest: Backtest; metric
             (marked in red), in {backtest.firedOn.length} {backtest.firedOn.length === 1 ? "episode" : "episodes"} starting on:{" "}
             <span data-testid="backtest-dates">{backtest.firedOn.join(", ")}</span>
           </>
+        )}
+        {learning !== undefined && (
+          <span className="mt-1 block" data-testid="backtest-learning">
+            Learning ({learning} of {MIN_WEEKS} weeks): an anomaly rule fires only once {MIN_WEEKS} earlier weeks of the same weekday have
+            data.
+          </span>
         )}
       </figcaption>
       <div className="h-64 text-slate-500 dark:text-slate-400" data-testid="backtest-chart">

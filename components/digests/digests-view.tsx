@@ -26,6 +26,7 @@ function DigestRow({ digest, storeUrl, organizationId }: { digest: DigestItem; s
         <div className="min-w-0 text-sm">
           <p className="font-medium break-words">
             {digest.viewName} {!digest.grantActive && <Badge tone="warn">Stopped: its grant has ended</Badge>}
+            {digest.viewDeleted && <Badge tone="warn">Stopped: its saved view was deleted</Badge>}
           </p>
           <p className="text-slate-600 dark:text-slate-400">
             {when(digest)} · next <time dateTime={digest.nextRunAt}>{formatDateTime(digest.nextRunAt, digest.timeZone)}</time>
@@ -44,7 +45,7 @@ function DigestRow({ digest, storeUrl, organizationId }: { digest: DigestItem; s
         <div className="flex gap-2">
           <Button
             variant="secondary"
-            disabled={sendNow.isPending || !digest.grantActive}
+            disabled={sendNow.isPending || !digest.grantActive || digest.viewDeleted}
             onClick={() => sendNow.mutate(digest.id)}
             aria-label={`Send “${digest.viewName}” now`}
           >

@@ -13,7 +13,7 @@ const ENDED: Record<NonNullable<GrantItem["endedReason"]>, string> = {
   revoked: "Revoked",
   upstream_refused: "Ended: the key was refused",
   expired: "Expired",
-  undecryptable: "Ended: its master key was removed",
+  undecryptable: "Ended: its sealed key failed its check",
 };
 
 function GrantRow({ grant, onRevoke, pending }: { grant: GrantItem; onRevoke: () => void; pending: boolean }) {

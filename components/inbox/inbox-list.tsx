@@ -18,11 +18,14 @@ function NotificationItem({ note, stores }: { note: InboxNotification; stores: r
   const mark = useMarkNotification();
   const message = alertMessageSchema.safeParse(note.body);
   const lines = message.success ? whatMovedLines(message.data) : [];
-  const badge = message.success
-    ? alertBadge(message.data)
-    : note.kind === "alert_fired"
-      ? { label: "Alert", tone: "bad" as const }
-      : { label: "Resolved", tone: "good" as const };
+  const badge =
+    note.kind === "rule_paused"
+      ? { label: "Paused", tone: "warn" as const }
+      : message.success
+        ? alertBadge(message.data)
+        : note.kind === "alert_fired"
+          ? { label: "Alert", tone: "bad" as const }
+          : { label: "Resolved", tone: "good" as const };
   const rule = note.ruleId ? `/stores/${encodeURIComponent(note.storeUrl)}/alerts/${note.ruleId}` : null;
   return (
     <li

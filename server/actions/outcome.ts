@@ -21,7 +21,7 @@ export type Classified =
   | { kind: "not_sent"; error: unknown }
   | { kind: "unknown"; status: number | null; upstreamRequestId: string | null; timedOut: boolean; error?: unknown };
 
-const successSchemas: Record<AuditAction, z.ZodType> = {
+const successSchemas: Partial<Record<AuditAction, z.ZodType>> = {
   "campaign-group.clone": cloneCampaignResponseSchema,
   "tracking-connection.remove": trackingConnectionDeleteSchema,
 };
@@ -67,7 +67,7 @@ export async function sendAndClassify(action: AuditAction, send: () => Promise<R
   const unknown = { kind: "unknown", status: response.status, upstreamRequestId, timedOut: false } as const;
 
   if (response.status >= 200 && response.status < 300) {
-    const parsed = successSchemas[action].safeParse(json);
+    const parsed = successSchemas[action]!.safeParse(json);
     if (!parsed.success) return unknown;
     const newGroupId =
       action === "campaign-group.clone" ? (parsed.data as z.infer<typeof cloneCampaignResponseSchema>).asset.assetId : undefined;

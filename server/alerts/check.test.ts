@@ -4,7 +4,7 @@ import type { AlertRuleInput } from "@/shared/schemas/alert";
 import { upstreamClient } from "@/server/upstream/client";
 import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
 import { BACKTEST_DAYS, backtestRule, checkRule, lastCompletePeriod } from "./check";
-import { RunReads } from "./reads";
+import { RunReads, type Summary } from "./reads";
 
 describe("the period a check judges", () => {
   it("is yesterday, or the hour before, on the store's clock, across daylight-saving changes", () => {
@@ -64,5 +64,49 @@ describe("checks and backtests against the demo upstream", () => {
     expect(check.fires).toBe(true);
     expect(check.whatMoved!.channels.every((mover) => mover.key === "facebook")).toBe(true);
     expect(demo.requestCounts().products).toBe(1);
+  });
+});
+
+describe("an anomaly rule on a short history", () => {
+  /** A store whose first sales were two weeks before the judged day: the same weekday has data twice. */
+  const summary = (days: string[]): Summary => {
+    const sums = (orders: number) => ({ total: { revenue: orders * 10, orders, units: orders }, channels: new Map(), products: new Map() });
+    return {
+      currency: "USD",
+      rows: days.length,
+      periods: new Map(days.map((day, index) => [day, sums(index === days.length - 1 ? 0 : 500)])),
+      productNames: new Map(),
+    };
+  };
+  const rule: AlertRuleInput = {
+    name: "Orders fell",
+    metric: "orders",
+    target: { kind: "store" },
+    savedViewId: null,
+    granularity: "day",
+    condition: { kind: "anomaly", direction: "down", sensitivity: "high", minVolume: 1, weeks: 8 },
+    emails: [],
+    webhookUrl: null,
+  };
+  const context = (days: string[]) => ({
+    upstream: upstreamClient({ apiKey: ADMIN_KEY, requestId: "test", readOnly: true }),
+    reads: { profile: async () => ({ timezone: "UTC" }), summary: async () => summary(days) } as unknown as RunReads,
+    storeUrl: US_STORE,
+    savedViewSearch: null,
+  });
+  const now = new Date("2026-06-20T12:00:00Z");
+
+  it("counts only the weeks that have data, and is learning (n of 4 weeks) without firing, in checks and backtests alike", async () => {
+    const days = ["2026-06-05", "2026-06-12", "2026-06-19"];
+    const check = await checkRule(rule, context(days), now);
+    expect(check).toMatchObject({ period: "2026-06-19", value: 0, fires: false, learningWeeks: 2 });
+    const backtest = await backtestRule(rule, context(days), now);
+    expect(backtest.periods.at(-1)).toMatchObject({ period: "2026-06-19", fires: false, learningWeeks: 2 });
+    expect(backtest.firedOn).toEqual([]);
+
+    // With four earlier weeks of data the same fall fires, and the rule is no longer learning.
+    const judged = await checkRule(rule, context(["2026-05-22", "2026-05-29", ...days]), now);
+    expect(judged.fires).toBe(true);
+    expect(judged.learningWeeks).toBeUndefined();
   });
 });

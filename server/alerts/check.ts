@@ -62,7 +62,8 @@ const valueOf = (rule: AlertRuleInput, sums: PeriodSums | undefined) => (sums ? 
 function judge(rule: AlertRuleInput, summary: Summary, period: string): JudgedPeriod & { verdict: Verdict; history: string[] } {
   const value = valueOf(rule, summary.periods.get(period));
   const weeks = rule.condition.kind === "anomaly" ? rule.condition.weeks : MAX_WEEKS;
-  const history = comparablePeriods(period, weeks);
+  // Only the weeks that have data: a week before the store sold anything is no evidence of a usual level.
+  const history = comparablePeriods(period, weeks).filter((earlier) => summary.periods.has(earlier));
   const verdict =
     rule.condition.kind === "threshold"
       ? thresholdVerdict(value, rule.condition.operator, rule.condition.threshold)
@@ -71,7 +72,15 @@ function judge(rule: AlertRuleInput, summary: Summary, period: string): JudgedPe
           history.map((earlier) => valueOf(rule, summary.periods.get(earlier))),
           rule.condition,
         );
-  return { period, value, baseline: Number.isFinite(verdict.baseline) ? verdict.baseline : null, fires: verdict.fires, verdict, history };
+  return {
+    period,
+    value,
+    baseline: Number.isFinite(verdict.baseline) ? verdict.baseline : null,
+    fires: verdict.fires,
+    ...(verdict.quiet === "too_little_history" ? { learningWeeks: history.length } : {}),
+    verdict,
+    history,
+  };
 }
 
 function metricMap(rule: AlertRuleInput, sums: Map<string, { revenue: number; orders: number; units: number }> | undefined) {
@@ -118,6 +127,7 @@ export async function checkRule(rule: AlertRuleInput, context: CheckContext, now
     baseline: judged.baseline,
     fires: judged.fires,
     score: judged.verdict.score,
+    ...(judged.learningWeeks === undefined ? {} : { learningWeeks: judged.learningWeeks }),
     ...(judged.verdict.quiet ? { quiet: judged.verdict.quiet } : {}),
     currency: summary.currency,
     whatMoved: judged.fires ? explain(rule, summary, period, judged.history) : null,
@@ -150,8 +160,8 @@ export async function backtestRule(
     const keys = rule.granularity === "day" ? [date] : Array.from({ length: 24 }, (_, h) => `${date} ${String(h).padStart(2, "0")}:00`);
     for (const key of keys) {
       if (key > last) break;
-      const { period, value, baseline, fires } = judge(rule, summary, key);
-      periods.push({ period, value, baseline, fires });
+      const { period, value, baseline, fires, learningWeeks } = judge(rule, summary, key);
+      periods.push({ period, value, baseline, fires, ...(learningWeeks === undefined ? {} : { learningWeeks }) });
     }
   }
   const firedOn = periods.filter((judged, index) => judged.fires && !periods[index - 1]?.fires).map((judged) => judged.period);

@@ -1,8 +1,16 @@
 import "server-only";
 import { EmailDocument, LINK_STYLE, renderHtml } from "@/server/email/document";
 
-/** An alert as an e-mail: its title, what moved, and the link to its rule. */
-function AlertEmail({ title, lines, ruleLink }: { title: string; lines: string[]; ruleLink: string }) {
+interface AlertEmailProps {
+  title: string;
+  lines: string[];
+  ruleLink: string;
+  /** The recipient's own link to stop this store's alert e-mails. */
+  unsubscribeLink: string;
+}
+
+/** An alert as an e-mail: its title, what moved, the link to its rule and the recipient's unsubscribe link. */
+function AlertEmail({ title, lines, ruleLink, unsubscribeLink }: AlertEmailProps) {
   return (
     <EmailDocument title={title}>
       <main>
@@ -22,11 +30,16 @@ function AlertEmail({ title, lines, ruleLink }: { title: string; lines: string[]
             Open the rule
           </a>
         </p>
+        <p style={{ fontSize: "12px" }}>
+          <a href={unsubscribeLink} style={LINK_STYLE}>
+            Unsubscribe from this store&apos;s alert e-mails
+          </a>
+        </p>
       </main>
     </EmailDocument>
   );
 }
 
-export function alertEmailHtml(props: { title: string; lines: string[]; ruleLink: string }): string {
+export function alertEmailHtml(props: AlertEmailProps): string {
   return renderHtml(<AlertEmail {...props} />);
 }

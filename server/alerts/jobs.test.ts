@@ -2,14 +2,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { describeDemo } from "@/demo-upstream/describe";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
-import { createRule, deleteRule } from "@/server/db/alert-rules";
+import { createRule, deleteRule, getRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
 import { reachDb } from "@/server/db/reach";
+import { createView, softDeleteView } from "@/server/db/saved-views";
 import { listNotifications } from "@/server/db/notifications";
 import { listDeliveries } from "@/server/delivery/ledger";
+import { suppress, unsuppressed } from "@/server/delivery/suppressions";
+import { unsubscribePage } from "@/server/routes/unsubscribe";
+import { startMailSink } from "@/test/mail-sink";
 import { createGrant, revokeGrant } from "@/server/grants/store";
 import { unique } from "@/test/databases";
-import { ADMIN_KEY, US_STORE } from "@/test/harness";
+import { ADMIN_KEY, callRoute, US_STORE } from "@/test/harness";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { registerAlertEmailJob } from "./email-job";
 import { checkEveryRule } from "./jobs";
 
 /** The background alert check: through the rule author's grant, one notification per episode, one e-mail per address. */
@@ -35,8 +41,12 @@ beforeAll(async () => {
   vi.stubEnv("UPSTREAM_BASE_URL", upstream.baseUrl);
   vi.stubEnv("DELEGATION_KEY", "alert-jobs-master-key-".padEnd(40, "m"));
   db = reachDb(await database(), [US_STORE]);
+  // The e-mails of a notification go through the queue: its worker runs here for them alone.
+  registerAlertEmailJob();
+  startBackgroundWork({ pollMs: 50 });
 });
 afterAll(async () => {
+  await stopBackgroundWork();
   vi.unstubAllEnvs();
   await upstream.close();
 });
@@ -59,11 +69,117 @@ describe("alert checks while nobody is signed in", () => {
 
     const notifications = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
     expect(notifications).toHaveLength(1);
-    const mails = (await listDeliveries(db, [US_STORE], { channel: "outbox" })).filter((d) =>
-      d.key.startsWith(`alert:${notifications[0]!.id}:`),
-    );
+    const mailsOf = async () =>
+      (await listDeliveries(db, [US_STORE], { channel: "outbox" })).filter((d) => d.key.startsWith(`alert:${notifications[0]!.id}:`));
+    // Queued with the episode in one transaction, sent by the queue's worker.
+    const [job] = await db.query<{ state: string }>("select state from jobs where unique_key = $1", [
+      `alerts.email:${notifications[0]!.id}`,
+    ]);
+    expect(job).toBeDefined();
+    await vi.waitFor(async () => expect(await mailsOf()).toHaveLength(2), { timeout: 10_000 });
+    const mails = await mailsOf();
     expect(mails.map((mail) => mail.recipient).sort()).toEqual(["cfo@example.com", "ops@example.com"]);
     expect(mails.every((mail) => mail.subject === notifications[0]!.title && mail.outcome === "sent")).toBe(true);
+  });
+
+  it("skip an address that unsubscribed from the store's mail", async () => {
+    const author = `${unique("author")}@example.com`;
+    await grantFor(author);
+    const gone = `${unique("gone")}@example.com`;
+    await suppress(db, scope, gone, new Date());
+    const rule = await createRule(db, scope, alwaysFires([gone, "ops@example.com"]), author, new Date());
+    await checkEveryRule();
+    const [notification] = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
+    await vi.waitFor(
+      async () => {
+        const [job] = await db.query<{ state: string; detail: string }>("select state, detail from jobs where unique_key = $1", [
+          `alerts.email:${notification!.id}`,
+        ]);
+        expect(job).toEqual({ state: "done", detail: "1 sent, 0 not sent, 0 unknown (not sent again)" });
+      },
+      { timeout: 10_000 },
+    );
+    const mails = (await listDeliveries(db, [US_STORE], { channel: "outbox" })).filter((d) =>
+      d.key.startsWith(`alert:${notification!.id}:`),
+    );
+    expect(mails.map((mail) => mail.recipient)).toEqual(["ops@example.com"]);
+  });
+
+  it("e-mail with an unsubscribe link and List-Unsubscribe header, whose one-click POST stops the store's mail to that address", async () => {
+    const sink = await startMailSink();
+    try {
+      vi.stubEnv("SMTP_URL", sink.url);
+      const author = `${unique("author")}@example.com`;
+      await grantFor(author);
+      const reader = `${unique("reader")}@example.com`;
+      await createRule(db, scope, alwaysFires([reader]), author, new Date());
+      await checkEveryRule();
+      const [message] = await sink.waitFor(1);
+      const header = (name: string) => message!.headerLines.find((line) => line.key === name)?.line.replace(/\r\n\s+/g, " ") ?? "";
+      const link = /^List-Unsubscribe: <(http:\/\/[^>]+\/api\/unsubscribe\/([\w-]{32}))>$/.exec(header("list-unsubscribe"));
+      expect(link).not.toBeNull();
+      expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+      expect(message!.text).toContain(link![1]);
+      const token = link![2]!;
+      const call = (method: string, body?: string) =>
+        callRoute(
+          unsubscribePage,
+          new Request(`http://localhost:3000/api/unsubscribe/${token}`, {
+            method,
+            body,
+            headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.example" },
+          }),
+        );
+      // A scanner's GET changes nothing; the one-click POST suppresses the address for the store.
+      expect(await (await call("GET")).text()).toContain(">Unsubscribe</button>");
+      expect(await unsuppressed(db, scope, [reader])).toEqual([reader]);
+      expect((await call("POST", "List-Unsubscribe=One-Click")).status).toBe(200);
+      expect(await unsuppressed(db, scope, [reader])).toEqual([]);
+      expect(await (await call("POST", "action=subscribe")).text()).toContain("You are subscribed again");
+      expect(await unsuppressed(db, scope, [reader])).toEqual([reader]);
+    } finally {
+      vi.stubEnv("SMTP_URL", undefined);
+      await sink.close();
+    }
+  });
+
+  it("judge a daily rule's day once, however often they run", async () => {
+    const author = `${unique("author")}@example.com`;
+    await grantFor(author);
+    const rule = await createRule(db, scope, alwaysFires([]), author, new Date());
+    expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 1 fired/);
+    const reads = upstream.requestCounts().products;
+    expect((await checkEveryRule()).detail).toBe(
+      "0 rules checked: 0 fired, 0 resolved, 0 failed; 0 without a grant in force; 1 already judged for their last complete period",
+    );
+    expect(upstream.requestCounts().products).toBe(reads);
+    const [stored] = await db.query<{ period: string }>("select last_judged_period as period from alert_rules where id = $1", [rule.id]);
+    expect(stored!.period).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // A new day (here: the period judged last is an earlier one) is judged again.
+    await db.query("update alert_rules set last_judged_period = '2000-01-01' where id = $1", [rule.id]);
+    expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 0 fired/);
+  });
+
+  it("do not judge a rule whose saved view was deleted, rather than read the whole store", async () => {
+    const author = `${unique("author")}@example.com`;
+    await grantFor(author);
+    const view = await createView(
+      db,
+      { ...scope, name: unique("Facebook only"), view: { search: "channels=facebook" }, createdByEmail: author },
+      new Date(),
+    );
+    const rule = await createRule(db, scope, { ...alwaysFires([]), savedViewId: view.id }, author, new Date());
+    expect(rule.deletedViewName).toBeNull();
+    await softDeleteView(db, ORGANIZATION, US_STORE, view.id, new Date());
+    // The rule says why it is paused, naming the view (the rule page and the alerts list show it).
+    expect((await getRule(db, scope, rule.id))!.deletedViewName).toBe(view.name);
+    expect((await checkEveryRule()).detail).toMatch(/^0 rules checked: 0 fired, 0 resolved, 1 failed/);
+    await db.query("update alert_rules set last_judged_period = null where id = $1", [rule.id]);
+    await checkEveryRule();
+    // The inbox says so once, naming the view; nothing fired.
+    const notices = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
+    expect(notices.map((n) => n.kind)).toEqual(["rule_paused"]);
+    expect(notices[0]!.title).toContain(`its saved view “${view.name}” was deleted`);
   });
 
   it("wait for a grant: a rule whose author granted nothing, or revoked it, is not checked", async () => {

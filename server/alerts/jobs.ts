@@ -1,18 +1,16 @@
 import "server-only";
-import type { AlertMessageInput, AlertRuleInput } from "@/shared/schemas/alert";
-import { alertTitle, whatMovedLines } from "@/shared/alert-message";
 import { settings } from "@/server/config/settings";
 import { listRulesToCheck, type StoredRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
 import { acrossStores, inReach } from "@/server/db/reach";
-import type { Notification } from "@/server/db/notifications";
-import { deliverMail, publicOrigin } from "@/server/delivery/mail";
-import { grantedUpstream, GrantUnusable } from "@/server/grants/granted-upstream";
+import { publicOrigin } from "@/server/delivery/mail";
+import { GrantKeyMissing, grantedUpstream, GrantUnusable } from "@/server/grants/granted-upstream";
 import { grantInForce } from "@/server/grants/store";
 import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
 import type { UpstreamClient } from "@/server/upstream/client";
-import { alertEmailHtml } from "./email";
 import { runAlertChecks } from "./runner";
+import { enqueueAlertEmail, registerAlertEmailJob } from "./email-job";
+import { enqueueAlertWebhook, registerAlertWebhookJob } from "./webhook-job";
 
 /**
  * Alert checks while nobody is signed in: every few minutes one instance (the queue's schedule
@@ -22,39 +20,18 @@ import { runAlertChecks } from "./runner";
 const CHECK = "alerts.check";
 const CHECK_EVERY_MS = 5 * 60_000;
 
-const ruleLink = (rule: StoredRule) => `${publicOrigin()}/stores/${encodeURIComponent(rule.storeUrl)}/alerts/${rule.id}`;
-
-/** E-mails a notification to the rule's addresses, once each (the delivery key names the notification). */
-export async function emailNotification(notification: Notification, rule: StoredRule, definition: AlertRuleInput): Promise<void> {
-  if (definition.emails.length === 0) return;
-  const message = notification.body as AlertMessageInput;
-  const title = alertTitle(message);
-  const lines = whatMovedLines(message);
-  const text = [
-    title,
-    ...(lines.length ? ["", "What moved:", ...lines.map((line) => `- ${line}`)] : []),
-    "",
-    `Open the rule: ${ruleLink(rule)}`,
-  ].join("\n");
-  const html = alertEmailHtml({ title, lines, ruleLink: ruleLink(rule) });
-  for (const to of definition.emails) {
-    await deliverMail({
-      key: `alert:${notification.id}:${to}`,
-      to,
-      subject: title,
-      text,
-      html,
-      organizationId: rule.organizationId,
-      storeUrl: rule.storeUrl,
-    });
-  }
-}
-
-/** A read client per rule, through its author's grant in force for the store. */
-async function grantedClients(rules: readonly StoredRule[], now: Date): Promise<Map<string, UpstreamClient>> {
+/**
+ * A read client per rule, through its author's grant in force for the store; `keyMissing`
+ * counts the rules whose grant waits on a master key DELEGATION_KEY lacks (a configuration problem).
+ */
+async function grantedClients(
+  rules: readonly StoredRule[],
+  now: Date,
+): Promise<{ clients: Map<string, UpstreamClient>; keyMissing: number }> {
   const db = await database();
-  const byGrant = new Map<string, UpstreamClient | null>();
+  const byGrant = new Map<string, UpstreamClient | "key_missing" | null>();
   const clients = new Map<string, UpstreamClient>();
+  let keyMissing = 0;
   for (const rule of rules) {
     const grantId = await grantInForce(
       db,
@@ -66,20 +43,22 @@ async function grantedClients(rules: readonly StoredRule[], now: Date): Promise<
       try {
         byGrant.set(grantId, (await grantedUpstream(grantId)).upstream);
       } catch (error) {
-        if (!(error instanceof GrantUnusable)) throw error;
-        byGrant.set(grantId, null);
+        if (error instanceof GrantKeyMissing) byGrant.set(grantId, "key_missing");
+        else if (error instanceof GrantUnusable) byGrant.set(grantId, null);
+        else throw error;
       }
     }
     const client = byGrant.get(grantId);
-    if (client) clients.set(rule.id, client);
+    if (client === "key_missing") keyMissing += 1;
+    else if (client) clients.set(rule.id, client);
   }
-  return clients;
+  return { clients, keyMissing };
 }
 
 /** Checks one store's rules, seeing and writing that store's rows only. */
 function checkStore(db: Db, storeUrl: string, rules: StoredRule[], now: Date) {
   return inReach([storeUrl], async () => {
-    const clients = await grantedClients(rules, now);
+    const { clients, keyMissing } = await grantedClients(rules, now);
     const result = await runAlertChecks({
       db,
       rules: rules.filter((rule) => clients.has(rule.id)),
@@ -87,9 +66,12 @@ function checkStore(db: Db, storeUrl: string, rules: StoredRule[], now: Date) {
       now,
       webhooks: settings().webhooks,
       appOrigin: publicOrigin(),
-      onNotification: emailNotification,
+      enqueueEmail: enqueueAlertEmail,
+      enqueueWebhook: enqueueAlertWebhook,
+      // Every few minutes, but a daily rule is judged once a day and an hourly one once an hour.
+      oncePerPeriod: true,
     });
-    return { ...result, waiting: rules.length - clients.size };
+    return { ...result, waiting: rules.length - clients.size - keyMissing, keyMissing };
   });
 }
 
@@ -100,17 +82,24 @@ export async function checkEveryRule(): Promise<{ detail: string }> {
   const rules = await acrossStores(db, "alert scan: rules to check", (tx) => listRulesToCheck(tx));
   const byStore = new Map<string, StoredRule[]>();
   for (const rule of rules) byStore.set(rule.storeUrl, [...(byStore.get(rule.storeUrl) ?? []), rule]);
-  const total = { checked: 0, fired: 0, resolved: 0, failed: 0, waiting: 0 };
+  const total = { checked: 0, fired: 0, resolved: 0, failed: 0, waiting: 0, alreadyJudged: 0, keyMissing: 0 };
   for (const [storeUrl, storeRules] of byStore) {
     const result = await checkStore(db, storeUrl, storeRules, now);
     for (const name of Object.keys(total) as (keyof typeof total)[]) total[name] += result[name];
   }
   return {
-    detail: `${total.checked} rules checked: ${total.fired} fired, ${total.resolved} resolved, ${total.failed} failed; ${total.waiting} without a grant in force`,
+    detail:
+      `${total.checked} rules checked: ${total.fired} fired, ${total.resolved} resolved, ${total.failed} failed; ${total.waiting} without a grant in force` +
+      (total.alreadyJudged > 0 ? `; ${total.alreadyJudged} already judged for their last complete period` : "") +
+      (total.keyMissing > 0
+        ? `; ${total.keyMissing} not checked because of a configuration problem: their grant's master key is not in DELEGATION_KEY`
+        : ""),
   };
 }
 
 export function registerAlertJobs(): void {
   registerJob(CHECK, checkEveryRule, { maxAttempts: 1 });
+  registerAlertWebhookJob();
+  registerAlertEmailJob();
   scheduleRecurring(CHECK, CHECK_EVERY_MS);
 }

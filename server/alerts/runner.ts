@@ -1,14 +1,15 @@
 import "server-only";
 import { alertRuleInputSchema, type AlertMessageInput, type AlertRuleInput, type CheckResult } from "@/shared/schemas/alert";
+import { deletedViewWords } from "@/shared/paused-rule";
 import { alertTitle, slackBody } from "@/shared/alert-message";
 import { storedViewSearch } from "@/shared/schemas/saved-view";
 import { markChecked, openEpisode, openEpisodeOf, resolveEpisode, type StoredRule } from "@/server/db/alert-rules";
 import type { Db } from "@/server/db/database";
-import { addNotification, recordWebhookAttempt, type Notification } from "@/server/db/notifications";
+import { addNotification, notePausedRule, recordWebhookAttempt, type Notification } from "@/server/db/notifications";
 import { findView } from "@/server/db/saved-views";
 import { logException } from "@/server/observability/log";
 import type { UpstreamClient } from "@/server/upstream/client";
-import { checkRule, type RuleCheck } from "./check";
+import { checkRule, lastCompletePeriod, type RuleCheck } from "./check";
 import { RunReads } from "./reads";
 import { deliverWebhook, DEFAULT_BACKOFF_MS } from "./webhook";
 
@@ -25,31 +26,57 @@ interface AlertRunOptions {
   onNotification?: (notification: Notification, rule: StoredRule, definition: AlertRuleInput) => Promise<void>;
   /** Told each rule that could not be checked (a grant's key refused with 401 ends the grant here). */
   onRuleError?: (rule: StoredRule, error: unknown) => Promise<void>;
+  /**
+   * Queues a notification's webhook in the transaction that records it (the background job posts
+   * it). Without it the webhook is posted inline, with its retries, before the run goes on.
+   */
+  enqueueWebhook?: (db: Db, notificationId: string, rule: { organizationId: string; storeUrl: string }) => Promise<void>;
+  /** Queues the notification's e-mails in the episode's transaction (server/alerts/email-job.ts); without it, onNotification sends after it. */
+  enqueueEmail?: (db: Db, notificationId: string, rule: { organizationId: string; storeUrl: string }) => Promise<void>;
+  /** Skips a rule whose last complete period was already judged (the scheduled check; "Check now" judges again). */
+  oncePerPeriod?: boolean;
   /** Rules checked at once. */
   concurrency?: number;
 }
 
 interface AlertRunResult extends CheckResult {
   notifications: Notification[];
+  /** Rules skipped because their last complete period was already judged. */
+  alreadyJudged: number;
 }
 
 const snoozed = (rule: StoredRule, now: Date) => rule.snoozedUntil !== null && rule.snoozedUntil > now;
 
-async function notify(
+/** The inbox notice of an episode's change, and its queued webhook and e-mails, in the caller's transaction. */
+async function recordNotice(
+  tx: Db,
   options: AlertRunOptions,
   rule: StoredRule,
   definition: AlertRuleInput,
   message: AlertMessageInput,
   episodeId: string,
-) {
+): Promise<Notification> {
   const scope = { organizationId: rule.organizationId, storeUrl: rule.storeUrl };
   const notification = await addNotification(
-    options.db,
+    tx,
     scope,
     { ruleId: rule.id, episodeId, kind: message.kind, title: alertTitle(message), body: message },
     options.now,
   );
-  if (definition.webhookUrl) {
+  if (definition.webhookUrl && options.enqueueWebhook) await options.enqueueWebhook(tx, notification.id, rule);
+  if (definition.emails.length > 0 && options.enqueueEmail) await options.enqueueEmail(tx, notification.id, rule);
+  return notification;
+}
+
+/** After the transaction: the inline webhook (when none is queued) and the e-mails. */
+async function deliverNotice(
+  options: AlertRunOptions,
+  rule: StoredRule,
+  definition: AlertRuleInput,
+  message: AlertMessageInput,
+  notification: Notification,
+) {
+  if (definition.webhookUrl && !options.enqueueWebhook) {
     const link = options.appOrigin ? `${options.appOrigin}/stores/${encodeURIComponent(rule.storeUrl)}/alerts/${rule.id}` : null;
     await deliverWebhook(
       {
@@ -76,8 +103,28 @@ async function notify(
       options.webhooks.backoffMs ?? DEFAULT_BACKOFF_MS,
     );
   }
-  await options.onNotification?.(notification, rule, definition);
-  return notification;
+  if (!options.enqueueEmail) await options.onNotification?.(notification, rule, definition);
+}
+
+/**
+ * Opens (or resolves) an episode and records its notice in one transaction, so an episode never
+ * stands without its notice nor a notice without its episode; null when another check got there first.
+ */
+async function moveEpisode(
+  options: AlertRunOptions,
+  rule: StoredRule,
+  definition: AlertRuleInput,
+  message: AlertMessageInput,
+  move: (tx: Db) => Promise<{ id: string } | null>,
+): Promise<{ notification: Notification | null } | null> {
+  const moved = await options.db.transaction(async (tx) => {
+    const episode = await move(tx);
+    if (!episode) return null;
+    if (snoozed(rule, options.now)) return { notification: null };
+    return { notification: await recordNotice(tx, options, rule, definition, message, episode.id) };
+  });
+  if (moved?.notification) await deliverNotice(options, rule, definition, message, moved.notification);
+  return moved;
 }
 
 /**
@@ -93,7 +140,27 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
     result.failed += 1;
     return;
   }
+  if (options.oncePerPeriod && rule.lastJudgedPeriod !== null) {
+    const { timezone } = await reads.profile(upstream, rule.storeUrl);
+    if (lastCompletePeriod(definition.granularity, timezone, options.now) === rule.lastJudgedPeriod) {
+      result.alreadyJudged += 1;
+      return;
+    }
+  }
   const view = definition.savedViewId ? await findView(options.db, rule.organizationId, rule.storeUrl, definition.savedViewId) : null;
+  // Never widened to the whole store behind its author's back: a rule whose view is gone is not judged.
+  if (definition.savedViewId && !view) {
+    // Said once in the store's inbox (the rule's page and the alerts list say it too).
+    const name = rule.deletedViewName ?? "";
+    await notePausedRule(
+      options.db,
+      rule,
+      { id: definition.savedViewId, name },
+      `“${definition.name}”: ${deletedViewWords(name)} Choose another saved view or the whole store to resume it.`,
+      options.now,
+    );
+    throw new Error("Its saved view was deleted: the rule is not checked until it names another view.");
+  }
   const check: RuleCheck = await checkRule(
     definition,
     { upstream, reads, storeUrl: rule.storeUrl, savedViewSearch: view ? storedViewSearch(view.view) : null },
@@ -118,21 +185,19 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
   });
   const open = await openEpisodeOf(options.db, rule.id);
   if (check.fires && !open) {
-    const episode = await openEpisode(options.db, rule.id, check, options.now);
-    if (episode) {
-      result.fired += 1;
-      if (!snoozed(rule, options.now))
-        result.notifications.push(await notify(options, rule, definition, message("alert_fired"), episode.id));
-    }
+    const moved = await moveEpisode(options, rule, definition, message("alert_fired"), (tx) =>
+      openEpisode(tx, rule.id, check, options.now),
+    );
+    if (moved) result.fired += 1;
+    if (moved?.notification) result.notifications.push(moved.notification);
   } else if (!check.fires && open && !check.quiet) {
-    const episode = await resolveEpisode(options.db, rule.id, check.period, options.now);
-    if (episode) {
-      result.resolved += 1;
-      if (!snoozed(rule, options.now))
-        result.notifications.push(await notify(options, rule, definition, message("alert_resolved"), episode.id));
-    }
+    const moved = await moveEpisode(options, rule, definition, message("alert_resolved"), (tx) =>
+      resolveEpisode(tx, rule.id, check.period, options.now),
+    );
+    if (moved) result.resolved += 1;
+    if (moved?.notification) result.notifications.push(moved.notification);
   }
-  await markChecked(options.db, rule.id, options.now);
+  await markChecked(options.db, rule.id, options.now, check.period);
 }
 
 /**
@@ -141,7 +206,7 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
  */
 export async function runAlertChecks(options: AlertRunOptions): Promise<AlertRunResult> {
   const reads = new RunReads();
-  const result: AlertRunResult = { checked: 0, fired: 0, resolved: 0, failed: 0, notifications: [] };
+  const result: AlertRunResult = { checked: 0, fired: 0, resolved: 0, failed: 0, alreadyJudged: 0, notifications: [] };
   const queue = options.rules.filter((rule) => !rule.muted);
   const workers = Array.from({ length: Math.min(options.concurrency ?? 8, queue.length) }, async () => {
     for (let rule = queue.shift(); rule; rule = queue.shift()) {

@@ -3,7 +3,8 @@ import { createHmac } from "node:crypto";
 import { lookup } from "node:dns";
 import { request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * Webhooks: a POST of a Slack-compatible JSON body to an address a user typed, so the server
@@ -13,43 +14,31 @@ import { BlockList, isIP, type LookupFunction } from "node:net";
  * address that was checked (no second resolution to race). Redirects are never followed. The
  * time is capped and at most 64 KB of the answer is read.
  *
- * Signature: `X-Dashboard-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed by the
- * rule's secret>`, with the timestamp (Unix seconds) in `X-Dashboard-Timestamp`.
+ * Signatures (docs/webhooks.md): `X-Dashboard-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>"
+ * keyed by the rule's secret>`, with the timestamp (Unix seconds) in `X-Dashboard-Timestamp`; and
+ * beside it the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature:
+ * v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`), keyed by the same secret's bytes, which
+ * a Standard Webhooks library takes as `whsec_<base64 of the secret>`.
  */
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const)
-  blocked.addSubnet(network, prefix, "ipv4");
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-  ["64:ff9b::", 96],
-  ["2001:db8::", 32],
-] as const)
-  blocked.addSubnet(network, prefix, "ipv6");
-
-/** Whether an address is one a webhook may not reach (IPv4-mapped IPv6 judged as the IPv4 it carries). */
+/**
+ * Whether an address is one a webhook may not reach. Classified by ipaddr.js: only global unicast
+ * passes. IPv4-mapped IPv6 (::ffff:0:0/96) is judged as the IPv4 it carries; IPv4-compatible
+ * (::a.b.c.d, the whole ::/96), 6to4, Teredo and NAT64 (64:ff9b::/96, 64:ff9b:1::/48) carry an
+ * IPv4 address a gateway would reach for us, so they are refused; so are the documentation
+ * (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32), benchmarking, private,
+ * loopback, link-local (cloud metadata), carrier-grade NAT, multicast and reserved ranges.
+ */
 export function isBlockedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, "ipv4");
-  const family = isIP(address);
-  if (family === 0) return true;
-  return blocked.check(address, family === 4 ? "ipv4" : "ipv6");
+  if (isIP(address) === 0 || !ipaddr.isValid(address)) return true;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv4") return parsed.range() !== "unicast";
+  const v6 = parsed as ipaddr.IPv6;
+  // ipaddr.js reads "::a.b.c.d" as IPv4-mapped: the text tells the compatible form apart.
+  const compatibleText = address.includes(".") && !/ffff:/i.test(address);
+  if (compatibleText || v6.parts.slice(0, 6).every((part) => part === 0)) return true;
+  if (v6.isIPv4MappedAddress()) return isBlockedAddress(v6.toIPv4Address().toString());
+  return v6.range() !== "unicast";
 }
 
 class WebhookRefused extends Error {
@@ -80,6 +69,18 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 function signature(secret: string, timestamp: number, body: string): string {
   return `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }
+
+function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
+  return `v1,${createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
+}
+
+/** The rule's secret as Standard Webhooks libraries take it. */
+export function standardWebhookSecret(secret: string): string {
+  return `whsec_${Buffer.from(secret, "utf8").toString("base64")}`;
+}
+
+/** A failed TLS handshake: the request never left, and retrying soon will not fix a certificate. */
+const TLS_FAILURE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|TLS|SSL|EPROTO|HANDSHAKE/i;
 
 type WebhookOutcome =
   | { outcome: "sent"; status: number }
@@ -132,6 +133,9 @@ export function postWebhook(hook: WebhookRequest): Promise<WebhookOutcome> {
         "x-dashboard-timestamp": String(timestamp),
         "x-dashboard-signature": signature(hook.secret, timestamp, body),
         "x-dashboard-delivery": hook.deliveryId,
+        "webhook-id": hook.deliveryId,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": standardSignature(hook.secret, hook.deliveryId, timestamp, body),
       },
     };
     let sent = false;
@@ -178,10 +182,15 @@ export function postWebhook(hook: WebhookRequest): Promise<WebhookOutcome> {
         ),
       hook.timeoutMs,
     );
-    request.on("socket", (socket) => socket.on("connect", () => (sent = true)));
+    // Bytes of the request leave only once the connection is up: over TLS, once its handshake is done.
+    request.on("socket", (socket) => socket.on(url.protocol === "https:" ? "secureConnect" : "connect", () => (sent = true)));
     request.on("error", (error) => {
       if (error instanceof WebhookRefused || (error as { code?: string }).code === "webhook_refused") {
         return finish({ outcome: "not_sent", detail: error.message, retry: false });
+      }
+      const code = (error as { code?: string }).code ?? "";
+      if (!sent && TLS_FAILURE.test(`${code} ${error.message}`)) {
+        return finish({ outcome: "not_sent", detail: `the TLS handshake failed: ${error.message}`, retry: false });
       }
       finish(
         sent

@@ -55,11 +55,13 @@ beforeAll(async () => {
   location = await newLocation(backend);
   const db = await location.open();
   // One grant in force, sealed under master key A.
-  const sealed = sealApiKey("grant_check_config", "sk_live_granted", masterKeysFrom([KEY_A]));
+  const binding = { grantId: "grant_check_config", organizationId: "org_1", storeUrl: "https://shop.example", keyFingerprint: "fp" };
+  const sealed = sealApiKey(binding, "sk_live_granted", masterKeysFrom([KEY_A]));
   await db.query(
-    `insert into grants (id, organization_id, store_url, key_fingerprint, owner_email, master_key_id, wrapped_data_key, sealed_api_key, created_at, expires_at)
-     values ('grant_check_config', 'org_1', 'https://shop.example', 'fp', 'owner@example.com', $1, $2, $3, now(), now() + interval '1 day')`,
-    [sealed.masterKeyId, sealed.wrappedDataKey, sealed.sealedApiKey],
+    `insert into grants (id, organization_id, store_url, key_fingerprint, owner_email, master_key_id, wrapped_data_key, sealed_api_key, created_at, expires_at,
+       seal_version)
+     values ('grant_check_config', 'org_1', 'https://shop.example', 'fp', 'owner@example.com', $1, $2, $3, now(), now() + interval '1 day', $4)`,
+    [sealed.masterKeyId, sealed.wrappedDataKey, sealed.sealedApiKey, sealed.sealVersion],
   );
   await db.close();
 }, 60_000);
@@ -78,6 +80,7 @@ describe("check-config reaches what the settings name", () => {
     expect(result.stdout).toMatch(/database: reached; schema at \d{4}_\w+, 0 pending, 0 ahead of this build/);
     expect(result.stdout).toMatch(/roles and row-level security: /);
     expect(result.stdout).toContain("grants: DELEGATION_KEY opens 1 of 1 grant(s) in force");
+    expect(result.stdout).toContain(`grants per master key id: 1 under ${masterKeysFrom([KEY_A])[0]!.id} (held)`);
     expect(result.stdout).toMatch(/smtp: 127\.0\.0\.1:\d+ answered EHLO/);
     expect(result.stdout).toContain(`upstream: ${upstreamUrl} answered (401`);
     // Secrets masked, and EHLO sent nothing.
@@ -93,8 +96,9 @@ describe("check-config reaches what the settings name", () => {
     const result = await checkConfig(production({ DELEGATION_KEY: KEY_B }));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("grants: DELEGATION_KEY opens 0 of 1 grant(s) in force");
+    expect(result.stdout).toContain(`grants per master key id: 1 under ${idA} (MISSING from DELEGATION_KEY)`);
     expect(result.stderr).toBe(
-      `Problem: DELEGATION_KEY cannot open 1 grant(s) sealed under master key id ${idA}: add that key back to DELEGATION_KEY, after the newest.\n`,
+      `Problem: DELEGATION_KEY cannot open 1 grant(s) sealed under master key id ${idA}: add that key back to DELEGATION_KEY, after the newest (the grants are kept until then).\n`,
     );
     // With the old key back after the new one, it opens again.
     expect((await checkConfig(production({ DELEGATION_KEY: `${KEY_B},${KEY_A}` }))).code).toBe(0);

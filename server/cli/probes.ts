@@ -7,7 +7,8 @@ import { DataDirInUse } from "@/server/db/data-dir-lock";
 import { describeOpenFailure, openDatabase, type Db } from "@/server/db/database";
 import { migrationVersions, newestAppliedMigration, pendingMigrations } from "@/server/db/migrate";
 import { acrossStoresIfMigrated } from "@/server/db/reach";
-import { masterKeysFrom, openApiKey } from "@/server/grants/envelope";
+import { censusLine, masterKeyCensus } from "@/server/grants/census";
+import { masterKeysFrom, openApiKey, type GrantBinding } from "@/server/grants/envelope";
 import type { settings } from "@/server/config/settings";
 
 /**
@@ -55,31 +56,49 @@ async function rolesAndRowSecurity(db: Db): Promise<string> {
   return `roles and row-level security: ${roleText}; ${forced.length} table(s) force row-level security${forced.length ? ` (${forced.map((row) => row.name).join(", ")})` : ""}`;
 }
 
+/** Grants in force per master key id, whether DELEGATION_KEY holds each, and how many it opens. */
 async function grantsOf(db: Db, keys: string[]): Promise<ProbeResult> {
   const [table] = await db.query<{ name: string | null }>("select to_regclass('grants')::text as name");
   if (!table?.name) return { notes: ["grants: none (the table is not there yet)"], problems: [] };
-  type Row = { id: string; masterKeyId: string; wrappedDataKey: Buffer; sealedApiKey: Buffer };
+  type Row = GrantBinding & { masterKeyId: string; wrappedDataKey: Buffer; sealedApiKey: Buffer; sealVersion: number };
+  // seal_version comes with migration 0014: read through to_jsonb so a schema behind this build still answers.
   const rows = await acrossStoresIfMigrated(db, "check-config's count of the grants DELEGATION_KEY opens", (tx) =>
     tx.query<Row>(
-      `select id, master_key_id as "masterKeyId", wrapped_data_key as "wrappedDataKey", sealed_api_key as "sealedApiKey"
-       from grants where ended_at is null`,
+      `select id as "grantId", organization_id as "organizationId", store_url as "storeUrl", key_fingerprint as "keyFingerprint",
+         master_key_id as "masterKeyId", wrapped_data_key as "wrappedDataKey", sealed_api_key as "sealedApiKey",
+         coalesce((to_jsonb(g) ->> 'seal_version')::int, 1) as "sealVersion"
+       from grants g where ended_at is null`,
     ),
   );
   const masters = masterKeysFrom(keys);
-  const closed = new Map<string, number>();
+  const counts = new Map<string, number>();
+  let damaged = 0;
   for (const row of rows) {
+    counts.set(row.masterKeyId, (counts.get(row.masterKeyId) ?? 0) + 1);
+    if (!masters.some((master) => master.id === row.masterKeyId)) continue;
     try {
-      openApiKey(row.id, { ...row, wrappedDataKey: Buffer.from(row.wrappedDataKey), sealedApiKey: Buffer.from(row.sealedApiKey) }, masters);
+      openApiKey(row, { ...row, wrappedDataKey: Buffer.from(row.wrappedDataKey), sealedApiKey: Buffer.from(row.sealedApiKey) }, masters);
     } catch {
-      closed.set(row.masterKeyId, (closed.get(row.masterKeyId) ?? 0) + 1);
+      damaged += 1;
     }
   }
-  const opened = rows.length - [...closed.values()].reduce((sum, count) => sum + count, 0);
-  const notes = [`grants: DELEGATION_KEY opens ${opened} of ${rows.length} grant(s) in force`];
-  const problems = [...closed].map(
-    ([id, count]) =>
-      `DELEGATION_KEY cannot open ${count} grant(s) sealed under master key id ${id}: add that key back to DELEGATION_KEY, after the newest.`,
+  const { perKey, missing } = masterKeyCensus(
+    [...counts].map(([masterKeyId, grants]) => ({ masterKeyId, grants })),
+    masters.map((master) => master.id),
   );
+  const missingGrants = perKey.filter((count) => !count.present).reduce((sum, count) => sum + count.grants, 0);
+  const opened = rows.length - missingGrants - damaged;
+  const notes = [
+    `grants: DELEGATION_KEY opens ${opened} of ${rows.length} grant(s) in force`,
+    `grants per master key id: ${censusLine(perKey)}`,
+  ];
+  const problems = [
+    ...missing.map(
+      (id) =>
+        `DELEGATION_KEY cannot open ${counts.get(id)} grant(s) sealed under master key id ${id}: add that key back to DELEGATION_KEY, after the newest (the grants are kept until then).`,
+    ),
+    ...(damaged > 0 ? [`${damaged} grant(s) fail their check under a master key DELEGATION_KEY holds (damaged or altered rows).`] : []),
+  ];
   return { notes, problems };
 }
 

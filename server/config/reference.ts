@@ -117,6 +117,43 @@ const SETTING_GROUPS: SettingGroup[] = [
           "Longest statement (`statement_timeout`, a client-side timeout a second later, TCP keepalive): a silent partition answers 503 instead of hanging.",
       },
       { name: "AUDIT_RETENTION_DAYS", fallback: "`400`", production: "", meaning: "How long Activity entries are kept." },
+      {
+        name: "RETENTION_MAIL_BODY_DAYS",
+        fallback: "`30`",
+        production: "",
+        meaning:
+          "Days a sent message keeps its body (HTML and text) on the Outbox and Runs pages; the daily purge then erases it and keeps the row. At most `RETENTION_DELIVERIES_DAYS`.",
+      },
+      {
+        name: "RETENTION_DELIVERIES_DAYS",
+        fallback: "`90`",
+        production: "",
+        meaning: "Days a delivery (an e-mail's row in the Outbox, whatever its outcome) is kept.",
+      },
+      {
+        name: "RETENTION_NOTIFICATIONS_DAYS",
+        fallback: "`400`",
+        production: "",
+        meaning: "Days inbox notifications (with who read them) and resolved alert episodes are kept.",
+      },
+      {
+        name: "RETENTION_WEBHOOK_ATTEMPTS_DAYS",
+        fallback: "`30`",
+        production: "",
+        meaning: "Days each webhook attempt's record is kept. At most `RETENTION_NOTIFICATIONS_DAYS`.",
+      },
+      {
+        name: "RETENTION_GRANT_NOTICES_DAYS",
+        fallback: "`90`",
+        production: "",
+        meaning: "Days a notice about a grant (ended, refused) is kept.",
+      },
+      {
+        name: "RETENTION_DELETED_RULES_DAYS",
+        fallback: "`30`",
+        production: "",
+        meaning: "Days a deleted alert rule is kept (for Activity's links) before the purge removes it with its episodes.",
+      },
     ],
   },
   {
@@ -170,10 +207,10 @@ const SETTING_GROUPS: SettingGroup[] = [
       },
       {
         name: "SHUTDOWN_GRACE_MS",
-        fallback: "`UPSTREAM_TIMEOUT_MS` + 5000",
+        fallback: "`UPSTREAM_TIMEOUT_MS` + 5000 (more when `WEBHOOK_TIMEOUT_MS` or `SMTP_TIMEOUT_MS` + 500 is more)",
         production: "",
         meaning:
-          "On SIGTERM or SIGINT, how long requests in flight may take to finish. Refused below `UPSTREAM_TIMEOUT_MS` + 5000: a restart would cut an action mid-call into an unknown outcome.",
+          "On SIGTERM or SIGINT, how long requests and background runs in flight may take to finish (the worker claims nothing more at once). Refused below `UPSTREAM_TIMEOUT_MS` + 5000, and below `WEBHOOK_TIMEOUT_MS` + 500 or (with `SMTP_URL`) `SMTP_TIMEOUT_MS` + 500: a restart would cut an action or a send mid-call into an unknown outcome.",
       },
     ],
   },
@@ -228,6 +265,13 @@ const SETTING_GROUPS: SettingGroup[] = [
         production: "for e-mail (then `APP_ORIGIN` too)",
         secret: true,
         meaning: "SMTP server (`smtp://user:password@host:587`, `smtps://…:465`). `npm run check-config` greets it (EHLO) without sending.",
+      },
+      {
+        name: "SMTP_TIMEOUT_MS",
+        fallback: "`10000`",
+        production: "",
+        meaning:
+          "Longest wait on the SMTP server: to connect, to greet, and for each answer (at most `20000`). With `SMTP_URL` set, it plus half a second must fit inside `SHUTDOWN_GRACE_MS` (checked at start), so a stop lets a send in flight finish.",
       },
       {
         name: "MAIL_FROM",

@@ -43,6 +43,47 @@ describe("the settings", () => {
     expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUP_BUDGET_MB/)]);
   });
 
+  it("take retention lifetimes in days, a message's body going before its row", () => {
+    production();
+    expect(settings().retention).toEqual({
+      mailBodyDays: 30,
+      deliveriesDays: 90,
+      notificationsDays: 400,
+      webhookAttemptsDays: 30,
+      grantNoticesDays: 90,
+      deletedRulesDays: 30,
+    });
+    production({ RETENTION_MAIL_BODY_DAYS: "100", RETENTION_WEBHOOK_ATTEMPTS_DAYS: "500" });
+    expect(settingProblems()).toEqual([
+      "RETENTION_MAIL_BODY_DAYS (100) must be at most RETENTION_DELIVERIES_DAYS (90).",
+      "RETENTION_WEBHOOK_ATTEMPTS_DAYS (500) must be at most RETENTION_NOTIFICATIONS_DAYS (400).",
+    ]);
+  });
+
+  it("hold a send in flight within the stop's grace: SMTP and webhook timeouts must fit inside SHUTDOWN_GRACE_MS", () => {
+    production({
+      SMTP_URL: "smtp://mail.internal:587",
+      APP_ORIGIN: "https://dashboard.example.com",
+      SMTP_TIMEOUT_MS: "20000",
+      WEBHOOK_TIMEOUT_MS: "30000",
+      SHUTDOWN_GRACE_MS: "20000",
+    });
+    expect(settingProblems()).toEqual([
+      "SHUTDOWN_GRACE_MS (20000) must be at least WEBHOOK_TIMEOUT_MS + 500 (30500): a stop would otherwise cut a send in flight into an unknown outcome.",
+      "SHUTDOWN_GRACE_MS (20000) must be at least SMTP_TIMEOUT_MS + 500 (20500): a stop would otherwise cut a send in flight into an unknown outcome.",
+    ]);
+    // Unset, the grace is long enough for each of them.
+    production({
+      SMTP_URL: "smtp://mail.internal:587",
+      APP_ORIGIN: "https://dashboard.example.com",
+      SMTP_TIMEOUT_MS: undefined,
+      WEBHOOK_TIMEOUT_MS: "30000",
+      SHUTDOWN_GRACE_MS: undefined,
+    });
+    expect(settingProblems()).toEqual([]);
+    expect(settings()).toMatchObject({ server: { shutdownGraceMs: 30_500 }, mail: { timeoutMs: 10_000 } });
+  });
+
   it("refuse production without a session secret, saying what to set", () => {
     production({ SESSION_SECRET: undefined });
     expect(settingProblems()).toEqual([expect.stringMatching(/^SESSION_SECRET is required in production/)]);

@@ -12,6 +12,8 @@ import { flag, host, httpUrl, oneOf, optionalWholeNumber, safeJson, secretList, 
 const MIN_SECRET_LENGTH = 32;
 /** SHUTDOWN_GRACE_MS is at least UPSTREAM_TIMEOUT_MS plus this (and is that by default). */
 const GRACE_MARGIN_MS = 5_000;
+/** A send in flight at a stop needs its timeout plus the ledger's writes around it. */
+const SEND_MARGIN_MS = 500;
 
 const demoKeysSchema = z.array(z.strictObject({ key: z.string().min(1), label: z.string(), state: z.string() }));
 
@@ -50,6 +52,13 @@ const environmentSchema = z
     DATABASE_CONNECT_TIMEOUT_MS: wholeNumber("DATABASE_CONNECT_TIMEOUT_MS", 5_000, { max: 120_000 }),
     DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber("DATABASE_STATEMENT_TIMEOUT_MS", 5_000, { max: 600_000 }),
     AUDIT_RETENTION_DAYS: wholeNumber("AUDIT_RETENTION_DAYS", 400, { max: 36_500 }),
+    /** Lifetimes of the daily retention purge (server/maintenance/retention.ts), in days. */
+    RETENTION_MAIL_BODY_DAYS: wholeNumber("RETENTION_MAIL_BODY_DAYS", 30, { max: 36_500 }),
+    RETENTION_DELIVERIES_DAYS: wholeNumber("RETENTION_DELIVERIES_DAYS", 90, { max: 36_500 }),
+    RETENTION_NOTIFICATIONS_DAYS: wholeNumber("RETENTION_NOTIFICATIONS_DAYS", 400, { max: 36_500 }),
+    RETENTION_WEBHOOK_ATTEMPTS_DAYS: wholeNumber("RETENTION_WEBHOOK_ATTEMPTS_DAYS", 30, { max: 36_500 }),
+    RETENTION_GRANT_NOTICES_DAYS: wholeNumber("RETENTION_GRANT_NOTICES_DAYS", 90, { max: 36_500 }),
+    RETENTION_DELETED_RULES_DAYS: wholeNumber("RETENTION_DELETED_RULES_DAYS", 30, { max: 36_500 }),
     APP_ORIGIN: z
       .string()
       .optional()
@@ -93,6 +102,8 @@ const environmentSchema = z
       .optional()
       .transform((raw) => (raw === "1" ? true : raw === "0" ? false : undefined)),
     WEBHOOK_TIMEOUT_MS: wholeNumber("WEBHOOK_TIMEOUT_MS", 5_000, { max: 60_000 }),
+    /** How long each wait on the SMTP server may take (connection, greeting, each answer). */
+    SMTP_TIMEOUT_MS: wholeNumber("SMTP_TIMEOUT_MS", 10_000, { max: 20_000 }),
     /** Set by `npm start` with the demo upstream's keys, which the sign-in page offers by label. */
     DEMO_KEYS: z
       .string()
@@ -123,16 +134,40 @@ const environmentSchema = z
         message: `SESSION_SECRET is required in production: set it to a random string of at least ${MIN_SECRET_LENGTH} characters (for example \`openssl rand -base64 48\`).`,
       });
     }
+    // A message's body goes before its row, and a notification's webhook attempts before the notification.
+    for (const [shorter, longer] of [
+      ["RETENTION_MAIL_BODY_DAYS", "RETENTION_DELIVERIES_DAYS"],
+      ["RETENTION_WEBHOOK_ATTEMPTS_DAYS", "RETENTION_NOTIFICATIONS_DAYS"],
+    ] as const) {
+      if (env[shorter] > env[longer])
+        context.addIssue({ code: "custom", message: `${shorter} (${env[shorter]}) must be at most ${longer} (${env[longer]}).` });
+    }
     if (env.SERVER_REQUEST_TIMEOUT_MS < env.SERVER_HEADERS_TIMEOUT_MS) {
       context.addIssue({ code: "custom", message: "SERVER_REQUEST_TIMEOUT_MS must be at least SERVER_HEADERS_TIMEOUT_MS." });
     }
     // A stop lets requests in flight finish: an action's upstream call needs its whole deadline, plus a name lookup
     // and the database writes around it, else a routine restart leaves its outcome unknown.
-    const minimumGraceMs = env.UPSTREAM_TIMEOUT_MS + GRACE_MARGIN_MS;
-    if (env.SHUTDOWN_GRACE_MS !== undefined && env.SHUTDOWN_GRACE_MS < minimumGraceMs) {
+    // A webhook attempt or an SMTP wait in flight at a stop ends within its timeout: the grace must hold it.
+    const sendTimeouts: [string, number][] = [
+      ["WEBHOOK_TIMEOUT_MS", env.WEBHOOK_TIMEOUT_MS],
+      ...(env.SMTP_URL ? ([["SMTP_TIMEOUT_MS", env.SMTP_TIMEOUT_MS]] as [string, number][]) : []),
+    ];
+    for (const [name, timeoutMs] of sendTimeouts) {
+      if (env.SHUTDOWN_GRACE_MS !== undefined && env.SHUTDOWN_GRACE_MS < timeoutMs + SEND_MARGIN_MS) {
+        context.addIssue({
+          code: "custom",
+          message: `SHUTDOWN_GRACE_MS (${env.SHUTDOWN_GRACE_MS}) must be at least ${name} + ${SEND_MARGIN_MS} (${timeoutMs + SEND_MARGIN_MS}): a stop would otherwise cut a send in flight into an unknown outcome.`,
+        });
+      }
+    }
+    const minimumGraceMs = Math.max(
+      env.UPSTREAM_TIMEOUT_MS + GRACE_MARGIN_MS,
+      ...sendTimeouts.map(([, timeoutMs]) => timeoutMs + SEND_MARGIN_MS),
+    );
+    if (env.SHUTDOWN_GRACE_MS !== undefined && env.SHUTDOWN_GRACE_MS < env.UPSTREAM_TIMEOUT_MS + GRACE_MARGIN_MS) {
       context.addIssue({
         code: "custom",
-        message: `SHUTDOWN_GRACE_MS (${env.SHUTDOWN_GRACE_MS}) must be at least UPSTREAM_TIMEOUT_MS + ${GRACE_MARGIN_MS} (${minimumGraceMs}): a stop would otherwise cut actions in flight into an unknown outcome.`,
+        message: `SHUTDOWN_GRACE_MS (${env.SHUTDOWN_GRACE_MS}) must be at least UPSTREAM_TIMEOUT_MS + ${GRACE_MARGIN_MS} (${env.UPSTREAM_TIMEOUT_MS + GRACE_MARGIN_MS}): a stop would otherwise cut actions in flight into an unknown outcome.`,
       });
     }
     if (production && !env.DATABASE_URL && !env.EMBEDDED_DATABASE) {
@@ -187,13 +222,21 @@ const environmentSchema = z
       },
       development: env.NODE_ENV === "development",
       auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+      retention: {
+        mailBodyDays: env.RETENTION_MAIL_BODY_DAYS,
+        deliveriesDays: env.RETENTION_DELIVERIES_DAYS,
+        notificationsDays: env.RETENTION_NOTIFICATIONS_DAYS,
+        webhookAttemptsDays: env.RETENTION_WEBHOOK_ATTEMPTS_DAYS,
+        grantNoticesDays: env.RETENTION_GRANT_NOTICES_DAYS,
+        deletedRulesDays: env.RETENTION_DELETED_RULES_DAYS,
+      },
       delegation: {
         // Production needs its own master keys; the demo and development generate one per process.
         enabled: env.DELEGATION_KEY.length > 0 || !production,
         keys: env.DELEGATION_KEY,
         ttlDays: env.DELEGATION_TTL_DAYS,
       },
-      mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM || "Store analytics <digests@dashboard.invalid>" },
+      mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM || "Store analytics <digests@dashboard.invalid>", timeoutMs: env.SMTP_TIMEOUT_MS },
       jobs: { enabled: env.BACKGROUND_JOBS === "on", leaseSeconds: env.JOBS_LEASE_SECONDS, concurrency: env.JOBS_CONCURRENCY },
       rollups: {
         // On PostgreSQL by default; the embedded PGlite writes and sums cells slower than the upstream streams rows (docs/decisions/rollups.md).

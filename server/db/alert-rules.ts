@@ -19,9 +19,13 @@ export interface StoredRule {
   snoozedUntil: Date | null;
   state: "ok" | "firing";
   lastCheckedAt: Date | null;
+  /** The last period a check judged ("2026-11-23" or "2026-11-23 14:00"). */
+  lastJudgedPeriod: string | null;
   createdByEmail: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Its saved view was deleted ('' when even its name is gone): the rule is paused until it names another view or the whole store. */
+  deletedViewName: string | null;
 }
 
 export interface StoreScope {
@@ -30,8 +34,11 @@ export interface StoreScope {
 }
 
 const COLUMNS = `id, organization_id as "organizationId", store_url as "storeUrl", definition, webhook_secret as "webhookSecret",
-  muted, snoozed_until as "snoozedUntil", state, last_checked_at as "lastCheckedAt", created_by_email as "createdByEmail",
-  created_at as "createdAt", updated_at as "updatedAt"`;
+  muted, snoozed_until as "snoozedUntil", state, last_checked_at as "lastCheckedAt", last_judged_period as "lastJudgedPeriod", created_by_email as "createdByEmail",
+  created_at as "createdAt", updated_at as "updatedAt",
+  (select case when v.id is null then '' when v.deleted_at is not null then v.name end
+     from (select 1) one left join saved_views v on v.id = alert_rules.definition->>'savedViewId'
+     where alert_rules.definition->>'savedViewId' is not null) as "deletedViewName"`;
 
 export async function createRule(db: Db, scope: StoreScope, input: AlertRuleInput, createdByEmail: string, now: Date): Promise<StoredRule> {
   const [row] = await db.query<StoredRule>(
@@ -153,8 +160,8 @@ export async function resolveEpisode(db: Db, ruleId: string, period: string, now
   return row ?? null;
 }
 
-export async function markChecked(db: Db, ruleId: string, now: Date): Promise<void> {
-  await db.query("update alert_rules set last_checked_at = $2 where id = $1", [ruleId, now]);
+export async function markChecked(db: Db, ruleId: string, now: Date, period: string): Promise<void> {
+  await db.query("update alert_rules set last_checked_at = $2, last_judged_period = $3 where id = $1", [ruleId, now, period]);
 }
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { AuditAction, AuditEntry, AuditOutcome, AuditTarget } from "@/shared/schemas/activity";
+import type { AuditAction, AuditEntry, AuditOutcome, AuditTarget, ChangeAction } from "@/shared/schemas/activity";
 import { logger } from "@/server/observability/log";
 import type { Db } from "./database";
 
@@ -75,9 +75,11 @@ const COLUMNS = `id, at, organization_id as "organizationId", store_url as "stor
 function toEntry(row: AuditRow): AuditEntry {
   const { target } = row;
   const targetIds =
-    row.action === "tracking-connection.remove"
-      ? [target.connectionId ?? ""]
-      : [target.adAccountId, target.sourceCampaignGroupId].filter((id): id is string => id !== undefined);
+    target.ruleId || target.digestId
+      ? [target.ruleId ?? target.digestId!]
+      : row.action === "tracking-connection.remove"
+        ? [target.connectionId ?? ""]
+        : [target.adAccountId, target.sourceCampaignGroupId].filter((id): id is string => id !== undefined);
   return { ...row, at: row.at.toISOString(), targetIds, resultIds: target.newGroupId ? [target.newGroupId] : [] };
 }
 
@@ -127,6 +129,16 @@ export function logAudit(id: string, entry: NewAuditEntry): void {
     upstreamRequestId,
   };
   logger.info(line, "audit");
+}
+
+/** A change to an alert rule or digest, by whom (it went to no upstream: no status, no idempotency key). */
+export function appendChange(
+  db: Db,
+  change: { at: Date; organizationId: string; storeUrl: string; userEmail: string; sessionId: string; requestId: string; keyLabel: string },
+  action: ChangeAction,
+  target: AuditTarget,
+): Promise<string> {
+  return appendAudit(db, { ...change, action, outcome: "succeeded", status: null, target, upstreamRequestId: null, idempotencyKey: null });
 }
 
 /** Appends one entry; call it with the transaction that settles the action. Returns the entry's id. */

@@ -8,6 +8,8 @@ import { purgeIdempotency } from "./idempotency";
 import { purgeFailures } from "./rate-limits";
 import { purgeViews } from "./saved-views";
 import { purgeSessions } from "./sessions";
+import { purgeSendNowPresses } from "@/server/digests/send-now";
+import { purgeGrantKeys } from "@/server/grants/store";
 
 const PURGE_INTERVAL_MS = 60_000;
 const lastPurge = new WeakMap<Db, number>();
@@ -15,7 +17,9 @@ const lastPurge = new WeakMap<Db, number>();
 /**
  * Deletes what has outlived its purpose: idempotency records past 24 h, audit entries past
  * their retention, sign-in failures out of their window, views deleted past the undo window,
- * sessions ended or expired a day ago, clone attempts as old as their idempotency records.
+ * sessions ended or expired a day ago, clone attempts as old as their idempotency records,
+ * "Send now" presses out of their longest window (a day), the sealed keys of grants ended or
+ * past their expiry.
  * Runs at most once a minute per database handle (any instance may do it; it is idempotent).
  */
 export async function purgeExpired(db: Db, now: Date, options: { auditRetentionDays?: number; force?: boolean } = {}): Promise<boolean> {
@@ -28,6 +32,8 @@ export async function purgeExpired(db: Db, now: Date, options: { auditRetentionD
     await purgeViews(tx, now);
     await purgeSessions(tx, now, settings().session.ttlSeconds);
     await purgeCloneAttempts(tx, now);
+    await purgeSendNowPresses(tx, now);
+    await purgeGrantKeys(tx, now);
   });
   return true;
 }

@@ -10,7 +10,7 @@ export interface Notification {
   storeUrl: string;
   ruleId: string | null;
   episodeId: string | null;
-  kind: "alert_fired" | "alert_resolved";
+  kind: "alert_fired" | "alert_resolved" | "rule_paused";
   title: string;
   body: unknown;
   createdAt: Date;
@@ -42,6 +42,38 @@ export async function addNotification(
     ],
   );
   return row!;
+}
+
+/**
+ * Tells the store's inbox, once per rule and saved view, that the rule is paused because that view
+ * was deleted. Returns whether it was added (false when already said).
+ */
+export async function notePausedRule(
+  db: Db,
+  rule: StoreScope & { id: string },
+  view: { id: string; name: string },
+  title: string,
+  now: Date,
+): Promise<boolean> {
+  const [said] = await db.query(
+    "select 1 from notifications where rule_id = $1 and kind = 'rule_paused' and body->>'savedViewId' = $2 limit 1",
+    [rule.id, view.id],
+  );
+  if (said) return false;
+  await db.query(
+    `insert into notifications (id, organization_id, store_url, rule_id, episode_id, kind, title, body, created_at)
+     values ($1, $2, $3, $4, null, 'rule_paused', $5, ($6::text)::jsonb, $7)`,
+    [
+      `note_${randomUUID()}`,
+      rule.organizationId,
+      rule.storeUrl,
+      rule.id,
+      title,
+      JSON.stringify({ savedViewId: view.id, viewName: view.name }),
+      now,
+    ],
+  );
+  return true;
 }
 
 /** The latest notifications of the given stores, with when this reader read each. */

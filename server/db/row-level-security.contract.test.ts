@@ -5,7 +5,7 @@ import { openForSuite, storageBackends, unique, type Location } from "@/test/dat
 import type { Db } from "./database";
 import { acrossStores, applicationDb, inReach, withReach } from "./reach";
 
-/** Every table that holds a store's data (migrations 0011 and 0013 put each under row-level security). */
+/** Every table that holds a store's data (migrations 0011, 0013 and 0014 put each under row-level security). */
 const STORE_TABLES = [
   "audit_entries",
   "idempotency_records",
@@ -27,6 +27,9 @@ const STORE_TABLES = [
   "rollup_cells",
   "rollup_claims",
   "rollup_restatements",
+  "mail_suppressions",
+  "send_now_presses",
+  "mail_unsubscribe_links",
 ];
 
 /** One row in every store table, for `store`; returns nothing, throws when a row is refused. */
@@ -130,6 +133,18 @@ async function plant(tx: Db, store: string): Promise<void> {
          orders_after, units_before, units_after, channels, products)
        values ($1, $2, 'conversion', '2026-01-01', now(), 10, 15, 1, 1, 1, 1, '[]', '[]')`,
       [id("restated"), store],
+    ],
+    [
+      `insert into mail_suppressions (organization_id, store_url, email, suppressed_at) values ('org_rls', $1, 'gone@example.com', now())`,
+      [store],
+    ],
+    [
+      `insert into send_now_presses (organization_id, store_url, schedule_id, person, at) values ('org_rls', $1, $2, 'ada@example.com', now())`,
+      [store, schedule],
+    ],
+    [
+      `insert into mail_unsubscribe_links (token, organization_id, store_url, email) values ($1, 'org_rls', $2, 'ada@example.com')`,
+      [id("link"), store],
     ],
   ];
   for (const [sql, params] of rows) await tx.query(sql, params);

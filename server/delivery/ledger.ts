@@ -27,7 +27,14 @@ const COLUMNS = `key, organization_id as "organizationId", store_url as "storeUr
   text_body as "textBody", headers, channel, outcome, detail, message_id as "messageId", attempts, created_at as "createdAt", updated_at as "updatedAt"`;
 
 type NewDelivery = Pick<Delivery, "key" | "recipient" | "subject" | "html" | "textBody" | "headers" | "channel" | "storeUrl"> &
-  Partial<Pick<Delivery, "organizationId" | "jobId">>;
+  Partial<Pick<Delivery, "organizationId" | "jobId">> & { leaseHolder?: string };
+
+/** The job's lease passed to another worker (or lapsed) before this message was claimed: nothing was sent. */
+export class LeaseLost extends Error {
+  constructor(readonly jobId: string) {
+    super(`The lease of job ${jobId} was lost before the message was claimed: nothing was sent; the job's next holder sends it.`);
+  }
+}
 
 /**
  * Records the attempt before anything leaves. `begun` is false when the key has a row already
@@ -37,6 +44,14 @@ type NewDelivery = Pick<Delivery, "key" | "recipient" | "subject" | "html" | "te
  */
 export async function beginDelivery(db: Db, message: NewDelivery, staleAfterMs: number): Promise<{ begun: boolean; delivery: Delivery }> {
   return db.transaction(async (tx) => {
+    // In the transaction that claims the key: a handler whose lease was lost stops before its side effect.
+    if (message.jobId && message.leaseHolder) {
+      const [held] = await tx.query("select 1 from jobs where id = $1::bigint and locked_by = $2 and lease_until > now() for share", [
+        message.jobId,
+        message.leaseHolder,
+      ]);
+      if (!held) throw new LeaseLost(message.jobId);
+    }
     const [inserted] = await tx.query<Delivery>(
       `insert into deliveries (key, organization_id, store_url, job_id, recipient, subject, html, text_body, headers, channel, outcome)
        values ($1, $2, $3, $4, $5, $6, $7, $8, ($9::text)::jsonb, $10, 'sending') on conflict (key) do nothing returning ${COLUMNS}`,

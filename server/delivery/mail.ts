@@ -24,6 +24,8 @@ interface MailMessage {
   /** The store the message is about: who reaches it sees the message on the Runs and Outbox pages. */
   storeUrl: string;
   jobId?: string;
+  /** With jobId: the worker that must still hold the job's lease when the message is claimed, else nothing is sent. */
+  workerId?: string;
 }
 
 /** Where links in e-mails point: APP_ORIGIN, else this server's own address. */
@@ -35,12 +37,16 @@ export function publicOrigin(): string {
 /** Text as it may stand in an e-mail's HTML: escaped by React, as every e-mail's components are. */
 export const escapeHtml = escapeText;
 
+/** A header's value on one line: a line break inside would start a header of its own. */
+const oneLine = (value: string) => value.replace(/[\r\n\u2028\u2029]+/g, " ");
+
 /** An attempt in flight longer than this belonged to a process that died. */
 const SEND_TIMEOUT_MS = 30_000;
 
-function transporter(url: string): Transporter {
-  return processSingleton(`smtp:${url}`, () =>
-    nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: SEND_TIMEOUT_MS } as Parameters<
+/** Each wait on the server (connection, greeting, each answer) within SMTP_TIMEOUT_MS, which a stop's grace holds. */
+function transporter(url: string, timeoutMs: number): Transporter {
+  return processSingleton(`smtp:${url}:${timeoutMs}`, () =>
+    nodemailer.createTransport({ url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs } as Parameters<
       typeof nodemailer.createTransport
     >[0]),
   );
@@ -62,9 +68,14 @@ function classify(error: unknown): { outcome: "not_sent" | "unknown"; detail: st
   return { outcome: "unknown", detail };
 }
 
-export async function deliverMail(message: MailMessage): Promise<Delivery> {
+export async function deliverMail(unsafe: MailMessage): Promise<Delivery> {
+  const message = {
+    ...unsafe,
+    subject: oneLine(unsafe.subject),
+    headers: Object.fromEntries(Object.entries(unsafe.headers ?? {}).map(([name, value]) => [name, oneLine(value)])),
+  };
   const db = await database();
-  const { smtpUrl, from } = settings().mail;
+  const { smtpUrl, from, timeoutMs } = settings().mail;
   const { begun, delivery } = await beginDelivery(
     db,
     {
@@ -78,13 +89,14 @@ export async function deliverMail(message: MailMessage): Promise<Delivery> {
       organizationId: message.organizationId,
       storeUrl: message.storeUrl,
       jobId: message.jobId,
+      leaseHolder: message.workerId,
     },
     SEND_TIMEOUT_MS,
   );
   if (!begun) return delivery;
   if (!smtpUrl) return finishDelivery(db, message.key, { outcome: "sent", detail: "In the Outbox (no SMTP_URL is set)." });
   try {
-    const info = (await transporter(smtpUrl).sendMail({
+    const info = (await transporter(smtpUrl, timeoutMs).sendMail({
       from,
       to: message.to,
       subject: message.subject,

@@ -2,16 +2,17 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { describeDemo } from "@/demo-upstream/describe";
 import { database, type Db } from "@/server/db/database";
-import { createView } from "@/server/db/saved-views";
+import { createView, softDeleteView } from "@/server/db/saved-views";
 import { createGrant, revokeGrant, noticesOfKey } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
 import { enqueue, startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
 import { formatCurrency, formatNumber } from "@/shared/format";
 import { dumpAllTables, unique } from "@/test/databases";
-import { ADMIN_KEY, US_STORE } from "@/test/harness";
 import { startMailSink, type MailSink } from "@/test/mail-sink";
 import { enqueueDigest } from "./jobs";
-import { createSchedule, unsubscribe } from "./store";
+import { unsubscribePage } from "@/server/routes/unsubscribe";
+import { ADMIN_KEY, callRoute, US_STORE } from "@/test/harness";
+import { createSchedule, setSubscribed } from "./store";
 import { acrossStores, reachDb } from "@/server/db/reach";
 
 const MASTER_OLD = "old-master-key-".padEnd(40, "o");
@@ -140,9 +141,69 @@ describe("digests of saved views", () => {
       "select unsubscribe_token as token from digest_recipients where schedule_id = $1 and email = 'cy@example.com'",
       [schedule.id],
     );
-    expect(await unsubscribe(db, token!.token, new Date())).toMatchObject({ email: "cy@example.com" });
+    expect(await setSubscribed(db, token!.token, false, new Date())).toMatchObject({ email: "cy@example.com", unsubscribed: true });
     const next = await enqueueDigest(schedule, "test-slot-2");
     expect(await finished(next.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
+  });
+
+  it("unsubscribes only on a POST, and keeps the address suppressed for the store until it subscribes again by its link", async () => {
+    const address = `${unique("dee")}@example.com`;
+    const first = await scheduleFor(ADMIN_KEY, [address]);
+    const [row] = await db.query<{ token: string }>("select unsubscribe_token as token from digest_recipients where schedule_id = $1", [
+      first.schedule.id,
+    ]);
+    const link = `http://localhost:3000/api/unsubscribe/${row!.token}`;
+    const call = (method: string, body?: string) =>
+      callRoute(
+        unsubscribePage,
+        new Request(link, {
+          method,
+          body,
+          // A mail provider's one-click POST comes from its own servers, with no origin of ours.
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.example" },
+        }),
+      );
+    const delivered = () => sink.messages.filter((message) => JSON.stringify(message.to).includes(address)).length;
+
+    // A link scanner probing or opening the link changes nothing.
+    expect((await call("HEAD")).status).toBe(200);
+    const shown = await call("GET");
+    expect(await shown.text()).toContain(">Unsubscribe</button>");
+    const run = await enqueueDigest(first.schedule, "after-scanner");
+    expect(await finished(run.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
+    expect(delivered()).toBe(1);
+
+    // RFC 8058's one-click POST unsubscribes; the page then offers to subscribe again.
+    const unsubscribed = await call("POST", "List-Unsubscribe=One-Click");
+    expect(await unsubscribed.text()).toContain(">Subscribe again</button>");
+
+    // Added again by a colleague, to another digest of the store: still nothing reaches the address.
+    const second = await scheduleFor(ADMIN_KEY, [address, `${unique("eve")}@example.com`]);
+    expect(second.schedule.recipients.find((recipient) => recipient.email === address)).toEqual({ email: address, unsubscribed: true });
+    const skipped = await enqueueDigest(second.schedule, "suppressed");
+    expect(await finished(skipped.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
+    const none = await enqueueDigest(first.schedule, "suppressed");
+    expect(await finished(none.id)).toMatchObject({ detail: "Not sent: every recipient unsubscribed." });
+    expect(delivered()).toBe(1);
+
+    // Only the address itself, by its link's button, opts in again.
+    const again = await call("POST", "action=subscribe");
+    expect(await again.text()).toContain("You are subscribed again");
+    const resumed = await enqueueDigest(second.schedule, "resumed");
+    expect(await finished(resumed.id)).toMatchObject({ state: "done", detail: expect.stringContaining("2 sent") });
+    await vi.waitFor(() => expect(delivered()).toBe(2), { timeout: 5_000 });
+  });
+
+  it("stops at once when its saved view is deleted, and says so", async () => {
+    const address = `${unique("view-gone")}@example.com`;
+    const { schedule, view } = await scheduleFor(ADMIN_KEY, [address]);
+    await softDeleteView(db, ORGANIZATION, US_STORE, view.id, new Date());
+    const run = await enqueueDigest(schedule, "view-deleted");
+    expect(await finished(run.id)).toMatchObject({
+      state: "done",
+      detail: `Not sent: its saved view “${view.name}” was deleted. Restore the view, or schedule another one.`,
+    });
+    expect(sink.messages.some((message) => JSON.stringify(message.to).includes(address))).toBe(false);
   });
 
   it("is planned across stores, then sent in its own store's reach", async () => {
@@ -172,6 +233,19 @@ describe("digests of saved views", () => {
     expect(await finished(later.id)).toMatchObject({ state: "done" });
     expect(await acrossStores(db, "every row of every store", dumpAllTables)).not.toContain(ADMIN_KEY);
     expect(grant.id).toMatch(/^grant_/);
+  });
+
+  it("fails as a configuration problem, and keeps its grant, while DELEGATION_KEY lacks the grant's master key", async () => {
+    settingsFor(MASTER_OLD);
+    const { schedule, grant } = await scheduleFor(ADMIN_KEY, ["kept@example.com"]);
+    settingsFor(MASTER_NEW);
+    const run = await enqueueDigest(schedule, "key-missing");
+    expect(await finished(run.id)).toMatchObject({ state: "dead", detail: expect.stringMatching(/^A configuration problem: /) });
+    const [row] = await db.query<{ ended: Date | null }>("select ended_at as ended from grants where id = $1", [grant.id]);
+    expect(row).toEqual({ ended: null });
+    settingsFor(`${MASTER_NEW},${MASTER_OLD}`);
+    const again = await enqueueDigest(schedule, "key-back");
+    expect(await finished(again.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
   });
 
   it("stops at the next run once the grant is revoked", async () => {

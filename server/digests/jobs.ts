@@ -1,7 +1,7 @@
 import "server-only";
 import { acrossStores } from "@/server/db/reach";
 import { z } from "zod";
-import { database } from "@/server/db/database";
+import { database, type Db } from "@/server/db/database";
 import { deliverMail, publicOrigin } from "@/server/delivery/mail";
 import { grantedUpstream, GrantUnusable } from "@/server/grants/granted-upstream";
 import { enqueue, registerJob, scheduleRecurring, type RunningJob } from "@/server/jobs/queue";
@@ -16,9 +16,9 @@ const SEND = "digest.send";
 const sendPayload = z.object({ scheduleId: z.string(), slot: z.string() });
 
 /** Queues one send of a digest; `slot` names it ("now-…" for Send now), so each slot is sent once. */
-export function enqueueDigest(schedule: { id: string; organizationId: string; storeUrl: string }, slot: string) {
+export function enqueueDigest(schedule: { id: string; organizationId: string; storeUrl: string }, slot: string, db?: Db) {
   const { id: scheduleId, organizationId, storeUrl } = schedule;
-  return enqueue(SEND, { scheduleId, slot }, { uniqueKey: `${SEND}:${scheduleId}:${slot}`, organizationId, storeUrl });
+  return enqueue(SEND, { scheduleId, slot }, { uniqueKey: `${SEND}:${scheduleId}:${slot}`, organizationId, storeUrl, db });
 }
 
 async function planDigests(): Promise<{ detail: string }> {
@@ -43,6 +43,8 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
   const db = await database();
   const schedule = await scheduleById(db, scheduleId);
   if (!schedule) return { detail: "Not sent: the schedule (or its saved view) was deleted." };
+  if (schedule.viewDeleted)
+    return { detail: `Not sent: its saved view “${schedule.viewName}” was deleted. Restore the view, or schedule another one.` };
   const recipients = await activeRecipients(db, scheduleId);
   if (recipients.length === 0) return { detail: "Not sent: every recipient unsubscribed." };
   const { upstream } = await grantedUpstream(schedule.grantId);
@@ -69,6 +71,7 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
       organizationId: schedule.organizationId,
       storeUrl: schedule.storeUrl,
       jobId: job.id,
+      workerId: job.workerId,
     });
     outcomes[delivery.outcome] += 1;
   }

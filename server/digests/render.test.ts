@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { EmailDocument, renderHtml } from "@/server/email/document";
-import { confirmForm, unsubscribed } from "@/server/routes/unsubscribe-page";
+import { ActionButton } from "@/server/routes/unsubscribe-page";
 import { DigestEmail } from "./email";
 import { digestSummary } from "@/shared/digest-summary";
 import type { ProductMetricsView } from "@/shared/schemas/product-metrics-view";
@@ -62,8 +62,15 @@ describe("renderDigest", () => {
 });
 
 describe("alertEmailHtml", () => {
-  it("renders the title, what moved and the rule's link, escaped", () => {
-    const html = alertEmailHtml({ title: "Revenue < 80% of usual", lines: ["Channel a&b: −$40"], ruleLink: "https://d.example/r?a=1&b=2" });
+  it("renders the title, what moved, the rule's link and the unsubscribe link, escaped", () => {
+    const html = alertEmailHtml({
+      title: "Revenue < 80% of usual",
+      lines: ["Channel a&b: −$40"],
+      ruleLink: "https://d.example/r?a=1&b=2",
+      unsubscribeLink: "https://d.example/api/unsubscribe/t?x=<1>",
+    });
+    expect(html).toContain('href="https://d.example/api/unsubscribe/t?x=&lt;1&gt;"');
+    expect(html).toContain("Unsubscribe from this store&#x27;s alert e-mails");
     expect(html).toContain("<title>Revenue &lt; 80% of usual</title>");
     expect(html).toContain('<h2 style="font-size:15px">What moved</h2><ul><li>Channel a&amp;b: −$40</li></ul>');
     expect(html).toContain('href="https://d.example/r?a=1&amp;b=2"');
@@ -86,8 +93,17 @@ describe("the e-mail renderer", () => {
         notes: ["2026-11-01: <i>note</i>"],
         links,
       }),
-      createElement(EmailDocument, { title: "Unsubscribe", page: true }, confirmForm),
-      createElement(EmailDocument, { title: "Done" }, unsubscribed({ email: "a'b@example.com", viewName: "<x>", storeUrl: "s&t.example" })),
+      createElement(
+        EmailDocument,
+        { title: "Unsubscribe", page: true },
+        createElement(ActionButton, { label: "Unsubscribe", action: "unsubscribe" }),
+      ),
+      createElement(
+        EmailDocument,
+        { title: "Done" },
+        createElement("p", null, `a'b@example.com will no longer receive the digest “<x>” nor other mail of s&t.example.`),
+        createElement(ActionButton, { label: "Subscribe again", action: "subscribe" }),
+      ),
     ];
     for (const document of documents) expect(renderHtml(document)).toBe(`<!doctype html>${renderToStaticMarkup(document)}`);
   });

@@ -1,6 +1,8 @@
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "@/server/db/database";
+import { acrossStores } from "@/server/db/reach";
+import { liftSuppression, suppress } from "@/server/delivery/suppressions";
 import { nextDigestSlot, type DigestCadence } from "@/shared/digest-schedule";
 
 /** A saved view sent on a schedule (migration 0007). */
@@ -10,19 +12,28 @@ export interface DigestSchedule extends DigestCadence {
   storeUrl: string;
   savedViewId: string;
   viewName: string;
+  /** Its saved view was deleted (restorable for a while): nothing is sent meanwhile. */
+  viewDeleted: boolean;
   /** The saved view's query. */
   search: string;
   grantId: string;
+  /** Whose grant it reads through: the one person who may change or delete it. */
+  grantOwnerEmail: string;
   nextRunAt: Date;
   createdByEmail: string;
   createdAt: Date;
   recipients: { email: string; unsubscribed: boolean }[];
 }
 
+/** The recipient `r` of digest `d` unsubscribed from the store's mail (through any digest or alert of it). */
+const SUPPRESSED = `exists (select 1 from mail_suppressions s
+  where s.organization_id = d.organization_id and s.store_url = d.store_url and s.email = r.email)`;
+
 const COLUMNS = `d.id, d.organization_id as "organizationId", d.store_url as "storeUrl", d.saved_view_id as "savedViewId",
-  v.name as "viewName", coalesce(v.view->>'search', '') as search, d.grant_id as "grantId", d.cadence, d.weekday, d.local_time as "localTime", d.time_zone as "timeZone",
+  v.name as "viewName", v.deleted_at is not null as "viewDeleted", coalesce(v.view->>'search', '') as search, d.grant_id as "grantId",
+  (select g.owner_email from grants g where g.id = d.grant_id) as "grantOwnerEmail", d.cadence, d.weekday, d.local_time as "localTime", d.time_zone as "timeZone",
   d.next_run_at as "nextRunAt", d.created_by_email as "createdByEmail", d.created_at as "createdAt",
-  coalesce((select json_agg(json_build_object('email', r.email, 'unsubscribed', r.unsubscribed_at is not null) order by r.email)
+  coalesce((select json_agg(json_build_object('email', r.email, 'unsubscribed', r.unsubscribed_at is not null or ${SUPPRESSED}) order by r.email)
     from digest_recipients r where r.schedule_id = d.id), '[]'::json) as recipients`;
 const FROM = "digest_schedules d join saved_views v on v.id = d.saved_view_id";
 
@@ -117,22 +128,64 @@ export function takeDueSlots(
   });
 }
 
-/** The recipients still subscribed, with their unsubscribe tokens. */
+/** The recipients still subscribed (and not suppressed for the store), with their unsubscribe tokens. */
 export function activeRecipients(db: Db, scheduleId: string): Promise<{ email: string; token: string }[]> {
   return db.query(
-    "select email, unsubscribe_token as token from digest_recipients where schedule_id = $1 and unsubscribed_at is null order by email",
+    `select r.email, r.unsubscribe_token as token from digest_recipients r join digest_schedules d on d.id = r.schedule_id
+     where r.schedule_id = $1 and r.unsubscribed_at is null and not ${SUPPRESSED} order by r.email`,
     [scheduleId],
   );
 }
 
-/** One-click unsubscribe: the address and view it was for, or null for an unknown token. */
-export async function unsubscribe(db: Db, token: string, now: Date): Promise<{ email: string; viewName: string; storeUrl: string } | null> {
-  const [row] = await db.query<{ email: string; viewName: string; storeUrl: string }>(
-    `update digest_recipients r set unsubscribed_at = coalesce(r.unsubscribed_at, $2)
-     from digest_schedules d join saved_views v on v.id = d.saved_view_id
-     where r.unsubscribe_token = $1 and d.id = r.schedule_id
-     returning r.email, v.name as "viewName", d.store_url as "storeUrl"`,
-    [token, now],
+/** Whom an unsubscribe link is for, and whether the address is unsubscribed now; null for an unknown token. */
+interface Subscription {
+  email: string;
+  viewName: string;
+  organizationId: string;
+  storeUrl: string;
+  unsubscribed: boolean;
+}
+
+/**
+ * The store an unsubscribe link's token belongs to: the token alone names it, so this one lookup
+ * runs across stores (the recipient has no session); the rest of the link's work runs in that store's reach.
+ */
+export async function storeOfToken(db: Db, token: string): Promise<string | null> {
+  return acrossStores(db, "unsubscribe link: the store its token names", async (tx) => {
+    const [row] = await tx.query<{ storeUrl: string }>(
+      `select store_url as "storeUrl" from digest_recipients where unsubscribe_token = $1
+       union all select store_url from mail_unsubscribe_links where token = $1 limit 1`,
+      [token],
+    );
+    return row?.storeUrl ?? null;
+  });
+}
+
+export async function subscriptionOf(db: Db, token: string): Promise<Subscription | null> {
+  const [row] = await db.query<Subscription>(
+    `select r.email, v.name as "viewName", d.organization_id as "organizationId", d.store_url as "storeUrl",
+       r.unsubscribed_at is not null or ${SUPPRESSED} as unsubscribed
+     from digest_recipients r join digest_schedules d on d.id = r.schedule_id join saved_views v on v.id = d.saved_view_id
+     where r.unsubscribe_token = $1`,
+    [token],
   );
   return row ?? null;
+}
+
+/**
+ * Unsubscribes the link's address from this digest and suppresses it for the store's mail, or
+ * (`subscribe`) opts it in again: the only way a suppressed address receives mail again.
+ */
+export function setSubscribed(db: Db, token: string, subscribed: boolean, now: Date): Promise<Subscription | null> {
+  return db.transaction(async (tx) => {
+    const found = await subscriptionOf(tx, token);
+    if (!found) return null;
+    await tx.query(
+      `update digest_recipients set unsubscribed_at = ${subscribed ? "null" : "coalesce(unsubscribed_at, $2)"} where unsubscribe_token = $1`,
+      subscribed ? [token] : [token, now],
+    );
+    if (subscribed) await liftSuppression(tx, found, found.email);
+    else await suppress(tx, found, found.email, now);
+    return { ...found, unsubscribed: !subscribed };
+  });
 }

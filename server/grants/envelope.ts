@@ -2,12 +2,15 @@ import "server-only";
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { settings } from "@/server/config/settings";
 import { processSingleton } from "@/server/runtime/singleton";
+import { demoDelegationKey } from "./demo-key";
 
 /**
  * Envelope encryption of a granted API key (AES-256-GCM twice): the key is sealed with a random
  * data key of its own grant, and the data key is wrapped by a master key from DELEGATION_KEY.
  * Master keys are named by an id derived from them, so a rotation (a new key first, the old
  * ones after it) keeps old grants readable; the master keys themselves never reach the database.
+ * Both layers are bound (as associated data) to the grant's id, organization, store and key
+ * fingerprint: a sealed key copied to another grant, or a grant row moved to another store, does not open.
  */
 
 interface MasterKey {
@@ -15,13 +18,38 @@ interface MasterKey {
   key: Buffer;
 }
 
+/** What a sealed key is bound to: the grant it belongs to. */
+export interface GrantBinding {
+  grantId: string;
+  organizationId: string;
+  storeUrl: string;
+  keyFingerprint: string;
+}
+
 export interface SealedKey {
   masterKeyId: string;
   wrappedDataKey: Buffer;
   sealedApiKey: Buffer;
+  /** 1: bound to the grant id only (before migration 0014); 2: bound to the whole GrantBinding. */
+  sealVersion: number;
 }
 
-/** A grant sealed under a master key that is no longer configured, or tampered with. */
+const SEAL_VERSION = 2;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * A grant sealed under a master key that DELEGATION_KEY does not hold: a configuration problem
+ * (a key removed too early, or an instance started with another list). The grant is kept, and
+ * works again once that key is back.
+ */
+export class MasterKeyMissing extends Error {
+  constructor(readonly masterKeyId: string) {
+    super(`The master key ${masterKeyId} this grant was sealed with is not in DELEGATION_KEY.`);
+  }
+}
+
+/** A grant whose sealed key fails its authentication under a master key that is present: damaged or altered. */
 export class UnreadableGrant extends Error {}
 
 function masterKey(secret: string): MasterKey {
@@ -32,49 +60,63 @@ function masterKey(secret: string): MasterKey {
 /** The master keys of a DELEGATION_KEY list, newest first (check-config tries them on the stored grants). */
 export const masterKeysFrom = (secrets: string[]): MasterKey[] => secrets.map(masterKey);
 
-/** DELEGATION_KEY's keys, newest first; the demo and development generate one per process. */
+/** DELEGATION_KEY's keys, newest first; the demo keeps a generated one in its data folder, development one per process. */
 function masterKeys(): MasterKey[] {
   const configured = settings().delegation.keys;
   if (configured.length > 0) return masterKeysFrom(configured);
+  const demo = demoDelegationKey();
+  if (demo) return [masterKey(demo)];
   return [processSingleton("generatedDelegationKey", () => masterKey(randomBytes(32).toString("base64url")))];
 }
 
-function encrypt(key: Buffer, plain: Buffer, aad: string): Buffer {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv).setAAD(Buffer.from(aad));
+/** The ids of the master keys this process holds, newest first (readiness compares them with the grants'). */
+export const masterKeyIds = (): string[] => masterKeys().map((key) => key.id);
+
+function associatedData(layer: "data-key" | "api-key", binding: GrantBinding, version: number): Buffer {
+  if (version === 1) return Buffer.from(`${layer}:${binding.grantId}`);
+  return Buffer.from(JSON.stringify([layer, binding.grantId, binding.organizationId, binding.storeUrl, binding.keyFingerprint]));
+}
+
+function encrypt(key: Buffer, plain: Buffer, aad: Buffer): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES }).setAAD(aad);
   const body = Buffer.concat([cipher.update(plain), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]);
 }
 
-function decrypt(key: Buffer, sealed: Buffer, aad: string): Buffer {
-  const decipher = createDecipheriv("aes-256-gcm", key, sealed.subarray(0, 12)).setAAD(Buffer.from(aad));
-  decipher.setAuthTag(sealed.subarray(12, 28));
-  return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
+/** The tag is always 16 bytes: a shorter (truncated) one is refused rather than checked on fewer bits. */
+function decrypt(key: Buffer, sealed: Buffer, aad: Buffer): Buffer {
+  if (sealed.length < IV_BYTES + TAG_BYTES) throw new Error("The sealed value is shorter than its IV and tag.");
+  const decipher = createDecipheriv("aes-256-gcm", key, sealed.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES }).setAAD(aad);
+  decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
 }
 
-/** Seals `apiKey` for the grant `grantId` (bound to it: a sealed key copied to another grant does not open). */
-export function sealApiKey(grantId: string, apiKey: string, keys: MasterKey[] = masterKeys()): SealedKey {
+/** Seals `apiKey` for the grant `binding` names, under the newest master key. */
+export function sealApiKey(binding: GrantBinding, apiKey: string, keys: MasterKey[] = masterKeys()): SealedKey {
   const master = keys[0]!;
   const dataKey = randomBytes(32);
   return {
     masterKeyId: master.id,
-    wrappedDataKey: encrypt(master.key, dataKey, `data-key:${grantId}`),
-    sealedApiKey: encrypt(dataKey, Buffer.from(apiKey, "utf8"), `api-key:${grantId}`),
+    wrappedDataKey: encrypt(master.key, dataKey, associatedData("data-key", binding, SEAL_VERSION)),
+    sealedApiKey: encrypt(dataKey, Buffer.from(apiKey, "utf8"), associatedData("api-key", binding, SEAL_VERSION)),
+    sealVersion: SEAL_VERSION,
   };
 }
 
-export function openApiKey(grantId: string, sealed: SealedKey, keys: MasterKey[] = masterKeys()): string {
+/** Opens a grant's key: MasterKeyMissing when DELEGATION_KEY lacks its master key, UnreadableGrant when it fails under the key it names. */
+export function openApiKey(binding: GrantBinding, sealed: SealedKey, keys: MasterKey[] = masterKeys()): string {
   const master = keys.find((key) => key.id === sealed.masterKeyId);
-  if (!master) throw new UnreadableGrant("The master key this grant was sealed with is no longer in DELEGATION_KEY.");
+  if (!master) throw new MasterKeyMissing(sealed.masterKeyId);
   try {
-    const dataKey = decrypt(master.key, sealed.wrappedDataKey, `data-key:${grantId}`);
-    return decrypt(dataKey, sealed.sealedApiKey, `api-key:${grantId}`).toString("utf8");
+    const dataKey = decrypt(master.key, sealed.wrappedDataKey, associatedData("data-key", binding, sealed.sealVersion));
+    return decrypt(dataKey, sealed.sealedApiKey, associatedData("api-key", binding, sealed.sealVersion)).toString("utf8");
   } catch (error) {
     throw new UnreadableGrant("The grant's sealed key does not open (damaged or altered).", { cause: error });
   }
 }
 
-/** Whether the newest master key sealed it (otherwise a rotation left it under an older one). */
-export function sealedWithNewest(sealed: Pick<SealedKey, "masterKeyId">): boolean {
-  return masterKeys()[0]!.id === sealed.masterKeyId;
+/** Whether it should be sealed again: under an older master key (a rotation), or with the older binding. */
+export function needsReseal(sealed: Pick<SealedKey, "masterKeyId" | "sealVersion">): boolean {
+  return masterKeys()[0]!.id !== sealed.masterKeyId || sealed.sealVersion < SEAL_VERSION;
 }

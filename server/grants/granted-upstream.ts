@@ -4,8 +4,9 @@ import { deliverMail, escapeHtml } from "@/server/delivery/mail";
 import { PermanentJobFailure } from "@/server/jobs/queue";
 import { newRequestId } from "@/server/http/responses";
 import { logger } from "@/server/observability/log";
+import { metrics } from "@/server/observability/metrics";
 import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
-import { openApiKey, sealApiKey, sealedWithNewest, UnreadableGrant } from "./envelope";
+import { MasterKeyMissing, needsReseal, openApiKey, sealApiKey, UnreadableGrant } from "./envelope";
 import { addGrantNotice, endGrant, sealedKeyOf, touchGrant, type Grant, type GrantEndReason } from "./store";
 
 /** The upstream as a grant reads it: every mutating endpoint is refused before it is sent. */
@@ -15,7 +16,7 @@ const REASONS: Record<GrantEndReason | "missing", string> = {
   revoked: "its owner revoked it",
   upstream_refused: "the analytics service refused its key (expired or revoked)",
   expired: "it expired (signing in renews grants)",
-  undecryptable: "its sealed key can no longer be opened (the master key it was sealed with was removed)",
+  undecryptable: "its sealed key failed its check under the master key it names (damaged or altered)",
   missing: "it does not exist",
 };
 
@@ -26,6 +27,21 @@ export class GrantUnusable extends PermanentJobFailure {
     readonly reason: GrantEndReason | "missing",
   ) {
     super(`The grant ${grantId} cannot be used: ${REASONS[reason]}.`);
+  }
+}
+
+/**
+ * A grant sealed under a master key DELEGATION_KEY lacks: a configuration problem, not the
+ * grant's end. The grant is kept (its owner need do nothing); its work fails until the key is back.
+ */
+export class GrantKeyMissing extends PermanentJobFailure {
+  constructor(
+    readonly grantId: string,
+    readonly masterKeyId: string,
+  ) {
+    super(
+      `A configuration problem: the grant ${grantId} was sealed under master key id ${masterKeyId}, which DELEGATION_KEY does not hold. The grant is kept; add that key back to DELEGATION_KEY (after the newest).`,
+    );
   }
 }
 
@@ -61,15 +77,25 @@ export async function grantedUpstream(
   const found = await sealedKeyOf(db, grantId, now);
   if ("ended" in found) throw new GrantUnusable(grantId, found.ended);
   const { grant, sealed } = found;
+  const binding = { grantId, organizationId: grant.organizationId, storeUrl: grant.storeUrl, keyFingerprint: grant.keyFingerprint };
   let apiKey: string;
   try {
-    apiKey = openApiKey(grantId, sealed);
+    apiKey = openApiKey(binding, sealed);
   } catch (error) {
+    if (error instanceof MasterKeyMissing) {
+      // Kept, not erased: only a failed check under a key that is present ends a grant.
+      metrics.grantKeyMissing.inc({ master_key_id: error.masterKeyId });
+      logger.error(
+        { grantId, storeUrl: grant.storeUrl, masterKeyId: error.masterKeyId },
+        "A grant's master key is not in DELEGATION_KEY: a configuration problem; the grant is kept",
+      );
+      throw new GrantKeyMissing(grantId, error.masterKeyId);
+    }
     if (!(error instanceof UnreadableGrant)) throw error;
     await endGrant(db, grantId, "undecryptable", now);
     throw new GrantUnusable(grantId, "undecryptable");
   }
-  await touchGrant(db, grantId, now, sealedWithNewest(sealed) ? undefined : sealApiKey(grantId, apiKey));
+  await touchGrant(db, grantId, now, needsReseal(sealed) ? sealApiKey(binding, apiKey) : undefined);
   const upstream = upstreamClient({
     apiKey,
     organizationId: grant.organizationId,

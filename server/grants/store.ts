@@ -46,16 +46,18 @@ export async function createGrant(
       [input.organizationId, input.storeUrl, input.keyFingerprint, now],
     );
     const id = existing?.id ?? `grant_${randomUUID()}`;
-    const sealed = sealApiKey(id, input.apiKey);
+    const sealed = sealApiKey({ grantId: id, ...input }, input.apiKey);
     if (existing) {
       await tx.query(
-        `update grants set master_key_id = $2, wrapped_data_key = $3, sealed_api_key = $4, expires_at = $5, owner_email = $6 where id = $1`,
-        [id, sealed.masterKeyId, sealed.wrappedDataKey, sealed.sealedApiKey, expiresAt, input.ownerEmail],
+        `update grants set master_key_id = $2, wrapped_data_key = $3, sealed_api_key = $4, expires_at = $5, owner_email = $6, seal_version = $7
+         where id = $1`,
+        [id, sealed.masterKeyId, sealed.wrappedDataKey, sealed.sealedApiKey, expiresAt, input.ownerEmail, sealed.sealVersion],
       );
     } else {
       await tx.query(
-        `insert into grants (id, organization_id, store_url, key_fingerprint, owner_email, master_key_id, wrapped_data_key, sealed_api_key, created_at, expires_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        `insert into grants (id, organization_id, store_url, key_fingerprint, owner_email, master_key_id, wrapped_data_key, sealed_api_key, created_at, expires_at,
+           seal_version)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           id,
           input.organizationId,
@@ -67,6 +69,7 @@ export async function createGrant(
           sealed.sealedApiKey,
           now,
           expiresAt,
+          sealed.sealVersion,
         ],
       );
     }
@@ -86,7 +89,8 @@ export async function sealedKeyOf(
   now: Date,
 ): Promise<{ grant: Grant; sealed: SealedKey } | { ended: GrantEndReason | "missing" }> {
   const [row] = await db.query<Grant & SealedKey>(
-    `select ${COLUMNS}, g.master_key_id as "masterKeyId", g.wrapped_data_key as "wrappedDataKey", g.sealed_api_key as "sealedApiKey"
+    `select ${COLUMNS}, g.master_key_id as "masterKeyId", g.wrapped_data_key as "wrappedDataKey", g.sealed_api_key as "sealedApiKey",
+       g.seal_version as "sealVersion"
      from grants g where g.id = $1`,
     [id],
   );
@@ -96,8 +100,16 @@ export async function sealedKeyOf(
     await endGrant(db, id, "expired", now);
     return { ended: "expired" };
   }
-  const { masterKeyId, wrappedDataKey, sealedApiKey, ...grant } = row;
-  return { grant, sealed: { masterKeyId, wrappedDataKey: Buffer.from(wrappedDataKey), sealedApiKey: Buffer.from(sealedApiKey) } };
+  const { masterKeyId, wrappedDataKey, sealedApiKey, sealVersion, ...grant } = row;
+  return {
+    grant,
+    sealed: {
+      masterKeyId,
+      wrappedDataKey: Buffer.from(wrappedDataKey),
+      sealedApiKey: Buffer.from(sealedApiKey),
+      sealVersion: Number(sealVersion),
+    },
+  };
 }
 
 /** The grant in force through which `ownerEmail`'s background work reads the store (their alert rules), if any. */
@@ -136,6 +148,22 @@ export async function endGrant(db: Db, id: string, reason: GrantEndReason, now: 
   return rows.length > 0;
 }
 
+/**
+ * Purge (across stores): a grant past its expiry ends, and every ended grant's sealed key is
+ * erased, whether or not anything tried to read through it. Returns how many grants it ended.
+ */
+export async function purgeGrantKeys(db: Db, now: Date): Promise<number> {
+  const ended = await db.query(
+    `update grants set ended_at = $1, ended_reason = 'expired', wrapped_data_key = ''::bytea, sealed_api_key = ''::bytea
+     where ended_at is null and expires_at <= $1 returning id`,
+    [now],
+  );
+  await db.query(
+    "update grants set wrapped_data_key = ''::bytea, sealed_api_key = ''::bytea where ended_at is not null and length(sealed_api_key) > 0",
+  );
+  return ended.length;
+}
+
 /** Revocation by its owner (the same key that granted it). */
 export async function revokeGrant(
   db: Db,
@@ -156,8 +184,9 @@ export async function revokeGrant(
 export async function touchGrant(db: Db, id: string, now: Date, resealed?: SealedKey): Promise<void> {
   if (resealed) {
     await db.query(
-      `update grants set last_used_at = $2, master_key_id = $3, wrapped_data_key = $4, sealed_api_key = $5 where id = $1 and ended_at is null`,
-      [id, now, resealed.masterKeyId, resealed.wrappedDataKey, resealed.sealedApiKey],
+      `update grants set last_used_at = $2, master_key_id = $3, wrapped_data_key = $4, sealed_api_key = $5, seal_version = $6
+       where id = $1 and ended_at is null`,
+      [id, now, resealed.masterKeyId, resealed.wrappedDataKey, resealed.sealedApiKey, resealed.sealVersion],
     );
   } else await db.query("update grants set last_used_at = $2 where id = $1", [id, now]);
 }

@@ -23,6 +23,8 @@ export interface RunningJob {
   attempt: number;
   /** Aborted when the lease is lost or the process stops. */
   signal: AbortSignal;
+  /** The worker holding the job's lease: a side effect checks it still does (server/delivery/ledger.ts). */
+  workerId: string;
 }
 
 /** What a handler may say about a run that succeeded (shown on the Runs page). */
@@ -178,7 +180,14 @@ async function runJob(worker: Worker, job: ClaimedRow): Promise<void> {
     // A job of one store sees and writes that store's rows only; a job of none, no store's rows
     // (unless it takes a deliberate path across stores: server/db/reach.ts).
     const result = await inReach(job.storeUrl ? [job.storeUrl] : [], () =>
-      definition.handler({ id: job.id, name: job.name, payload: job.payload, attempt: job.attempts, signal: controller.signal }),
+      definition.handler({
+        id: job.id,
+        name: job.name,
+        payload: job.payload,
+        attempt: job.attempts,
+        signal: controller.signal,
+        workerId: worker.id,
+      }),
     );
     await finish(db, worker.id, job, definition, undefined, result);
   } catch (error) {

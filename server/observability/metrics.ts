@@ -46,6 +46,12 @@ function createMetrics() {
       labelNames: ["action", "outcome"] as const,
       registers: [registry],
     }),
+    grantKeyMissing: new Counter({
+      name: "dashboard_grant_master_key_missing_total",
+      help: "Uses of a grant refused because DELEGATION_KEY lacks the master key it was sealed under (a configuration problem; the grant is kept), by master key id.",
+      labelNames: ["master_key_id"] as const,
+      registers: [registry],
+    }),
     draining: new Gauge({ name: "dashboard_draining", help: "1 while the instance drains for a stop.", registers: [registry] }),
     buildInfo: new Gauge({
       name: "dashboard_build_info",

@@ -5,7 +5,7 @@ import { createNote, deleteNote, notesInRange, updateNote } from "@/server/db/no
 import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
 import { annotationsQuerySchema, type ActionMarker } from "@/shared/schemas/annotation";
-import type { AuditEntry } from "@/shared/schemas/activity";
+import { isUpstreamAction, type AuditEntry } from "@/shared/schemas/activity";
 import { newNoteSchema } from "@/shared/schemas/note";
 
 const DAY_MS = 86_400_000;
@@ -37,7 +37,7 @@ export const listAnnotations = route(
       listAudit(db, { storeUrls: [store.storeUrl], filters: { from, to } }, { limit: 500 }),
     ]);
     const actions: ActionMarker[] = audit.entries
-      .filter((entry) => MARKED.has(entry.outcome))
+      .filter((entry) => isUpstreamAction(entry.action) && MARKED.has(entry.outcome))
       .map((entry) => ({
         id: entry.id,
         at: entry.at,

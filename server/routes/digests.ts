@@ -1,13 +1,17 @@
 import "server-only";
+import { appendChange } from "@/server/db/audit";
 import { database } from "@/server/db/database";
 import { listViews } from "@/server/db/saved-views";
 import { enqueueDigest } from "@/server/digests/jobs";
+import { takeSendNow } from "@/server/digests/send-now";
 import { createSchedule, deleteSchedule, listSchedules, scheduleById, type DigestSchedule } from "@/server/digests/store";
+import { changeBy, notYours, samePerson } from "@/server/grants/ownership";
 import { listGrants } from "@/server/grants/store";
 import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { newDigestSchema, type DigestItem } from "@/shared/schemas/digest";
 import { storeProfileSchema } from "@/shared/schemas/store";
+import { LIMITS } from "@/shared/limits";
 import { interpretTimeZone } from "@/shared/store-locale";
 import { digestSummary, summaryLine } from "@/shared/digest-summary";
 
@@ -26,6 +30,7 @@ function item(schedule: DigestSchedule, activeGrants: Set<string>): DigestItem {
     id: schedule.id,
     savedViewId: schedule.savedViewId,
     viewName: schedule.viewName,
+    viewDeleted: schedule.viewDeleted,
     cadence: schedule.cadence,
     weekday: schedule.weekday ?? null,
     localTime: schedule.localTime,
@@ -61,6 +66,12 @@ export const createDigest = route(
     const views = await listViews(db, organizationId, storeUrl);
     if (!views.some((view) => view.id === body.savedViewId))
       throw new DashboardError(404, "not_found", "This saved view no longer exists.");
+    if ((await listSchedules(db, organizationId, storeUrl)).length >= LIMITS.digestsPerStore)
+      throw new DashboardError(
+        409,
+        "limit_reached",
+        `A store holds at most ${LIMITS.digestsPerStore} scheduled digests. Delete one before scheduling another.`,
+      );
     const grant = (await listGrants(db, organizationId, storeUrl)).find(
       (candidate) => candidate.keyFingerprint === key.fingerprint && !candidate.endedAt && candidate.expiresAt > new Date(),
     );
@@ -83,31 +94,65 @@ export const createDigest = route(
       },
       new Date(),
     );
+    await appendChange(db, changeBy(scope, session, requestId, key), "digest.create", {
+      digestId: schedule.id,
+      viewName: schedule.viewName,
+      change: `${schedule.recipients.length} recipient${schedule.recipients.length === 1 ? "" : "s"}`,
+    });
     return jsonResponse(item(schedule, new Set([grant.id])), { status: 201, requestId });
   },
 );
 
-/** DELETE /api/stores/{storeUrl}/digests/{id} */
+/** DELETE /api/stores/{storeUrl}/digests/{id}: the owner of the grant it reads through only. */
 export const deleteDigest = route(
   { methods: ["DELETE"], path: `${COLLECTION}/[id]`, scope: "store", params: digestPath },
-  async ({ scope, params, requestId }) => {
-    if (!(await deleteSchedule(await database(), scope.organizationId!, scope.store!.url, params.id))) {
-      throw new DashboardError(404, "not_found", "No such digest.");
+  async ({ scope, session, key, params, requestId }) => {
+    const db = await database();
+    const schedule = await scheduleById(db, params.id);
+    if (schedule && schedule.organizationId === scope.organizationId && schedule.storeUrl === scope.store!.url) {
+      if (!samePerson(schedule.grantOwnerEmail, session.data.user.email)) throw notYours(schedule.grantOwnerEmail, "delete this digest");
     }
+    await db.transaction(async (tx) => {
+      if (!(await deleteSchedule(tx, scope.organizationId!, scope.store!.url, params.id))) {
+        throw new DashboardError(404, "not_found", "No such digest.");
+      }
+      await appendChange(tx, changeBy(scope, session, requestId, key), "digest.delete", {
+        digestId: params.id,
+        viewName: schedule?.viewName,
+      });
+    });
     return jsonResponse({ deleted: true }, { requestId });
   },
 );
 
-/** POST /api/stores/{storeUrl}/digests/{id}/send: "Send now", as the next free background run. */
+/**
+ * POST /api/stores/{storeUrl}/digests/{id}/send: "Send now", as the next free background run,
+ * within its limits (server/digests/send-now.ts): a refused press answers 429 with Retry-After.
+ */
 export const sendDigestNow = route(
   { methods: ["POST"], path: `${COLLECTION}/[id]/send`, scope: "store", params: digestPath },
-  async ({ scope, params, requestId }) => {
+  async ({ scope, session, key, params, requestId }) => {
     const schedule = await scheduleById(await database(), params.id);
     if (!schedule || schedule.organizationId !== scope.organizationId || schedule.storeUrl !== scope.store!.url) {
       throw new DashboardError(404, "not_found", "No such digest.");
     }
+    const db = await database();
     const now = new Date();
-    const { id } = await enqueueDigest(schedule, `now-${now.toISOString()}`);
+    const { id } = await db.transaction(async (tx) => {
+      const press = {
+        organizationId: schedule.organizationId,
+        storeUrl: schedule.storeUrl,
+        scheduleId: schedule.id,
+        person: session.data.user.email,
+      };
+      const refused = await takeSendNow(tx, press, now);
+      if (refused) throw new DashboardError(429, "rate_limited", refused.message, { retryAfter: String(refused.waitSeconds) });
+      await appendChange(tx, changeBy(scope, session, requestId, key), "digest.send-now", {
+        digestId: schedule.id,
+        viewName: schedule.viewName,
+      });
+      return enqueueDigest(schedule, `now-${now.toISOString()}`, tx);
+    });
     return jsonResponse(
       { jobId: id, shows: summaryLine(digestSummary(schedule.search, schedule.timeZone, now)) },
       { status: 202, requestId },

@@ -9,6 +9,8 @@ import { route } from "@/server/http/pipeline";
 import { sessionSecrets } from "@/server/auth/secrets";
 import { buildInfo } from "@/server/runtime/build-info";
 import { isDraining } from "@/server/runtime/lifecycle";
+import { grantsPerMasterKey, masterKeyCensus } from "@/server/grants/census";
+import { masterKeyIds } from "@/server/grants/envelope";
 
 /**
  * Probes an orchestrator can use. Liveness says the process can serve (no database call: a
@@ -45,6 +47,24 @@ async function appliedMigration(): Promise<string | "unavailable"> {
   }
 }
 
+/**
+ * Grants in force per master key id, and the ids DELEGATION_KEY lacks: a key removed too early
+ * shows here before a digest fails. It says, it does not decide: the instance still serves.
+ */
+async function grantCensus() {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DatabaseUnavailable()), READY_TIMEOUT_MS)));
+  try {
+    const counts = await Promise.race([database().then(grantsPerMasterKey), timedOut]);
+    const { perKey, missing } = masterKeyCensus(counts, masterKeyIds());
+    return { perMasterKey: perKey, missingMasterKeyIds: missing };
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const PROBE = "the probe of the instance itself";
 
 /** GET /api/health/live: the process answers. */
@@ -61,8 +81,16 @@ const readinessHandler = async ({ requestId }: { requestId: string }) => {
     applied === "unavailable" ? "unknown" : !expected || applied === expected ? "current" : applied < expected ? "behind" : "ahead";
   const status = isDraining() ? "draining" : database !== "ok" ? "unavailable" : schema === "behind" ? "migrations_pending" : "ok";
   const databaseKind = settings().database.embedded ? "embedded (PGlite, this instance only)" : "postgresql";
+  const grants = database === "ok" && schema !== "behind" && settings().delegation.enabled ? await grantCensus() : null;
   return jsonResponse(
-    { status, database, databaseKind, schema: { expected, applied: applied === "unavailable" ? null : applied }, ...identity() },
+    {
+      status,
+      database,
+      databaseKind,
+      schema: { expected, applied: applied === "unavailable" ? null : applied },
+      grants,
+      ...identity(),
+    },
     { status: status === "ok" ? 200 : 503, requestId },
   );
 };

@@ -3,8 +3,8 @@ import type { ReactNode } from "react";
 import { EmailDocument, renderHtml } from "@/server/email/document";
 
 /** The unsubscribe link's page: no app around it, rendered (and escaped) as the e-mails are. */
-export function unsubscribeHtml(title: string, body: ReactNode): string {
-  return renderHtml(
+export function unsubscribePageResponse(title: string, body: ReactNode, status = 200): Response {
+  const html = renderHtml(
     <EmailDocument title={title} page>
       <main>
         <h1>{title}</h1>
@@ -12,25 +12,78 @@ export function unsubscribeHtml(title: string, body: ReactNode): string {
       </main>
     </EmailDocument>,
   );
+  return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }
 
-export const confirmForm = (
-  <>
-    <p>Stop receiving this scheduled digest at this address?</p>
+/** A form posting `action` back to the link itself: a page view alone changes nothing. */
+export function ActionButton({ label, action }: { label: string; action: "subscribe" | "unsubscribe" }) {
+  return (
     <form method="post">
+      <input type="hidden" name="action" value={action} />
       <button type="submit" style={{ font: "inherit", padding: ".5rem 1rem" }}>
-        Unsubscribe
+        {label}
       </button>
     </form>
-  </>
-);
+  );
+}
 
-export const notValid = <p>It may have been copied incompletely, or its digest was deleted.</p>;
+export const notValidPage = () =>
+  unsubscribePageResponse("This link is not valid", <p>It may have been copied incompletely, or its digest was deleted.</p>, 404);
 
-export function unsubscribed(done: { email: string; viewName: string; storeUrl: string }) {
-  return (
+interface Recipient {
+  email: string;
+  storeUrl: string;
+}
+
+/** What the address gets from the store: one digest, or the store's alert e-mails. */
+type What = { digest: string } | { alerts: true };
+
+export function askPage({ email, storeUrl }: Recipient, what: What): Response {
+  return "digest" in what
+    ? unsubscribePageResponse(
+        "Unsubscribe from this digest",
+        <>
+          <p>
+            Stop receiving the digest “{what.digest}” and other mail of {storeUrl} at {email}?
+          </p>
+          <ActionButton label="Unsubscribe" action="unsubscribe" />
+        </>,
+      )
+    : unsubscribePageResponse(
+        "Unsubscribe from these alerts",
+        <>
+          <p>
+            Stop the alert e-mails and other mail of {storeUrl} at {email}?
+          </p>
+          <ActionButton label="Unsubscribe" action="unsubscribe" />
+        </>,
+      );
+}
+
+/** Unsubscribed (just now, or earlier): says so, and offers the only way back. */
+export function unsubscribedPage({ email, storeUrl }: Recipient, what: What | null): Response {
+  const said =
+    what === null
+      ? `${email} receives no mail of ${storeUrl}. Changed your mind?`
+      : "digest" in what
+        ? `${email} will no longer receive the digest “${what.digest}” nor other mail of ${storeUrl}.`
+        : `${email} will no longer receive alert e-mails nor other mail of ${storeUrl}.`;
+  return unsubscribePageResponse(
+    "You are unsubscribed",
+    <>
+      <p>{said}</p>
+      <ActionButton label="Subscribe again" action="subscribe" />
+    </>,
+  );
+}
+
+export function subscribedAgainPage({ email, storeUrl }: Recipient, what: What): Response {
+  return unsubscribePageResponse(
+    "You are subscribed again",
     <p>
-      {done.email} will no longer receive the digest “{done.viewName}” of {done.storeUrl}.
-    </p>
+      {"digest" in what
+        ? `${email} receives the digest “${what.digest}” of ${storeUrl} again.`
+        : `${email} receives the alert e-mails and other mail of ${storeUrl} again.`}
+    </p>,
   );
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { POST as unsubscribeRoute } from "@/app/api/unsubscribe/[token]/route";
 import { database } from "@/server/db/database";
-import { acrossStores, reachDb } from "@/server/db/reach";
+import { acrossStores, withReach, reachDb } from "@/server/db/reach";
 import { dashboardRequest } from "@/test/harness";
 
 /** One-click unsubscribe: no session and no reach, so the token is looked up across stores, on purpose. */
@@ -47,13 +47,20 @@ describe("POST /api/unsubscribe/{token}", () => {
     await plantRecipient(token);
     const response = await post(token);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain("bea@example.com will no longer receive the digest “Weekly” of unsubscribe-test.example");
+    expect(await response.text()).toContain(
+      "bea@example.com will no longer receive the digest “Weekly” nor other mail of unsubscribe-test.example",
+    );
     const [row] = await acrossStores(await database(), "a test of unsubscribe", (tx) =>
       tx.query<{ done: boolean }>("select unsubscribed_at is not null as done from digest_recipients where unsubscribe_token = $1", [
         token,
       ]),
     );
     expect(row).toEqual({ done: true });
+    // The address is suppressed for the token's store, written in that store's reach.
+    const suppressed = await withReach(await database(), [STORE], (tx) =>
+      tx.query<{ email: string }>("select email from mail_suppressions where store_url = $1", [STORE]),
+    );
+    expect(suppressed).toEqual([{ email: "bea@example.com" }]);
   });
 
   it("answers 404 to a token nobody was given", async () => {

@@ -32,8 +32,15 @@ async function runShutdownHooks(state: DashboardServerState): Promise<void> {
  * SIGTERM or SIGINT: readiness turns to draining, no new connections are taken, requests in
  * flight finish within `graceMs` (then their connections are cut), the shutdown hooks run, and
  * the process exits 0. A second signal, a second or more after the first, stops it at once (1).
+ * `whileDraining` starts with the signal and shares the same grace: the background worker stops
+ * claiming at once and lets its runs in flight finish alongside the requests.
  */
-export function stopGracefullyOnSignals(servers: Server[], state: DashboardServerState, graceMs: number): void {
+export function stopGracefullyOnSignals(
+  servers: Server[],
+  state: DashboardServerState,
+  graceMs: number,
+  whileDraining: () => Promise<void> = async () => undefined,
+): void {
   let signalledAt = 0;
   const stop = async (signal: string) => {
     if (state.draining) {
@@ -45,6 +52,7 @@ export function stopGracefullyOnSignals(servers: Server[], state: DashboardServe
     state.draining = true;
     metrics.draining.set(1);
     logger.info(`${signal}: finishing the requests in flight (up to ${graceMs} ms), then stopping.`);
+    const jobs = whileDraining().catch((error: unknown) => logger.error(`Stopping the background work failed: ${String(error)}`));
     const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     for (const server of servers) server.closeIdleConnections();
     const drained = await within(
@@ -52,6 +60,7 @@ export function stopGracefullyOnSignals(servers: Server[], state: DashboardServe
       graceMs,
       false,
     );
+    await jobs;
     if (!drained) {
       logger.error(`Requests still in flight after ${graceMs} ms: closing their connections.`);
       for (const server of servers) server.closeAllConnections();

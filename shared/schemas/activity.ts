@@ -7,8 +7,25 @@ import { dashboardDateSchema } from "./common";
  * reads it. Shared by both, so this module stays free of server-only code. It names who,
  * where, what and how it ended; never the API key or the Idempotency-Key.
  */
-export const auditActions = ["tracking-connection.remove", "campaign-group.clone"] as const;
+const upstreamActions = ["tracking-connection.remove", "campaign-group.clone"] as const;
+/** Changes to the dashboard's own alert rules and digests: who made each, and on what. */
+const changeActions = [
+  "alert-rule.create",
+  "alert-rule.change",
+  "alert-rule.delete",
+  "alert-rule.pause",
+  "digest.create",
+  "digest.delete",
+  "digest.send-now",
+] as const;
+export const auditActions = [...upstreamActions, ...changeActions] as const;
 export type AuditAction = (typeof auditActions)[number];
+export type ChangeAction = (typeof changeActions)[number];
+
+/** Whether an action went to the analytics service (a guarded action), not a change of the dashboard's own. */
+export function isUpstreamAction(action: AuditAction): action is (typeof upstreamActions)[number] {
+  return (upstreamActions as readonly string[]).includes(action);
+}
 
 /**
  * How an action ended: `succeeded`/`failed` are the upstream's definitive answer; `not_done` means it
@@ -30,6 +47,12 @@ export const auditTargetSchema = z.strictObject({
   newGroupName: z.string().optional(),
   /** The cloned campaign group, once the upstream named it. */
   newGroupId: z.string().optional(),
+  /** An alert rule or digest, and what changed ("muted", "snoozed for 60 min", "e-mails and webhook"). */
+  ruleId: z.string().optional(),
+  ruleName: z.string().optional(),
+  digestId: z.string().optional(),
+  viewName: z.string().optional(),
+  change: z.string().optional(),
 });
 export type AuditTarget = z.infer<typeof auditTargetSchema>;
 

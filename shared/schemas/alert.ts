@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { directions, MAX_WEEKS, MIN_WEEKS, sensitivities, thresholdOperators } from "@/shared/metrics/anomaly";
-import { identifierSchema } from "./common";
+import { LIMITS } from "@/shared/limits";
+import { identifierSchema, givenNameSchema } from "./common";
 
 /**
  * Alert rules: a metric of the whole store, a channel or a product (optionally within a saved
@@ -42,14 +43,14 @@ const webhookUrlSchema = z
   }, "must be an http or https URL");
 
 export const alertRuleInputSchema = z.strictObject({
-  name: z.string().trim().min(1, "Give the rule a name.").max(100),
+  name: givenNameSchema("rule", 100),
   metric: z.enum(alertMetrics),
   target: targetSchema,
   /** A saved view of the same store whose filters narrow what the rule reads. */
   savedViewId: z.string().max(100).nullable(),
   granularity: z.enum(["day", "hour"]),
   condition: conditionSchema,
-  emails: z.array(z.email()).max(20),
+  emails: z.array(z.email()).max(LIMITS.recipients, `A rule e-mails at most ${LIMITS.recipients} addresses.`),
   webhookUrl: webhookUrlSchema.nullable(),
 });
 export type AlertRuleInput = z.infer<typeof alertRuleInputSchema>;
@@ -67,8 +68,12 @@ export const alertRuleSchema = alertRuleInputSchema.extend({
   createdByEmail: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** Shared secret of the webhook signature (docs/features/alerts.md): shown to the organization's users. */
-  webhookSecret: z.string(),
+  /** Its saved view was deleted (its name; "" when gone): the rule is paused until it reads another view or the whole store. */
+  deletedViewName: z.string().nullable(),
+  /** Shared secret of the webhook signature: shown to the rule's owner only (null for anyone else; docs/webhooks.md). */
+  webhookSecret: z.string().nullable(),
+  /** The same secret as Standard Webhooks libraries take it (`whsec_…`); null for anyone but the owner. */
+  standardWebhookSecret: z.string().nullable(),
 });
 export type AlertRule = z.infer<typeof alertRuleSchema>;
 export const alertRuleListSchema = z.strictObject({ rules: z.array(alertRuleSchema) });
@@ -124,6 +129,8 @@ const judgedPeriodSchema = z.strictObject({
   value: z.number(),
   baseline: z.number().nullable(),
   fires: z.boolean(),
+  /** An anomaly rule still learning: how many earlier weeks had data (fewer than MIN_WEEKS, so it cannot fire). */
+  learningWeeks: z.number().int().optional(),
 });
 export type JudgedPeriod = z.infer<typeof judgedPeriodSchema>;
 

@@ -35,3 +35,26 @@ export const identifierSchema = z
 export function splitCommaList(value: string | undefined): string[] {
   return value ? value.split(",").map((item) => item.trim()) : [];
 }
+
+/**
+ * A name people give (a saved view, an alert rule): composed (NFC), without spaces around it, and
+ * without control characters or direction overrides, which would break a line of a message or make
+ * the name read differently from what it is. `noun` says whose name it is ("view", "rule").
+ */
+export function givenNameSchema(noun: string, max: number) {
+  return z
+    .string()
+    .transform((value) => value.normalize("NFC").trim())
+    .pipe(
+      z
+        .string()
+        .min(1, `Give the ${noun} a name.`)
+        .max(max, `A ${noun}'s name has at most ${max} characters.`)
+        .refine((value) => !/[\u0000-\u001f\u007f-\u009f]/.test(value), `A ${noun}'s name cannot hold control characters.`)
+        .refine(
+          (value) => !/[\u202a-\u202e\u2066-\u2069]/.test(value),
+          `A ${noun}'s name cannot hold direction overrides: they make a name read differently from what it is.`,
+        )
+        .refine((value) => /[^\p{Cf}\p{Z}\s]/u.test(value), `A ${noun}'s name needs at least one visible character.`),
+    );
+}

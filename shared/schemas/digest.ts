@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { LIMITS } from "@/shared/limits";
 
 /** A saved view sent by e-mail on a schedule, in the store's zone. */
 const recipientsSchema = z
   .array(z.email("Each recipient must be an e-mail address.").max(254))
   .min(1, "Add at least one recipient.")
-  .max(20, "A digest goes to at most 20 addresses.");
+  .max(LIMITS.recipients, `A digest goes to at most ${LIMITS.recipients} addresses.`);
 
 export const newDigestSchema = z
   .strictObject({
@@ -22,6 +23,8 @@ export const digestSchema = z.strictObject({
   id: z.string(),
   savedViewId: z.string(),
   viewName: z.string(),
+  /** Its saved view was deleted: it sends nothing until the view is restored. */
+  viewDeleted: z.boolean(),
   cadence: z.enum(["daily", "weekly"]),
   weekday: z.number().nullable(),
   localTime: z.string(),

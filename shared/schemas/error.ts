@@ -41,6 +41,7 @@ const errorCodes = [
   "internal_error",
   "delegation_off",
   "grant_needed",
+  "limit_reached",
   "ring_full",
   "store_in_ring",
 ] as const;

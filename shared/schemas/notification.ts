@@ -6,7 +6,7 @@ const notificationSchema = z.strictObject({
   id: z.string(),
   storeUrl: z.string(),
   ruleId: z.string().nullable(),
-  kind: z.enum(["alert_fired", "alert_resolved"]),
+  kind: z.enum(["alert_fired", "alert_resolved", "rule_paused"]),
   title: z.string(),
   /** The alert's figures (AlertMessageInput); shown as the inbox reads them. */
   body: z.unknown(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { givenNameSchema } from "./common";
 import { parseViewState, toSearchParams } from "@/shared/metrics/view-state";
 
 /**
@@ -6,22 +7,7 @@ import { parseViewState, toSearchParams } from "@/shared/metrics/view-state";
  * dates, comparison, filters, attribution, chart and table settings), kept per organization
  * and store. The query is checked by the same parser as the page's URL, on both sides.
  */
-export const savedViewNameSchema = z
-  .string()
-  // One way to write each name: composed (NFC), without spaces around it.
-  .transform((value) => value.normalize("NFC").trim())
-  .pipe(
-    z
-      .string()
-      .min(1, "Give the view a name.")
-      .max(80, "A view's name has at most 80 characters.")
-      .refine((value) => !/[\u0000-\u001f\u007f-\u009f]/.test(value), "A view's name cannot hold control characters.")
-      .refine(
-        (value) => !/[\u202a-\u202e\u2066-\u2069]/.test(value),
-        "A view's name cannot hold direction overrides: they make a name read differently from what it is.",
-      )
-      .refine((value) => /[^\p{Cf}\p{Z}\s]/u.test(value), "A view's name needs at least one visible character."),
-  );
+export const savedViewNameSchema = givenNameSchema("view", 80);
 
 /**
  * Two names that only differ in case (Unicode case folding: "Straße" and "STRASSE") or in how
