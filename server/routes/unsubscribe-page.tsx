@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { EmailDocument, renderHtml } from "@/server/email/document";
 
 /** The unsubscribe link's page: no app around it, rendered (and escaped) as the e-mails are. */
-export function unsubscribePageResponse(title: string, body: ReactNode, status = 200): Response {
+function unsubscribePageResponse(title: string, body: ReactNode, status = 200): Response {
   const html = renderHtml(
     <EmailDocument title={title} page>
       <main>
