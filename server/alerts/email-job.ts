@@ -1,4 +1,5 @@
 import "server-only";
+import { newDeliveryTally, settleDeliveries } from "@/server/delivery/ledger";
 import { z } from "zod";
 import type { AlertMessageInput } from "@/shared/schemas/alert";
 import { alertRuleInputSchema } from "@/shared/schemas/alert";
@@ -52,7 +53,7 @@ async function sendAlertEmails(job: RunningJob): Promise<{ detail: string }> {
   const rule = await getRule(db, notification, notification.ruleId);
   if (!rule) return { detail: "Not sent: the rule was deleted." };
   const { emails } = alertRuleInputSchema.parse(rule.definition);
-  const outcomes = { sent: 0, not_sent: 0, unknown: 0, sending: 0 };
+  const outcomes = newDeliveryTally();
   // An address that unsubscribed from the store's mail is skipped, whoever added it to the rule.
   for (const to of await unsuppressed(db, rule, emails)) {
     const unsubscribe = `${publicOrigin()}/api/unsubscribe/${await unsubscribeTokenFor(db, rule, to)}`;
@@ -71,11 +72,7 @@ async function sendAlertEmails(job: RunningJob): Promise<{ detail: string }> {
     });
     outcomes[delivery.outcome] += 1;
   }
-  const detail = `${outcomes.sent} sent, ${outcomes.not_sent} not sent, ${outcomes.unknown} unknown (not sent again)`;
-  // The retry sends only what surely did not leave: sent and unknown ones are in the ledger under their key.
-  if (outcomes.not_sent > 0 || outcomes.sending > 0)
-    throw new Error(outcomes.sending > 0 ? `${detail}, ${outcomes.sending} still being sent` : detail);
-  return { detail };
+  return settleDeliveries(outcomes);
 }
 
 export function registerAlertEmailJob(): void {

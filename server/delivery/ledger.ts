@@ -123,3 +123,20 @@ export function listDeliveries(
     [storeUrls, options.channel ?? null, options.limit ?? 100],
   );
 }
+
+/** How a job's messages ended, counted as they are delivered. */
+type DeliveryTally = Record<Delivery["outcome"], number>;
+
+export const newDeliveryTally = (): DeliveryTally => ({ sent: 0, not_sent: 0, unknown: 0, sending: 0 });
+
+/**
+ * A job's run detail, or a throw that makes the queue retry it. Not sent surely did not leave:
+ * the retry sends those only (sent and unknown ones are in the ledger under their key, never
+ * sent again). A message another run was sending when it stopped is looked at again later: by
+ * then it is unknown, never re-sent.
+ */
+export function settleDeliveries(tally: DeliveryTally): { detail: string } {
+  const detail = `${tally.sent} sent, ${tally.not_sent} not sent, ${tally.unknown} unknown (not sent again)`;
+  if (tally.not_sent > 0 || tally.sending > 0) throw new Error(tally.sending > 0 ? `${detail}, ${tally.sending} still being sent` : detail);
+  return { detail };
+}

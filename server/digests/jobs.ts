@@ -1,4 +1,5 @@
 import "server-only";
+import { newDeliveryTally, settleDeliveries } from "@/server/delivery/ledger";
 import { acrossStores } from "@/server/db/reach";
 import { z } from "zod";
 import { database, type Db } from "@/server/db/database";
@@ -59,7 +60,7 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
   const params = new URLSearchParams(schedule.search);
   params.set("organizationId", schedule.organizationId);
   const viewLink = `${publicOrigin()}/stores/${encodeURIComponent(schedule.storeUrl)}/products?${params}`;
-  const outcomes = { sent: 0, not_sent: 0, unknown: 0, sending: 0 };
+  const outcomes = newDeliveryTally();
   for (const recipient of recipients) {
     const unsubscribe = `${publicOrigin()}/api/unsubscribe/${recipient.token}`;
     const message = renderDigest(content, { view: viewLink, unsubscribe });
@@ -75,12 +76,7 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
     });
     outcomes[delivery.outcome] += 1;
   }
-  const detail = `${outcomes.sent} sent, ${outcomes.not_sent} not sent, ${outcomes.unknown} unknown (not sent again)`;
-  // Not sent surely did not leave: the retry sends those only (the sent ones are in the ledger). A message
-  // another run was sending when it stopped is looked at again later: by then it is unknown, never re-sent.
-  if (outcomes.not_sent > 0 || outcomes.sending > 0)
-    throw new Error(outcomes.sending > 0 ? `${detail}, ${outcomes.sending} still being sent` : detail);
-  return { detail };
+  return settleDeliveries(outcomes);
 }
 
 export function registerDigestJobs(): void {
