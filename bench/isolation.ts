@@ -15,7 +15,7 @@ const UPSTREAM_PORT = 3401;
 const INTERVAL_MS = 50;
 const IDLE_MS = 5_000;
 
-interface Samples {
+export interface Samples {
   count: number;
   errors: number;
   p50: number;
@@ -28,7 +28,7 @@ function percentile(sorted: number[], fraction: number): number {
 }
 
 /** One GET every INTERVAL_MS (or as soon as the previous answered) until `until` settles. */
-async function sample(url: string, cookie: string, until: Promise<unknown>): Promise<Samples> {
+export async function sample(url: string, cookie: string, until: Promise<unknown>): Promise<Samples> {
   let stopped = false;
   void until.finally(() => (stopped = true)).catch(() => undefined);
   const latencies: number[] = [];
@@ -52,7 +52,7 @@ async function sample(url: string, cookie: string, until: Promise<unknown>): Pro
 const idle = (url: string, cookie: string) => sample(url, cookie, new Promise((done) => setTimeout(done, IDLE_MS)));
 
 /** The page's read of the year: the NDJSON stream to its last line, which must be the result. */
-async function readYear(origin: string, cookie: string): Promise<{ ms: number; failure?: string }> {
+export async function readYear(origin: string, cookie: string): Promise<{ ms: number; failure?: string }> {
   const started = performance.now();
   const query = new URLSearchParams(YEAR);
   const response = await fetch(`${origin}/api/stores/${US_STORE}/product-metrics?${query}`, { headers: { cookie } });
@@ -105,7 +105,7 @@ async function duringYear(label: string, { origin, reader, watcher }: Sessions):
 }
 
 /** Resolves once the rollups of the year are stored and no claim is held (they are written after the answer). */
-async function rollupsWritten(databaseUrl: string): Promise<void> {
+export async function rollupsWritten(databaseUrl: string): Promise<void> {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -6,6 +6,7 @@ import { benchActions } from "./actions";
 import { benchAlerts } from "./alerts";
 import { benchAggregation } from "./aggregation";
 import { benchBundles } from "./bundles";
+import { benchColdRead } from "./coldread";
 import { benchDigests } from "./digests";
 import { benchIsolation } from "./isolation";
 import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   digests: () => benchDigests(),
   rollups: () => benchRollups(),
   isolation: () => benchIsolation(),
+  coldread: () => benchColdRead(),
   retention: () => benchRetention(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });

@@ -42,6 +42,20 @@ async function bundleServer(root, outfile) {
   });
 }
 
+/** The worker thread that parses and sums upstream rows (server/metrics/rows-worker.ts): a program of its own, next to the server. */
+async function bundleRowsWorker(root, outfile) {
+  await esbuild({
+    entryPoints: [join(root, "server/metrics/rows-worker.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    tsconfig: join(root, "tsconfig.json"),
+    logLevel: "warning",
+  });
+}
+
 const newestMigration = (root) =>
   readdirSync(join(root, "server/db/migrations"))
     .filter((name) => name.endsWith(".sql"))
@@ -61,6 +75,7 @@ async function assembleRelease(root, hash) {
     cpSync(join(root, "server/db/migrations"), join(staging, "server/db/migrations"), { recursive: true });
     cpSync(join(root, "server/db/pglite-initdb.mjs"), join(staging, "server/db/pglite-initdb.mjs"));
     await bundleServer(root, join(staging, "server.mjs"));
+    await bundleRowsWorker(root, join(staging, "rows-worker.mjs"));
     const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
     const release = { version, buildId, sourceHash: hash, migration: newestMigration(root), builtAt: new Date().toISOString() };
     writeFileSync(join(staging, "release.json"), `${JSON.stringify(release, null, 2)}\n`);

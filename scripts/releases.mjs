@@ -44,7 +44,7 @@ export const BUILD_INPUTS = [
 ];
 
 /** Files every complete release holds; a release without one of them is never served. */
-const REQUIRED = ["release.json", "server.mjs", ".next/BUILD_ID", ".next/required-server-files.json", ".next/static"];
+const REQUIRED = ["release.json", "server.mjs", "rows-worker.mjs", ".next/BUILD_ID", ".next/required-server-files.json", ".next/static"];
 
 function filesUnder(path) {
   if (!existsSync(path)) return [];

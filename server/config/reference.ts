@@ -40,6 +40,13 @@ const SETTING_GROUPS: SettingGroup[] = [
         production: "",
         meaning: "Deadline for one upstream call, body included; past it the dashboard answers 504.",
       },
+      {
+        name: "ROW_WORKERS",
+        fallback: "`on`",
+        production: "",
+        meaning:
+          "`on`: the product rows of a view are parsed and summed on a worker thread, so other requests are not held up behind a long read; `off`: on the event loop.",
+      },
     ],
   },
   {

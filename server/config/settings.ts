@@ -34,6 +34,7 @@ const environmentSchema = z
         return url?.toString().replace(/\/$/, "");
       }),
     UPSTREAM_TIMEOUT_MS: wholeNumber("UPSTREAM_TIMEOUT_MS", 15_000, { max: 600_000 }),
+    ROW_WORKERS: oneOf("ROW_WORKERS", ["on", "off"] as const, "on"),
     SESSION_SECRET: secretList("SESSION_SECRET", "secret", MIN_SECRET_LENGTH),
     SESSION_TTL_SECONDS: wholeNumber("SESSION_TTL_SECONDS", 8 * 60 * 60),
     SESSION_IDLE_SECONDS: wholeNumber("SESSION_IDLE_SECONDS", 60 * 60),
@@ -187,7 +188,7 @@ const environmentSchema = z
     return {
       production,
       demo,
-      upstream: { baseUrl: env.UPSTREAM_BASE_URL ?? "", timeoutMs: env.UPSTREAM_TIMEOUT_MS },
+      upstream: { baseUrl: env.UPSTREAM_BASE_URL ?? "", timeoutMs: env.UPSTREAM_TIMEOUT_MS, rowWorkers: env.ROW_WORKERS === "on" },
       session: {
         secrets: env.SESSION_SECRET,
         ttlSeconds: env.SESSION_TTL_SECONDS,

@@ -71,14 +71,39 @@ export function totalsOf(sums: Sums, rows: number, decimals: number): MetricsTot
   };
 }
 
+/** What a ProductMetricsAggregator has summed, as plain data (a worker thread sends it back whole). */
+export interface AggregatorState {
+  rows: number;
+  currency: string | null;
+  totals: Sums;
+  series: Map<string, Sums & { date: string; channel: string }>;
+  channels: Map<string, Sums>;
+  products: Map<string, Sums & { name: string | null; sku: string | null }>;
+}
+
 /** Sums rows as they stream in: totals, a day × channel series, channels and products. */
 export class ProductMetricsAggregator {
   rows = 0;
   currency: string | null = null;
-  private readonly totals = emptySums();
-  private readonly series = new Map<string, Sums & { date: string; channel: string }>();
-  private readonly channels = new Map<string, Sums>();
-  private readonly products = new Map<string, Sums & { name: string | null; sku: string | null }>();
+  private readonly totals: Sums;
+  private readonly series: AggregatorState["series"];
+  private readonly channels: AggregatorState["channels"];
+  private readonly products: AggregatorState["products"];
+
+  /** Empty, or holding the sums of `state` (summed elsewhere, in the same order). */
+  constructor(state?: AggregatorState) {
+    this.rows = state?.rows ?? 0;
+    this.currency = state?.currency ?? null;
+    this.totals = state?.totals ?? emptySums();
+    this.series = state?.series ?? new Map();
+    this.channels = state?.channels ?? new Map();
+    this.products = state?.products ?? new Map();
+  }
+
+  state(): AggregatorState {
+    const { rows, currency, totals, series, channels, products } = this;
+    return { rows, currency, totals, series, channels, products };
+  }
 
   add(row: MetricRow): void {
     this.rows++;

@@ -152,15 +152,37 @@ class ArraySplitter {
   }
 }
 
+/**
+ * The bytes of an array body, pushed as they arrive, turned into the elements they complete: the
+ * same reading as readJsonArray, synchronously, for a caller that is handed chunks (a worker thread).
+ */
+export class JsonArrayDecoder {
+  private readonly decoder = new TextDecoder();
+  private readonly splitter = new ArraySplitter();
+
+  push(chunk: Uint8Array): unknown[] {
+    return this.splitter.push(this.decoder.decode(chunk, { stream: true }));
+  }
+
+  /** The elements the end of the body completes. */
+  end(): unknown[] {
+    return this.splitter.push(this.decoder.decode(), true);
+  }
+
+  /** Throws MalformedJsonError when the body ended before the array closed. */
+  checkComplete(): void {
+    if (!this.splitter.complete) throw new MalformedJsonError("the array ended early");
+  }
+}
+
 /** Decodes an array body into batches of parsed elements; throws MalformedJsonError on bad JSON. */
 export async function* readJsonArray(body: AsyncIterable<Uint8Array>): AsyncGenerator<unknown[]> {
-  const decoder = new TextDecoder();
-  const splitter = new ArraySplitter();
+  const decoder = new JsonArrayDecoder();
   for await (const chunk of body) {
-    const batch = splitter.push(decoder.decode(chunk, { stream: true }));
+    const batch = decoder.push(chunk);
     if (batch.length > 0) yield batch;
   }
-  const batch = splitter.push(decoder.decode(), true);
+  const batch = decoder.end();
   if (batch.length > 0) yield batch;
-  if (!splitter.complete) throw new MalformedJsonError("the array ended early");
+  decoder.checkComplete();
 }

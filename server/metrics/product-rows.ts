@@ -3,16 +3,26 @@ import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { DashboardError } from "@/server/http/responses";
 import { UpstreamFailure, UpstreamHttpError, type UpstreamClient } from "@/server/upstream/client";
 import { isMetricRow, type MetricRow } from "./aggregate";
+import { settings } from "@/server/config/settings";
 import { MalformedJsonError, readJsonArray } from "./json-array-stream";
+import { RowShapeError, type RowSumsMode } from "./row-sums";
+import { sumRowBody, type Summed } from "./rows-off-thread";
 
 export interface ProductRows {
   upstreamRequestId?: string;
+  /** The rows themselves, in batches. */
   batches: AsyncIterable<MetricRow[]>;
+  /**
+   * Instead of the rows, their sums (a view's aggregation, or the day segments of the rollups),
+   * made off the event loop unless ROW_WORKERS=off. Either this or `batches`, never both.
+   */
+  summed: (mode: RowSumsMode) => AsyncIterable<Summed>;
 }
 
 /** The upstream's own failure words for a body that broke off or did not parse. */
 function streamFailure(error: unknown, upstreamRequestId?: string): Error {
   if (error instanceof UpstreamFailure) return error;
+  if (error instanceof RowShapeError) return shapeFailure(upstreamRequestId);
   if (error instanceof MalformedJsonError) {
     return new UpstreamFailure(
       502,
@@ -35,21 +45,25 @@ function streamFailure(error: unknown, upstreamRequestId?: string): Error {
   return new UpstreamFailure(502, "upstream_unavailable", "The analytics service's answer was cut off.", upstreamRequestId);
 }
 
+const shapeFailure = (upstreamRequestId?: string) =>
+  new UpstreamFailure(502, "upstream_malformed", "The analytics service answered with a row in an unexpected shape.", upstreamRequestId);
+
 async function* validatedBatches(body: ReadableStream<Uint8Array>, upstreamRequestId?: string): AsyncGenerator<MetricRow[]> {
   try {
     for await (const batch of readJsonArray(body)) {
       for (const row of batch) {
-        if (!isMetricRow(row)) {
-          throw new UpstreamFailure(
-            502,
-            "upstream_malformed",
-            "The analytics service answered with a row in an unexpected shape.",
-            upstreamRequestId,
-          );
-        }
+        if (!isMetricRow(row)) throw shapeFailure(upstreamRequestId);
       }
       yield batch as MetricRow[];
     }
+  } catch (error) {
+    throw streamFailure(error, upstreamRequestId);
+  }
+}
+
+async function* mappedFailures(sums: AsyncIterable<Summed>, upstreamRequestId?: string): AsyncGenerator<Summed> {
+  try {
+    yield* sums;
   } catch (error) {
     throw streamFailure(error, upstreamRequestId);
   }
@@ -66,5 +80,10 @@ export async function openProductRows(upstream: UpstreamClient, storeUrl: string
   if (!response.ok) throw await UpstreamHttpError.from(response);
   if (!response.body)
     throw new UpstreamFailure(502, "upstream_malformed", "The analytics service answered without a body.", upstreamRequestId);
-  return { upstreamRequestId, batches: validatedBatches(response.body, upstreamRequestId) };
+  const body = response.body;
+  return {
+    upstreamRequestId,
+    batches: validatedBatches(body, upstreamRequestId),
+    summed: (mode) => mappedFailures(sumRowBody(body, mode, settings().upstream.rowWorkers), upstreamRequestId),
+  };
 }

@@ -26,11 +26,15 @@ interface AggregationHooks {
   onDays?: (progress: ReadProgress) => void;
 }
 
-async function sumRows(rows: ProductRows, aggregator: ProductMetricsAggregator, progress: () => void) {
-  for await (const batch of rows.batches) {
-    for (const row of batch) aggregator.add(row);
-    progress();
+/** The rows' sums, made off the event loop (ROW_WORKERS); `progress` is told of rows as they are read. */
+async function sumRows(rows: ProductRows, progress: (added: number) => void): Promise<ProductMetricsAggregator> {
+  let read = 0;
+  for await (const summed of rows.summed("sums")) {
+    progress(summed.rows - read);
+    read = summed.rows;
+    if (summed.sums) return new ProductMetricsAggregator(summed.sums);
   }
+  return new ProductMetricsAggregator();
 }
 
 async function aggregate(
@@ -63,17 +67,19 @@ async function aggregate(
   ]);
   hooks.onOpened?.();
 
-  const current = new ProductMetricsAggregator();
-  const earlier = new ProductMetricsAggregator();
+  let read = 0;
   let reported = 0;
-  const progress = () => {
-    const read = current.rows + earlier.rows;
+  const progress = (added: number) => {
+    read += added;
     if (read - reported >= PROGRESS_EVERY_ROWS) {
       reported = read;
       hooks.onProgress?.(read);
     }
   };
-  await Promise.all([sumRows(main, current, progress), previous ? sumRows(previous, earlier, progress) : undefined]);
+  const [current, earlier] = await Promise.all([
+    sumRows(main, progress),
+    previous ? sumRows(previous, progress) : new ProductMetricsAggregator(),
+  ]);
 
   const currency = current.currency ?? earlier.currency;
   const decimals = currency ? currencyDecimals(currency) : 2;

@@ -24,11 +24,21 @@ interface Cell {
 
 /** Sums one day's rows, in the order they arrived, into cells. */
 export class DayCells {
-  readonly cells = new Map<string, Cell>();
   rows = 0;
   currency: string | null = null;
 
-  constructor(readonly day: string) {}
+  constructor(
+    readonly day: string,
+    readonly cells = new Map<string, Cell>(),
+  ) {}
+
+  /** A day summed elsewhere (a worker thread), from its plain data. */
+  static from(plain: { day: string; rows: number; currency: string | null; cells: Map<string, Cell> }): DayCells {
+    const day = new DayCells(plain.day, plain.cells);
+    day.rows = plain.rows;
+    day.currency = plain.currency;
+    return day;
+  }
 
   add(row: MetricRow): void {
     const index = this.rows++;

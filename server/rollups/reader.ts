@@ -155,14 +155,12 @@ async function readRun(
     });
   };
 
-  for await (const batch of rows.batches) {
-    for (const row of batch) {
-      if (row.date !== current?.day) {
-        if (!inRun.has(row.date) || closed.has(row.date)) disordered = true;
-        if (current) await close(current);
-        current = new DayCells(row.date);
-      }
-      current.add(row);
+  // The rows are summed into day segments off the event loop; a new segment begins where the date changes.
+  for await (const summed of rows.summed("days")) {
+    for (const day of summed.days) {
+      if (!inRun.has(day.day) || closed.has(day.day)) disordered = true;
+      if (current) await close(current);
+      current = day;
     }
   }
   if (current) await close(current);

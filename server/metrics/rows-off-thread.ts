@@ -1,0 +1,150 @@
+import "server-only";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { logger } from "@/server/observability/log";
+import { DayCells } from "@/server/rollups/cells";
+import type { AggregatorState } from "./aggregate";
+import { MalformedJsonError, readJsonArray } from "./json-array-stream";
+import { RowShapeError, RowSums, type RowSumsMode } from "./row-sums";
+import type { WorkerReply, WorkerRequest } from "./rows-protocol";
+
+/** What a body has given so far: rows read, the day segments completed, and at the end the sums. */
+export interface Summed {
+  rows: number;
+  days: DayCells[];
+  sums?: AggregatorState;
+}
+
+/** Bytes per message to the worker: a few milliseconds of parsing each. */
+const CHUNK_BYTES = 256 * 1024;
+/** Chunks sent and not yet answered and taken: bounds the bytes waiting between the two threads. */
+const IN_FLIGHT = 4;
+
+/**
+ * The worker's program: in a release, the bundle scripts/build.mjs puts next to the server
+ * (the server runs from the release's folder); from the sources (development, tests,
+ * benchmarks), the TypeScript module, loaded through tsx. Undefined when neither is there.
+ * Started from a line of code rather than a path, which the app's bundler would try to resolve
+ * at build time.
+ */
+function startWorker(mode: RowSumsMode): Worker | undefined {
+  const start = (code: string) => new Worker(code, { eval: true, workerData: { mode } });
+  const built = join(process.cwd(), "rows-worker.mjs");
+  if (existsSync(built)) return start(`import(${JSON.stringify(pathToFileURL(built).href)})`);
+  const source = join(process.cwd(), "server/metrics/rows-worker.ts");
+  if (!existsSync(source)) return undefined;
+  const url = JSON.stringify(pathToFileURL(source).href);
+  return start(`import("tsx/esm/api").then(({ tsImport }) => tsImport(${url}, ${url}))`);
+}
+
+/** One buffer of its own (transferred, so never a view into a pooled one). */
+function joined(chunks: Uint8Array[], size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function replyError(reply: Extract<WorkerReply, { type: "failed" }>): Error {
+  if (reply.kind === "shape") return new RowShapeError(reply.message);
+  if (reply.kind === "malformed") return new MalformedJsonError(reply.message);
+  return new Error(`The rows worker failed: ${reply.message}`);
+}
+
+async function* offThread(worker: Worker, body: ReadableStream<Uint8Array>): AsyncGenerator<Summed> {
+  const replies: WorkerReply[] = [];
+  let failure: unknown;
+  let finished = false;
+  let wake: (() => void) | undefined;
+  let room: (() => void) | undefined;
+  let unanswered = 0;
+  const signal = () => {
+    wake?.();
+    room?.();
+  };
+  worker.on("message", (reply: WorkerReply) => (replies.push(reply), signal()));
+  worker.on("error", (error) => ((failure ??= error), signal()));
+  worker.on("exit", () => ((failure ??= new Error("The rows worker stopped before the end of the body.")), signal()));
+  const send = (message: WorkerRequest) =>
+    worker.postMessage(message, message.type === "chunk" ? [message.bytes.buffer as ArrayBuffer] : []);
+
+  const reader = body.getReader();
+  const pump = async () => {
+    let pending: Uint8Array[] = [];
+    let size = 0;
+    const flush = async () => {
+      const bytes = joined(pending, size);
+      pending = [];
+      size = 0;
+      while (unanswered >= IN_FLIGHT && failure === undefined && !finished) await new Promise<void>((go) => (room = go));
+      if (failure !== undefined || finished) throw new Error("The read stopped.");
+      unanswered++;
+      send({ type: "chunk", bytes });
+    };
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pending.push(value);
+      size += value.byteLength;
+      if (size >= CHUNK_BYTES) await flush();
+    }
+    if (size > 0) await flush();
+    send({ type: "end" });
+  };
+  pump().catch((error: unknown) => ((failure ??= error), signal()));
+
+  try {
+    for (;;) {
+      while (replies.length === 0 && failure === undefined) await new Promise<void>((go) => (wake = go));
+      const reply = replies.shift();
+      if (!reply) throw failure;
+      if (reply.type === "failed") throw replyError(reply);
+      const days = reply.days.map((day) => DayCells.from(day));
+      if (reply.type === "done") {
+        finished = true;
+        yield { rows: reply.rows, days, sums: reply.sums };
+        return;
+      }
+      unanswered--;
+      room?.();
+      yield { rows: reply.rows, days };
+    }
+  } finally {
+    finished = true;
+    room?.();
+    await reader.cancel().catch(() => undefined);
+    await worker.terminate();
+  }
+}
+
+/** The same work on the event loop (ROW_WORKERS=off, or no worker program to start). */
+async function* inThread(mode: RowSumsMode, body: ReadableStream<Uint8Array>): AsyncGenerator<Summed> {
+  const sums = new RowSums(mode);
+  for await (const batch of readJsonArray(body)) {
+    sums.take(batch);
+    yield { rows: sums.rows, days: sums.takeClosedDays() };
+  }
+  const end = sums.finish();
+  yield { rows: sums.rows, days: end.days, sums: end.sums };
+}
+
+/**
+ * Parses and sums a product-rows body: on a worker thread when `offThread` (and its program is
+ * there), otherwise on the event loop. Throws MalformedJsonError or RowShapeError for a bad
+ * body, and the body's own error when it breaks off.
+ */
+export function sumRowBody(body: ReadableStream<Uint8Array>, mode: RowSumsMode, offThreadWanted: boolean): AsyncGenerator<Summed> {
+  const worker = offThreadWanted ? startWorker(mode) : undefined;
+  if (offThreadWanted && !worker && !warned) {
+    warned = true;
+    logger.warn({ cwd: process.cwd() }, "No rows-worker.mjs in the release: product rows are summed on the event loop");
+  }
+  return worker ? offThread(worker, body) : inThread(mode, body);
+}
+
+let warned = false;

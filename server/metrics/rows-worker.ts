@@ -1,0 +1,36 @@
+/**
+ * The worker thread that parses and sums a product-rows body (row-sums.ts), so the event loop
+ * that answers every request only moves bytes in and sums out. It receives the body's bytes in
+ * transferred chunks and answers each chunk once it is summed (the sender's flow control), with
+ * the day segments it completed. It never sees a key or a request: bytes in, sums out.
+ * Started by rows-off-thread.ts; bundled into the release by scripts/build.mjs.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { JsonArrayDecoder, MalformedJsonError } from "./json-array-stream";
+import { RowShapeError, RowSums, type RowSumsMode } from "./row-sums";
+import type { WorkerReply, WorkerRequest } from "./rows-protocol";
+
+const port = parentPort!;
+const decoder = new JsonArrayDecoder();
+const sums = new RowSums((workerData as { mode: RowSumsMode }).mode);
+
+function reply(message: WorkerReply) {
+  port.postMessage(message);
+}
+
+port.on("message", (message: WorkerRequest) => {
+  try {
+    if (message.type === "chunk") {
+      sums.take(decoder.push(message.bytes));
+      reply({ type: "summed", rows: sums.rows, days: sums.takeClosedDays() });
+      return;
+    }
+    sums.take(decoder.end());
+    decoder.checkComplete();
+    const { days, sums: state } = sums.finish();
+    reply({ type: "done", rows: sums.rows, days, sums: state });
+  } catch (error) {
+    const kind = error instanceof RowShapeError ? "shape" : error instanceof MalformedJsonError ? "malformed" : "internal";
+    reply({ type: "failed", kind, message: error instanceof Error ? error.message : String(error) });
+  }
+});
