@@ -23,6 +23,7 @@ import {
 const EU_KEY = "sk_demo_admin_nw_eu_2a7f94c1e8b3";
 const DASHBOARD_PORT = 3600;
 const UPSTREAM_PORT = 4600;
+const METRICS_PORT = DASHBOARD_PORT + 2;
 const YEAR = { startDate: "2025-01-01", endDate: "2025-12-31" };
 
 /** The process and every process below it (the launcher starts the server as its child). */
@@ -64,6 +65,16 @@ function resetPeaks(root: number) {
 /** The largest process of the tree (the dashboard server; the launcher is small). */
 const largest = (root: number, field: "VmRSS" | "VmHWM") => Math.max(...processTree(root).map((pid) => statusMb(pid, field)));
 
+/**
+ * The server's own event-loop lag (prom-client's nodejs_eventloop_lag_*), in ms, since the last
+ * scrape: each scrape starts the histogram again. Longest and 99th percentile.
+ */
+async function loopLag(): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? Number.NaN) * 1000;
+  return { p99: value("nodejs_eventloop_lag_p99_seconds"), max: value("nodejs_eventloop_lag_max_seconds") };
+}
+
 async function upstreamStreamMs(baseUrl: string): Promise<number> {
   const started = performance.now();
   const response = await fetch(`${baseUrl}/ad-metrics/${US_STORE}/products?${new URLSearchParams(YEAR)}`, {
@@ -82,6 +93,8 @@ interface Line {
   failure?: string;
   rssIdleMb: number;
   rssPeakMb: number;
+  lag: { p99: number; max: number };
+  idleLag: { p99: number; max: number };
   writes?: { ms: number; session: Samples; rssPeakMb: number };
 }
 
@@ -91,21 +104,26 @@ async function measure(storage: BenchStorage, baseUrl: string, workers: "on" | "
     ROW_WORKERS: workers,
     // A year at scale 35 takes longer than the default deadline of one upstream read (15 s).
     UPSTREAM_TIMEOUT_MS: "300000",
+    METRICS_PORT: String(METRICS_PORT),
   });
   try {
     const reader = await signInCookie(dashboard.origin);
     const watcher = await signInCookie(dashboard.origin, EU_KEY);
     const session = `${dashboard.origin}/api/session`;
     await sample(session, watcher, new Promise((done) => setTimeout(done, 1_000)));
+    await loopLag();
     const idle = await sample(session, watcher, new Promise((done) => setTimeout(done, 5_000)));
+    const idleLag = await loopLag();
     const pid = dashboard.child.pid!;
     const rssIdleMb = largest(pid, "VmRSS");
     resetPeaks(pid);
+    await loopLag();
     const year = readYear(dashboard.origin, reader);
     const during = await sample(session, watcher, year);
     const { ms, failure } = await year;
+    const lag = await loopLag();
     const rssPeakMb = largest(pid, "VmHWM");
-    const line: Line = { storage: storage.name, workers, idle, during, yearMs: ms, failure, rssIdleMb, rssPeakMb };
+    const line: Line = { storage: storage.name, workers, idle, during, yearMs: ms, failure, rssIdleMb, rssPeakMb, lag, idleLag };
     if (storage.name === "PostgreSQL" && !failure) {
       // The rollups of the year are written after the answer.
       const started = performance.now();
@@ -128,10 +146,13 @@ function report(scale: string, streamMs: number, lines: Line[]) {
   for (const line of lines) {
     const name = `${line.storage}, ROW_WORKERS=${line.workers}`;
     console.log(`  ${name}`);
-    console.log(`    idle           GET /api/session ${samples(line.idle)}   RSS ${line.rssIdleMb} MB`);
+    console.log(
+      `    idle           GET /api/session ${samples(line.idle)}   RSS ${line.rssIdleMb} MB, ` +
+        `event-loop lag p99 ${line.idleLag.p99.toFixed(1)} ms max ${line.idleLag.max.toFixed(1)} ms`,
+    );
     console.log(
       `    during the read GET /api/session ${samples(line.during)}   year ${line.yearMs} ms (ratio ${(line.yearMs / streamMs).toFixed(2)}), ` +
-        `peak RSS ${line.rssPeakMb} MB` +
+        `peak RSS ${line.rssPeakMb} MB, event-loop lag p99 ${line.lag.p99.toFixed(1)} ms max ${line.lag.max.toFixed(1)} ms` +
         (line.failure ? `   the year read FAILED: ${line.failure}` : ""),
     );
     if (line.writes)

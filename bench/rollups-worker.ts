@@ -4,6 +4,7 @@
  * `node --conditions=react-server --import tsx bench/rollups-worker.ts <baseUrl> <startDate> <endDate> [staleDay]`
  * with DATA_DIR or DATABASE_URL naming the database. Prints one JSON line.
  */
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { openDatabase } from "@/server/db/database";
 import { acrossStores, reachDb } from "@/server/db/reach";
 import { readRange } from "@/server/rollups/reader";
@@ -23,11 +24,22 @@ async function main() {
     // A day due to be read again, as ROLLUP_REVALIDATE_SECONDS would make it.
     if (staleDay) await store.query("update rollup_days set filled_at = filled_at - interval '2 days' where day = $1", [staleDay]);
     const policy = { db: store, freshDays: 3, revalidateSeconds: 86_400, claimHoldMs: 600_000 };
+    // How long the event loop was held at a time: what another request would have waited.
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
     const started = performance.now();
     const read = await readRange(upstreamClient({ apiKey: ADMIN_KEY, requestId: "bench" }), US_STORE, { startDate, endDate }, {}, policy);
     const wallMs = Math.round(performance.now() - started);
+    const answerDelay = { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 };
     await read.saved;
     const savedMs = Math.round(performance.now() - started);
+    delay.disable();
+    const loopDelayMs = {
+      answerP99: answerDelay.p99,
+      answerMax: answerDelay.max,
+      withWritesP99: delay.percentile(99) / 1e6,
+      withWritesMax: delay.max / 1e6,
+    };
     const result = read.summary.result(2);
     const [size] = await acrossStores(db, "benchmark: size of the deployment's rollups", (tx) =>
       tx.query<{ cells: number; tableBytes: number; estimatedBytes: number; days: number }>(
@@ -48,6 +60,9 @@ async function main() {
         upstreamRequests: read.upstreamRequests,
         restated,
         ...size,
+        loopDelayMs,
+        // The whole process, worker threads included (kilobytes on Linux).
+        peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       }),
     );
   } finally {

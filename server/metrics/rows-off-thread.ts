@@ -30,7 +30,10 @@ const IN_FLIGHT = 4;
  * at build time.
  */
 function startWorker(mode: RowSumsMode): Worker | undefined {
-  const start = (code: string) => new Worker(code, { eval: true, workerData: { mode } });
+  // The worker holds one chunk, one day's cells and the sums: a small heap, collected often, keeps
+  // the process's peak memory near the event loop's own (V8's defaults let it grow by 150 MB).
+  const resourceLimits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
+  const start = (code: string) => new Worker(code, { eval: true, workerData: { mode }, resourceLimits });
   const built = join(process.cwd(), "rows-worker.mjs");
   if (existsSync(built)) return start(`import(${JSON.stringify(pathToFileURL(built).href)})`);
   const source = join(process.cwd(), "server/metrics/rows-worker.ts");

@@ -92,6 +92,11 @@ export function runsOf(days: string[]): string[][] {
 
 /** Store-days saved together: a write per month of days keeps memory flat on long reads. */
 const SAVE_EVERY_DAYS = 31;
+/**
+ * Writes queued behind the one running before reading waits for them: the days they hold stay in
+ * memory until written, and a year of a large store read faster than written held over 500 MB.
+ */
+const QUEUED_WRITES = 1;
 
 /** Reads one run of days upstream, whole (unfiltered at the cells' grain), summing and storing as it goes. */
 async function readRun(
@@ -106,8 +111,8 @@ async function readRun(
     policy: RollupPolicy;
     progress: (day: DayCells) => void;
     onOpened?: () => void;
-    /** Writes run one after another, behind the reading. */
-    writes: { chain: Promise<void> };
+    /** Writes run one after another, behind the reading; `queued` are the ones not known to be done. */
+    writes: { chain: Promise<void>; queued: Promise<void>[] };
   },
 ): Promise<void> {
   const { db } = into.policy;
@@ -153,6 +158,8 @@ async function readRun(
         ).catch(() => undefined);
       }
     });
+    into.writes.queued.push(into.writes.chain);
+    if (into.writes.queued.length > QUEUED_WRITES + 1) await into.writes.queued.shift();
   };
 
   // The rows are summed into day segments off the event loop; a new segment begins where the date changes.
@@ -204,7 +211,7 @@ export async function readRange(
   let daysToRead = 0;
   let rowsRead = 0;
   let revalidated = 0;
-  const writes = { chain: Promise.resolve() };
+  const writes = { chain: Promise.resolve(), queued: [] as Promise<void>[] };
 
   while (pending.size > 0) {
     const stored = await storedDays(db, scope, filters.startDate, filters.endDate);

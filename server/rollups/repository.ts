@@ -139,7 +139,8 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
   return summary;
 }
 
-const CELL_BATCH = 5_000;
+/** Cells per insert: each statement's parameters are serialized on the event loop, so a batch stays a few milliseconds of it. */
+const CELL_BATCH = 1_000;
 
 async function insertCells(tx: Db, scope: RollupScope, days: DayCells[]): Promise<void> {
   const cells = days.flatMap((day) => [...day.cells.values()]);

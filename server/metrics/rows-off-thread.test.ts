@@ -1,0 +1,100 @@
+import { performance } from "node:perf_hooks";
+import { describe, expect, it } from "vitest";
+import { MalformedJsonError } from "./json-array-stream";
+import { RowShapeError } from "./row-sums";
+import { sumRowBody, type Summed } from "./rows-off-thread";
+
+/** Rows over `days` days, several per channel and product a day, with cents that do not add up exactly in binary. */
+function rows(days: number, perDay: number) {
+  const out = [];
+  let seed = 7;
+  const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  for (let d = 0; d < days; d++) {
+    const date = new Date(Date.UTC(2025, 0, 1 + d)).toISOString().slice(0, 10);
+    for (let i = 0; i < perDay; i++) {
+      const product = Math.floor(next() * 40);
+      out.push({
+        date,
+        channel: ["facebook", "google", "email", "direct"][Math.floor(next() * 4)],
+        ad_id: null,
+        product_id: `p${product}`,
+        product_name: next() < 0.05 ? `Renamed ${product}` : `Product ${product}`,
+        product_sku: `SKU-${product}`,
+        currency: "USD",
+        orders: 1 + Math.floor(next() * 3),
+        units: 1 + Math.floor(next() * 5),
+        revenue: Math.round(next() * 100_000) / 100,
+      });
+    }
+  }
+  return out;
+}
+
+/** A body in chunks of `size` bytes, cut anywhere (inside strings and numbers too). */
+function body(text: string, size = 7_777, failWith?: Error): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) {
+        if (failWith) controller.error(failWith);
+        else controller.close();
+        return;
+      }
+      controller.enqueue(bytes.slice(at, (at += size)));
+    },
+  });
+}
+
+async function all(sums: AsyncIterable<Summed>) {
+  const days = [];
+  let last: Summed | undefined;
+  for await (const summed of sums) {
+    days.push(...summed.days.map((day) => ({ day: day.day, rows: day.rows, currency: day.currency, cells: [...day.cells.entries()] })));
+    last = summed;
+  }
+  return { days, rows: last?.rows, sums: last?.sums };
+}
+
+describe("product rows summed on a worker thread", () => {
+  const text = JSON.stringify(rows(20, 300));
+
+  it("gives the same sums as the event loop, to the last bit", async () => {
+    const offThread = await all(sumRowBody(body(text), "sums", true));
+    const inThread = await all(sumRowBody(body(text), "sums", false));
+    expect(offThread.rows).toBe(6_000);
+    expect(offThread.sums).toEqual(inThread.sums);
+    expect(offThread.sums?.totals.revenue).toBe(inThread.sums?.totals.revenue);
+  });
+
+  it("gives the same day segments, in the order the rows came, a day that comes back being a segment of its own", async () => {
+    const some = rows(3, 50);
+    const shuffled = JSON.stringify([...some.slice(0, 60), ...some.slice(120), ...some.slice(60, 120)]);
+    for (const text_ of [text, shuffled]) {
+      const offThread = await all(sumRowBody(body(text_, 1_000), "days", true));
+      const inThread = await all(sumRowBody(body(text_, 1_000), "days", false));
+      expect(offThread.days).toEqual(inThread.days);
+    }
+    const segments = (await all(sumRowBody(body(shuffled), "days", true))).days.map((day) => day.day);
+    expect(segments).toEqual(["2025-01-01", "2025-01-02", "2025-01-03", "2025-01-02", "2025-01-03"]);
+  });
+
+  it("refuses a body that is not a JSON array of rows, or ends early, and passes on a body that breaks off", async () => {
+    await expect(all(sumRowBody(body('[{"date": "2025-01-01",'), "sums", true))).rejects.toBeInstanceOf(MalformedJsonError);
+    await expect(all(sumRowBody(body(text.slice(0, -1)), "sums", true))).rejects.toThrow("the array ended early");
+    await expect(all(sumRowBody(body('[{"date": 1}]'), "days", true))).rejects.toBeInstanceOf(RowShapeError);
+    await expect(all(sumRowBody(body(text.slice(0, 50_000), 7_777, new Error("cut off")), "sums", true))).rejects.toThrow("cut off");
+  });
+
+  it("keeps the parsing off the event loop", async () => {
+    const large = JSON.stringify(rows(40, 2_500));
+    const busy = async (offThread: boolean) => {
+      const before = performance.eventLoopUtilization();
+      await all(sumRowBody(body(large, 64 * 1024), "days", offThread));
+      return performance.eventLoopUtilization(before).active;
+    };
+    await busy(true); // the worker's program is compiled once
+    const [offThread, inThread] = [await busy(true), await busy(false)];
+    expect(offThread).toBeLessThan(inThread / 2);
+  });
+});
