@@ -5,7 +5,7 @@ import { UpstreamFailure, UpstreamHttpError, type UpstreamClient } from "@/serve
 import { isMetricRow, type MetricRow } from "./aggregate";
 import { settings } from "@/server/config/settings";
 import { MalformedJsonError, readJsonArray } from "./json-array-stream";
-import { RowShapeError, type RowSumsMode } from "./row-sums";
+import { RowShapeError, type RowSumsOptions } from "./row-sums";
 import { sumRowBody, type Summed } from "./rows-off-thread";
 
 export interface ProductRows {
@@ -16,7 +16,7 @@ export interface ProductRows {
    * Instead of the rows, their sums (a view's aggregation, or the day segments of the rollups),
    * made off the event loop unless ROW_WORKERS=off. Either this or `batches`, never both.
    */
-  summed: (mode: RowSumsMode) => AsyncIterable<Summed>;
+  summed: (options: RowSumsOptions) => AsyncIterable<Summed>;
 }
 
 /** The upstream's own failure words for a body that broke off or did not parse. */
@@ -84,6 +84,6 @@ export async function openProductRows(upstream: UpstreamClient, storeUrl: string
   return {
     upstreamRequestId,
     batches: validatedBatches(body, upstreamRequestId),
-    summed: (mode) => mappedFailures(sumRowBody(body, mode, settings().upstream.rowWorkers), upstreamRequestId),
+    summed: (options) => mappedFailures(sumRowBody(body, options, settings().upstream.rowWorkers), upstreamRequestId),
   };
 }

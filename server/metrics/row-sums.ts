@@ -1,57 +1,77 @@
 /**
  * What a read of product rows does with them once parsed: checks each row's shape and sums it,
  * either into one ProductMetricsAggregator ("sums": a view read without the rollups) or into the
- * day segments of the day rollups ("days": a new DayCells each time the rows' date changes).
- * The same code runs on a worker thread (rows-worker.ts) and, with ROW_WORKERS=off, on the event loop.
+ * day rollups ("days": a new day segment each time the rows' date changes, summed into the view's
+ * RangeSummary and made ready to write). The same code runs on a worker thread (rows-worker.ts)
+ * and, with ROW_WORKERS=off, on the event loop.
  */
-import { DayCells } from "../rollups/cells";
+import { cellMatches, DayCells, dayWrite, RangeSummary, type CellFilter, type DayWrite, type SummaryState } from "../rollups/cells";
 import { isMetricRow, ProductMetricsAggregator, type AggregatorState, type MetricRow } from "./aggregate";
 
-export type RowSumsMode = "sums" | "days";
+export type RowSumsOptions =
+  | { mode: "sums" }
+  | {
+      mode: "days";
+      /** The view's channel and product filter: which cells its summary takes. */
+      filter: CellFilter;
+      /** The summary to carry on (the range's earlier runs). */
+      summary: SummaryState;
+      /** Days whose cells are kept with their write: held before, a restatement may name what moved. */
+      keepCells: string[];
+    };
 
 /** A row that is not a product metric row (contract 2.4). */
 export class RowShapeError extends Error {}
 
-/** A day segment as plain data: what crosses from a worker thread (structured clone). */
-export type PlainDay = Pick<DayCells, "day" | "rows" | "currency" | "cells">;
-
 export class RowSums {
   rows = 0;
   private readonly aggregator = new ProductMetricsAggregator();
+  private readonly summary = new RangeSummary();
+  private readonly keepCells: ReadonlySet<string>;
   private current: DayCells | undefined;
-  private closed: DayCells[] = [];
+  private closed: DayWrite[] = [];
 
-  constructor(private readonly mode: RowSumsMode) {}
+  constructor(private readonly options: RowSumsOptions) {
+    this.keepCells = new Set(options.mode === "days" ? options.keepCells : []);
+    if (options.mode === "days") this.summary.load(options.summary);
+  }
 
   /** Checks and sums parsed elements, in order; throws RowShapeError at the first that is not a row. */
   take(elements: unknown[]): void {
     for (const element of elements) if (!isMetricRow(element)) throw new RowShapeError("a row in an unexpected shape");
     const rows = elements as MetricRow[];
     this.rows += rows.length;
-    if (this.mode === "sums") {
+    if (this.options.mode === "sums") {
       for (const row of rows) this.aggregator.add(row);
       return;
     }
     for (const row of rows) {
       if (row.date !== this.current?.day) {
-        if (this.current) this.closed.push(this.current);
+        if (this.current) this.close(this.current);
         this.current = new DayCells(row.date);
       }
       this.current.add(row);
     }
   }
 
+  private close(day: DayCells) {
+    if (this.options.mode !== "days") return;
+    for (const cell of day.cells.values()) if (cellMatches(cell, this.options.filter)) this.summary.addCell(cell);
+    this.closed.push(dayWrite(day, this.keepCells.has(day.day)));
+  }
+
   /** The day segments completed since the last call (a segment completes when the next begins). */
-  takeClosedDays(): DayCells[] {
+  takeClosedDays(): DayWrite[] {
     const closed = this.closed;
     this.closed = [];
     return closed;
   }
 
-  /** At the end of the body: the last segment, and the aggregator's sums. */
-  finish(): { days: DayCells[]; sums: AggregatorState | undefined } {
-    if (this.current) this.closed.push(this.current);
+  /** At the end of the body: the last segment, and the sums. */
+  finish(): { days: DayWrite[]; sums?: AggregatorState; summary?: SummaryState } {
+    if (this.current) this.close(this.current);
     this.current = undefined;
-    return { days: this.takeClosedDays(), sums: this.mode === "sums" ? this.aggregator.state() : undefined };
+    const days = this.takeClosedDays();
+    return this.options.mode === "sums" ? { days, sums: this.aggregator.state() } : { days, summary: this.summary.state() };
   }
 }

@@ -1,7 +1,8 @@
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { MalformedJsonError } from "./json-array-stream";
-import { RowShapeError } from "./row-sums";
+import { RangeSummary } from "@/server/rollups/cells";
+import { RowShapeError, type RowSumsOptions } from "./row-sums";
 import { sumRowBody, type Summed } from "./rows-off-thread";
 
 /** Rows over `days` days, several per channel and product a day, with cents that do not add up exactly in binary. */
@@ -46,22 +47,30 @@ function body(text: string, size = 7_777, failWith?: Error): ReadableStream<Uint
   });
 }
 
+const SUMS: RowSumsOptions = { mode: "sums" };
+const DAYS = (keepCells: string[] = [], filter = {}): RowSumsOptions => ({
+  mode: "days",
+  filter,
+  summary: new RangeSummary().state(),
+  keepCells,
+});
+
 async function all(sums: AsyncIterable<Summed>) {
   const days = [];
   let last: Summed | undefined;
   for await (const summed of sums) {
-    days.push(...summed.days.map((day) => ({ day: day.day, rows: day.rows, currency: day.currency, cells: [...day.cells.entries()] })));
+    days.push(...summed.days);
     last = summed;
   }
-  return { days, rows: last?.rows, sums: last?.sums };
+  return { days, rows: last?.rows, sums: last?.sums, summary: last?.summary };
 }
 
 describe("product rows summed on a worker thread", () => {
   const text = JSON.stringify(rows(20, 300));
 
   it("gives the same sums as the event loop, to the last bit", async () => {
-    const offThread = await all(sumRowBody(body(text), "sums", true));
-    const inThread = await all(sumRowBody(body(text), "sums", false));
+    const offThread = await all(sumRowBody(body(text), SUMS, true));
+    const inThread = await all(sumRowBody(body(text), SUMS, false));
     expect(offThread.rows).toBe(6_000);
     expect(offThread.sums).toEqual(inThread.sums);
     expect(offThread.sums?.totals.revenue).toBe(inThread.sums?.totals.revenue);
@@ -71,26 +80,34 @@ describe("product rows summed on a worker thread", () => {
     const some = rows(3, 50);
     const shuffled = JSON.stringify([...some.slice(0, 60), ...some.slice(120), ...some.slice(60, 120)]);
     for (const text_ of [text, shuffled]) {
-      const offThread = await all(sumRowBody(body(text_, 1_000), "days", true));
-      const inThread = await all(sumRowBody(body(text_, 1_000), "days", false));
+      const options = DAYS(["2025-01-02"], { channel: "google" });
+      const offThread = await all(sumRowBody(body(text_, 1_000), options, true));
+      const inThread = await all(sumRowBody(body(text_, 1_000), options, false));
       expect(offThread.days).toEqual(inThread.days);
+      expect(offThread.summary).toEqual(inThread.summary);
+      expect([...offThread.summary!.series.values()].every((point) => point.channel === "google")).toBe(true);
+      // Only the days asked for keep their cells (for a restatement's details); every day has its columns.
+      expect(offThread.days.filter((day) => day.cells).map((day) => day.day)).toEqual(
+        offThread.days.filter((day) => day.day === "2025-01-02").map((day) => day.day),
+      );
+      expect(offThread.days.every((day) => day.columns.length === 12 && day.columns[0]!.split(",").length === day.cellCount)).toBe(true);
     }
-    const segments = (await all(sumRowBody(body(shuffled), "days", true))).days.map((day) => day.day);
+    const segments = (await all(sumRowBody(body(shuffled), DAYS(), true))).days.map((day) => day.day);
     expect(segments).toEqual(["2025-01-01", "2025-01-02", "2025-01-03", "2025-01-02", "2025-01-03"]);
   });
 
   it("refuses a body that is not a JSON array of rows, or ends early, and passes on a body that breaks off", async () => {
-    await expect(all(sumRowBody(body('[{"date": "2025-01-01",'), "sums", true))).rejects.toBeInstanceOf(MalformedJsonError);
-    await expect(all(sumRowBody(body(text.slice(0, -1)), "sums", true))).rejects.toThrow("the array ended early");
-    await expect(all(sumRowBody(body('[{"date": 1}]'), "days", true))).rejects.toBeInstanceOf(RowShapeError);
-    await expect(all(sumRowBody(body(text.slice(0, 50_000), 7_777, new Error("cut off")), "sums", true))).rejects.toThrow("cut off");
+    await expect(all(sumRowBody(body('[{"date": "2025-01-01",'), SUMS, true))).rejects.toBeInstanceOf(MalformedJsonError);
+    await expect(all(sumRowBody(body(text.slice(0, -1)), SUMS, true))).rejects.toThrow("the array ended early");
+    await expect(all(sumRowBody(body('[{"date": 1}]'), DAYS(), true))).rejects.toBeInstanceOf(RowShapeError);
+    await expect(all(sumRowBody(body(text.slice(0, 50_000), 7_777, new Error("cut off")), SUMS, true))).rejects.toThrow("cut off");
   });
 
   it("keeps the parsing off the event loop", async () => {
     const large = JSON.stringify(rows(40, 2_500));
     const busy = async (offThread: boolean) => {
       const before = performance.eventLoopUtilization();
-      await all(sumRowBody(body(large, 64 * 1024), "days", offThread));
+      await all(sumRowBody(body(large, 64 * 1024), DAYS(), offThread));
       return performance.eventLoopUtilization(before).active;
     };
     await busy(true); // the worker's program is compiled once

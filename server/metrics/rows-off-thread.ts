@@ -4,17 +4,18 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { logger } from "@/server/observability/log";
-import { DayCells } from "@/server/rollups/cells";
+import type { DayWrite, SummaryState } from "@/server/rollups/cells";
 import type { AggregatorState } from "./aggregate";
 import { MalformedJsonError, readJsonArray } from "./json-array-stream";
-import { RowShapeError, RowSums, type RowSumsMode } from "./row-sums";
+import { RowShapeError, RowSums, type RowSumsOptions } from "./row-sums";
 import type { WorkerReply, WorkerRequest } from "./rows-protocol";
 
 /** What a body has given so far: rows read, the day segments completed, and at the end the sums. */
 export interface Summed {
   rows: number;
-  days: DayCells[];
+  days: DayWrite[];
   sums?: AggregatorState;
+  summary?: SummaryState;
 }
 
 /** Bytes per message to the worker: a few milliseconds of parsing each. */
@@ -29,11 +30,11 @@ const IN_FLIGHT = 4;
  * Started from a line of code rather than a path, which the app's bundler would try to resolve
  * at build time.
  */
-function startWorker(mode: RowSumsMode): Worker | undefined {
+function startWorker(options: RowSumsOptions): Worker | undefined {
   // The worker holds one chunk, one day's cells and the sums: a small heap, collected often, keeps
   // the process's peak memory near the event loop's own (V8's defaults let it grow by 150 MB).
   const resourceLimits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
-  const start = (code: string) => new Worker(code, { eval: true, workerData: { mode }, resourceLimits });
+  const start = (code: string) => new Worker(code, { eval: true, workerData: options, resourceLimits });
   const built = join(process.cwd(), "rows-worker.mjs");
   if (existsSync(built)) return start(`import(${JSON.stringify(pathToFileURL(built).href)})`);
   const source = join(process.cwd(), "server/metrics/rows-worker.ts");
@@ -107,15 +108,14 @@ async function* offThread(worker: Worker, body: ReadableStream<Uint8Array>): Asy
       const reply = replies.shift();
       if (!reply) throw failure;
       if (reply.type === "failed") throw replyError(reply);
-      const days = reply.days.map((day) => DayCells.from(day));
       if (reply.type === "done") {
         finished = true;
-        yield { rows: reply.rows, days, sums: reply.sums };
+        yield { rows: reply.rows, days: reply.days, sums: reply.sums, summary: reply.summary };
         return;
       }
       unanswered--;
       room?.();
-      yield { rows: reply.rows, days };
+      yield { rows: reply.rows, days: reply.days };
     }
   } finally {
     finished = true;
@@ -126,14 +126,13 @@ async function* offThread(worker: Worker, body: ReadableStream<Uint8Array>): Asy
 }
 
 /** The same work on the event loop (ROW_WORKERS=off, or no worker program to start). */
-async function* inThread(mode: RowSumsMode, body: ReadableStream<Uint8Array>): AsyncGenerator<Summed> {
-  const sums = new RowSums(mode);
+async function* inThread(options: RowSumsOptions, body: ReadableStream<Uint8Array>): AsyncGenerator<Summed> {
+  const sums = new RowSums(options);
   for await (const batch of readJsonArray(body)) {
     sums.take(batch);
     yield { rows: sums.rows, days: sums.takeClosedDays() };
   }
-  const end = sums.finish();
-  yield { rows: sums.rows, days: end.days, sums: end.sums };
+  yield { rows: sums.rows, ...sums.finish() };
 }
 
 /**
@@ -141,13 +140,13 @@ async function* inThread(mode: RowSumsMode, body: ReadableStream<Uint8Array>): A
  * there), otherwise on the event loop. Throws MalformedJsonError or RowShapeError for a bad
  * body, and the body's own error when it breaks off.
  */
-export function sumRowBody(body: ReadableStream<Uint8Array>, mode: RowSumsMode, offThreadWanted: boolean): AsyncGenerator<Summed> {
-  const worker = offThreadWanted ? startWorker(mode) : undefined;
+export function sumRowBody(body: ReadableStream<Uint8Array>, options: RowSumsOptions, offThreadWanted: boolean): AsyncGenerator<Summed> {
+  const worker = offThreadWanted ? startWorker(options) : undefined;
   if (offThreadWanted && !worker && !warned) {
     warned = true;
     logger.warn({ cwd: process.cwd() }, "No rows-worker.mjs in the release: product rows are summed on the event loop");
   }
-  return worker ? offThread(worker, body) : inThread(mode, body);
+  return worker ? offThread(worker, body) : inThread(options, body);
 }
 
 let warned = false;

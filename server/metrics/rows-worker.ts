@@ -7,12 +7,12 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { JsonArrayDecoder, MalformedJsonError } from "./json-array-stream";
-import { RowShapeError, RowSums, type RowSumsMode } from "./row-sums";
+import { RowShapeError, RowSums, type RowSumsOptions } from "./row-sums";
 import type { WorkerReply, WorkerRequest } from "./rows-protocol";
 
 const port = parentPort!;
 const decoder = new JsonArrayDecoder();
-const sums = new RowSums((workerData as { mode: RowSumsMode }).mode);
+const sums = new RowSums(workerData as RowSumsOptions);
 
 function reply(message: WorkerReply) {
   port.postMessage(message);
@@ -27,8 +27,7 @@ port.on("message", (message: WorkerRequest) => {
     }
     sums.take(decoder.end());
     decoder.checkComplete();
-    const { days, sums: state } = sums.finish();
-    reply({ type: "done", rows: sums.rows, days, sums: state });
+    reply({ type: "done", rows: sums.rows, ...sums.finish() });
   } catch (error) {
     const kind = error instanceof RowShapeError ? "shape" : error instanceof MalformedJsonError ? "malformed" : "internal";
     reply({ type: "failed", kind, message: error instanceof Error ? error.message : String(error) });

@@ -29,7 +29,7 @@ interface AggregationHooks {
 /** The rows' sums, made off the event loop (ROW_WORKERS); `progress` is told of rows as they are read. */
 async function sumRows(rows: ProductRows, progress: (added: number) => void): Promise<ProductMetricsAggregator> {
   let read = 0;
-  for await (const summed of rows.summed("sums")) {
+  for await (const summed of rows.summed({ mode: "sums" })) {
     progress(summed.rows - read);
     read = summed.rows;
     if (summed.sums) return new ProductMetricsAggregator(summed.sums);

@@ -32,14 +32,6 @@ export class DayCells {
     readonly cells = new Map<string, Cell>(),
   ) {}
 
-  /** A day summed elsewhere (a worker thread), from its plain data. */
-  static from(plain: { day: string; rows: number; currency: string | null; cells: Map<string, Cell> }): DayCells {
-    const day = new DayCells(plain.day, plain.cells);
-    day.rows = plain.rows;
-    day.currency = plain.currency;
-    return day;
-  }
-
   add(row: MetricRow): void {
     const index = this.rows++;
     if (row.currency && !this.currency) this.currency = row.currency;
@@ -71,6 +63,72 @@ export class DayCells {
     cell.units += row.units;
     cell.revenue += row.revenue;
   }
+}
+
+/** Bytes counted per cell on top of its text: the row header, keys and numbers, and its index entry. */
+const CELL_OVERHEAD_BYTES = 120;
+const DAY_OVERHEAD_BYTES = 160;
+
+const cellBytes = (cell: Cell) =>
+  CELL_OVERHEAD_BYTES + cell.channel.length + cell.productId.length + (cell.name?.length ?? 0) + (cell.sku?.length ?? 0);
+
+/**
+ * A day read whole, as it is written: its totals, its estimated size, and its cells as the bodies
+ * of PostgreSQL array literals, one per column of rollup_cells from `day` to `revenue`. Made where
+ * the day was summed (a worker thread), so the event loop neither keeps a large store's cells as
+ * objects until they are written nor serializes them. The cells themselves are kept only for a
+ * day held before, whose restatement names the channels and products that moved.
+ */
+export interface DayWrite {
+  day: string;
+  rows: number;
+  currency: string | null;
+  totals: { orders: number; units: number; revenue: number };
+  bytes: number;
+  cellCount: number;
+  columns: string[];
+  cells?: Map<string, Cell>;
+}
+
+/** One element of an array literal, written as node-postgres writes an array parameter's elements. */
+const element = (value: string | number | null) =>
+  value === null ? "NULL" : `"${String(value).replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+
+export function dayWrite(day: DayCells, keepCells: boolean): DayWrite {
+  const totals = { orders: 0, units: 0, revenue: 0 };
+  let bytes = DAY_OVERHEAD_BYTES;
+  const columns: string[][] = Array.from({ length: 12 }, () => []);
+  for (const cell of day.cells.values()) {
+    totals.orders += cell.orders;
+    totals.units += cell.units;
+    totals.revenue += cell.revenue;
+    bytes += cellBytes(cell);
+    const values = [
+      cell.day,
+      cell.channel,
+      cell.productId,
+      cell.name,
+      cell.sku,
+      cell.firstRow,
+      cell.currency,
+      cell.currencyRow,
+      cell.rows,
+      cell.orders,
+      cell.units,
+      cell.revenue,
+    ];
+    for (let i = 0; i < values.length; i++) columns[i]!.push(element(values[i]!));
+  }
+  return {
+    day: day.day,
+    rows: day.rows,
+    currency: day.currency,
+    totals,
+    bytes,
+    cellCount: day.cells.size,
+    columns: columns.map((column) => column.join(",")),
+    ...(keepCells ? { cells: day.cells } : {}),
+  };
 }
 
 /** What a view filtered to channels and products keeps of the cells. */
@@ -105,11 +163,31 @@ interface ProductSums extends Sums {
   first: Place;
 }
 
+/** What a RangeSummary holds, as plain data (a worker thread sums into it and sends it back). */
+export interface SummaryState {
+  series: Map<string, SeriesSums>;
+  products: Map<string, ProductSums>;
+  currency: { value: string; at: Place } | null;
+}
+
 /** Cells of a range summed to what the view needs, from the database or from rows just read. */
 export class RangeSummary {
   readonly series = new Map<string, SeriesSums>();
   readonly products = new Map<string, ProductSums>();
   currency: { value: string; at: Place } | null = null;
+
+  state(): SummaryState {
+    return { series: this.series, products: this.products, currency: this.currency };
+  }
+
+  /** Takes over what `state` holds (the same sums, carried on elsewhere from this summary's state). */
+  load(state: SummaryState): void {
+    this.series.clear();
+    this.products.clear();
+    for (const [key, point] of state.series) this.series.set(key, point);
+    for (const [key, product] of state.products) this.products.set(key, product);
+    this.currency = state.currency;
+  }
 
   addSeries(point: SeriesSums): void {
     const key = `${point.date}\u0000${point.channel}`;

@@ -5,7 +5,7 @@ import type { UpstreamClient } from "@/server/upstream/client";
 import { openProductRows } from "@/server/metrics/product-rows";
 import { logger } from "@/server/observability/log";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
-import { cellMatches, DayCells, RangeSummary, type CellFilter } from "./cells";
+import { DayCells, dayWrite, RangeSummary, type CellFilter, type DayWrite } from "./cells";
 import { claimDays, deleteDays, releaseClaims, saveDays, storedDays, summarizeStored, type RollupScope } from "./repository";
 
 export interface RollupPolicy {
@@ -109,7 +109,9 @@ async function readRun(
     summary: RangeSummary;
     filter: CellFilter;
     policy: RollupPolicy;
-    progress: (day: DayCells) => void;
+    progress: (day: DayWrite) => void;
+    /** Whether a day was held before: its cells are kept for the restatement its write may record. */
+    held: (day: string) => boolean;
     onOpened?: () => void;
     /** Writes run one after another, behind the reading; `queued` are the ones not known to be done. */
     writes: { chain: Promise<void>; queued: Promise<void>[] };
@@ -127,14 +129,13 @@ async function readRun(
   const inRun = new Set(run);
   const closed = new Set<string>();
   const saved: string[] = [];
-  let pending: DayCells[] = [];
-  let current: DayCells | undefined;
+  let pending: DayWrite[] = [];
+  let current: DayWrite | undefined;
   // Rows that do not arrive day by day inside the run cannot be stored as whole days.
   let disordered = false;
 
-  const close = async (day: DayCells) => {
+  const close = async (day: DayWrite) => {
     closed.add(day.day);
-    for (const cell of day.cells.values()) if (cellMatches(cell, into.filter)) into.summary.addCell(cell);
     into.progress(day);
     if (disordered || !storable(day.day)) return;
     pending.push(day);
@@ -162,17 +163,20 @@ async function readRun(
     if (into.writes.queued.length > QUEUED_WRITES + 1) await into.writes.queued.shift();
   };
 
-  // The rows are summed into day segments off the event loop; a new segment begins where the date changes.
-  for await (const summed of rows.summed("days")) {
+  // The rows are summed into day segments and into the view's summary off the event loop (every
+  // segment counts in the answer); a new segment begins where the date changes.
+  const summing = rows.summed({ mode: "days", filter: into.filter, summary: into.summary.state(), keepCells: run.filter(into.held) });
+  for await (const summed of summing) {
     for (const day of summed.days) {
       if (!inRun.has(day.day) || closed.has(day.day)) disordered = true;
       if (current) await close(current);
       current = day;
     }
+    if (summed.summary) into.summary.load(summed.summary);
   }
   if (current) await close(current);
   // Days without a single row are days too: stored as empty.
-  for (const day of run) if (!closed.has(day)) await close(new DayCells(day));
+  for (const day of run) if (!closed.has(day)) await close(dayWrite(new DayCells(day), false));
   await flush();
   if (disordered) {
     into.writes.chain = into.writes.chain.then(async () => {
@@ -243,7 +247,7 @@ export async function readRange(
       continue;
     }
     daysToRead += toRead.length;
-    const progress = (day: DayCells) => {
+    const progress = (day: DayWrite) => {
       daysRead++;
       rowsRead += day.rows;
       hooks.onProgress?.({ daysRead, daysToRead, rowsRead, day: day.day });
@@ -256,6 +260,7 @@ export async function readRange(
           filter,
           policy,
           progress,
+          held: (day) => stored.has(day),
           onOpened: hooks.onOpened,
           writes,
         });

@@ -5,7 +5,7 @@ import { acrossStores } from "@/server/db/reach";
 import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import type { DataChange } from "@/shared/schemas/data-change";
 import { currencyDecimals } from "@/shared/format";
-import { RangeSummary, type CellFilter, type DayCells } from "./cells";
+import { RangeSummary, type CellFilter, type DayWrite } from "./cells";
 
 /**
  * Every statement on the rollup tables, in one place. The tables are under row-level security
@@ -18,14 +18,8 @@ export interface RollupScope {
   source: DimensionSource;
 }
 
-/** Bytes counted per cell on top of its text: the row header, keys and numbers, and its index entry. */
-const CELL_OVERHEAD_BYTES = 120;
-const DAY_OVERHEAD_BYTES = 160;
 /** Channels and products kept in a restatement: the ones that account for most of it. */
 const RESTATEMENT_TOP = 5;
-
-const cellBytes = (channel: string, productId: string, name: string | null, sku: string | null) =>
-  CELL_OVERHEAD_BYTES + channel.length + productId.length + (name?.length ?? 0) + (sku?.length ?? 0);
 
 /** The days of a range the rollups hold, with when each was read. */
 export async function storedDays(db: Db, scope: RollupScope, startDate: string, endDate: string): Promise<Map<string, Date>> {
@@ -139,58 +133,43 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
   return summary;
 }
 
-/** Cells per insert: each statement's parameters are serialized on the event loop, so a batch stays a few milliseconds of it. */
-const CELL_BATCH = 1_000;
+/** Cells per insert, about: the days' cells come as array literals made off the event loop (cells.ts, dayWrite). */
+const CELL_BATCH = 5_000;
 
-async function insertCells(tx: Db, scope: RollupScope, days: DayCells[]): Promise<void> {
-  const cells = days.flatMap((day) => [...day.cells.values()]);
-  for (let start = 0; start < cells.length; start += CELL_BATCH) {
-    const batch = cells.slice(start, start + CELL_BATCH);
-    const column = <T>(pick: (cell: (typeof batch)[number]) => T) => batch.map(pick);
-    await tx.query(
+async function insertCells(tx: Db, scope: RollupScope, days: DayWrite[]): Promise<void> {
+  const insert = (batch: DayWrite[]) =>
+    tx.query(
       `insert into rollup_cells (store_url, source, day, channel, product_id, product_name, product_sku, first_row, currency,
          currency_row, row_count, orders, units, revenue)
        select $1, $2, * from unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::int[],
          $11::int[], $12::float8[], $13::float8[], $14::float8[])`,
-      [
-        scope.storeUrl,
-        scope.source,
-        column((cell) => cell.day),
-        column((cell) => cell.channel),
-        column((cell) => cell.productId),
-        column((cell) => cell.name),
-        column((cell) => cell.sku),
-        column((cell) => cell.firstRow),
-        column((cell) => cell.currency),
-        column((cell) => cell.currencyRow),
-        column((cell) => cell.rows),
-        column((cell) => cell.orders),
-        column((cell) => cell.units),
-        column((cell) => cell.revenue),
-      ],
+      [scope.storeUrl, scope.source, ...batch[0]!.columns.map((_, column) => `{${batch.map((day) => day.columns[column]).join(",")}}`)],
     );
+  let batch: DayWrite[] = [];
+  let cells = 0;
+  for (const day of days) {
+    if (day.cellCount === 0) continue;
+    batch.push(day);
+    cells += day.cellCount;
+    if (cells >= CELL_BATCH) {
+      await insert(batch);
+      batch = [];
+      cells = 0;
+    }
   }
+  if (batch.length > 0) await insert(batch);
 }
 
 type DayTotals = { day: string; currency: string | null; orders: number; units: number; revenue: number };
-
-function totalsOfDay(day: DayCells): DayTotals {
-  const totals = { day: day.day, currency: day.currency, orders: 0, units: 0, revenue: 0 };
-  for (const cell of day.cells.values()) {
-    totals.orders += cell.orders;
-    totals.units += cell.units;
-    totals.revenue += cell.revenue;
-  }
-  return totals;
-}
 
 const moved = (before: number, after: number, decimals: number) => {
   const factor = 10 ** decimals;
   return Math.round(after * factor) !== Math.round(before * factor);
 };
 
-/** Revenue change by key, largest first, from the old cells and the new ones. */
-async function changesBy(tx: Db, scope: RollupScope, day: DayCells, column: "channel" | "product_id", decimals: number) {
+/** Revenue change by key, largest first, from the old cells and the new ones (none named when the new cells were not kept). */
+async function changesBy(tx: Db, scope: RollupScope, day: DayWrite, column: "channel" | "product_id", decimals: number) {
+  if (!day.cells) return [];
   const old = await tx.query<{ key: string; revenue: number }>(
     `select ${column} as key, sum(revenue)::float8 as revenue from rollup_cells
      where store_url = $1 and source = $2 and day = $3 group by ${column}`,
@@ -217,7 +196,7 @@ async function changesBy(tx: Db, scope: RollupScope, day: DayCells, column: "cha
  * Stores days read whole from the upstream, replacing what was held, and frees their claims.
  * A day held before whose figures moved is recorded as a restatement. Returns how many.
  */
-export async function saveDays(db: Db, scope: RollupScope, days: DayCells[], now: Date): Promise<number> {
+export async function saveDays(db: Db, scope: RollupScope, days: DayWrite[], now: Date): Promise<number> {
   if (days.length === 0) return 0;
   const names = days.map((day) => day.day);
   return db.transaction(async (tx) => {
@@ -231,7 +210,7 @@ export async function saveDays(db: Db, scope: RollupScope, days: DayCells[], now
     for (const day of days) {
       const old = before.get(day.day);
       if (!old) continue;
-      const now_ = totalsOfDay(day);
+      const now_ = { ...day.totals, currency: day.currency };
       const decimals = currencyDecimals(now_.currency ?? old.currency);
       if (!moved(old.revenue, now_.revenue, decimals) && old.orders === now_.orders && old.units === now_.units) continue;
       const [channels, products] = [
@@ -266,7 +245,6 @@ export async function saveDays(db: Db, scope: RollupScope, days: DayCells[], now
       scope.source,
       names,
     ]);
-    const totals = days.map(totalsOfDay);
     await tx.query(
       `insert into rollup_days (store_url, source, day, currency, row_count, orders, units, revenue, bytes, filled_at, used_at)
        select $1, $2, * , $10::timestamptz, $10::timestamptz
@@ -275,15 +253,12 @@ export async function saveDays(db: Db, scope: RollupScope, days: DayCells[], now
         scope.storeUrl,
         scope.source,
         names,
-        totals.map((day) => day.currency),
+        days.map((day) => day.currency),
         days.map((day) => day.rows),
-        totals.map((day) => day.orders),
-        totals.map((day) => day.units),
-        totals.map((day) => day.revenue),
-        days.map(
-          (day) =>
-            DAY_OVERHEAD_BYTES + [...day.cells.values()].reduce((sum, c) => sum + cellBytes(c.channel, c.productId, c.name, c.sku), 0),
-        ),
+        days.map((day) => day.totals.orders),
+        days.map((day) => day.totals.units),
+        days.map((day) => day.totals.revenue),
+        days.map((day) => day.bytes),
         now,
       ],
     );
