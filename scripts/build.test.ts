@@ -55,7 +55,7 @@ describe("sourceHash", () => {
 /** A complete release of `hash` under .releases/, as scripts/build.mjs assembles it. */
 function release(hash: string): string {
   const id = buildIdOf(hash);
-  for (const file of ["server.mjs", ".next/BUILD_ID", ".next/required-server-files.json", ".next/static/chunk.js"])
+  for (const file of ["server.mjs", "rows-worker.mjs", ".next/BUILD_ID", ".next/required-server-files.json", ".next/static/chunk.js"])
     write(`.releases/${id}/${file}`, "x");
   write(`.releases/${id}/release.json`, JSON.stringify({ buildId: id, sourceHash: hash, version: "1", migration: "", builtAt: "" }));
   return id;

@@ -27,7 +27,7 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
 await installRelease(root, id, async (staging) => {
   mkdirSync(join(staging, ".next/static"), { recursive: true });
   for (let i = 0; i < 40; i++) { writeFileSync(join(staging, ".next/static", "chunk" + i + ".js"), "x".repeat(1000)); await pause(); }
-  for (const file of ["server.mjs", ".next/BUILD_ID", ".next/required-server-files.json"]) { writeFileSync(join(staging, file), id); await pause(); }
+  for (const file of ["server.mjs", "rows-worker.mjs", ".next/BUILD_ID", ".next/required-server-files.json"]) { writeFileSync(join(staging, file), id); await pause(); }
   writeFileSync(join(staging, "release.json"), JSON.stringify({ buildId: id, sourceHash: id }));
 });
 console.log("installed");
@@ -80,7 +80,14 @@ describe("a release", () => {
     mkdirSync(join(releasesDir(root), "cccc"), { recursive: true });
     writeFileSync(join(releasesDir(root), "cccc", "server.mjs"), "half");
     await installRelease(root, "cccc", (staging) => {
-      for (const file of ["server.mjs", ".next/BUILD_ID", ".next/required-server-files.json", ".next/static/a.js", "release.json"]) {
+      for (const file of [
+        "server.mjs",
+        "rows-worker.mjs",
+        ".next/BUILD_ID",
+        ".next/required-server-files.json",
+        ".next/static/a.js",
+        "release.json",
+      ]) {
         mkdirSync(join(staging, file, ".."), { recursive: true });
         writeFileSync(join(staging, file), file === "release.json" ? JSON.stringify({ buildId: "cccc" }) : "whole");
       }

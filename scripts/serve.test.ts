@@ -21,6 +21,7 @@ function write(path: string, text: string) {
 function release(hash: string, { complete = true } = {}): string {
   const id = buildIdOf(hash);
   write(`.releases/${id}/server.mjs`, `console.log("serving ${id} from " + process.cwd() + ", data in " + process.env.DATA_DIR);\n`);
+  write(`.releases/${id}/rows-worker.mjs`, "");
   write(`.releases/${id}/.next/BUILD_ID`, id);
   write(`.releases/${id}/.next/static/chunk.js`, "x");
   if (complete) write(`.releases/${id}/.next/required-server-files.json`, "{}");
