@@ -43,7 +43,7 @@ async function bundleServer(root, outfile) {
 }
 
 /** The worker thread that parses and sums upstream rows (server/metrics/rows-worker.ts): a program of its own, next to the server. */
-async function bundleRowsWorker(root, outfile) {
+export async function bundleRowsWorker(root, outfile) {
   await esbuild({
     entryPoints: [join(root, "server/metrics/rows-worker.ts")],
     outfile,
