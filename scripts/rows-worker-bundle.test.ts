@@ -14,7 +14,7 @@ describe("the rows worker as a release carries it", () => {
   it("is one file that runs on its own (no tsx, no sources) and sums a body sent in chunks", async () => {
     const file = join(dir, "rows-worker.mjs");
     await bundleRowsWorker(ROOT, file);
-    const worker = new Worker(file, { workerData: { mode: "sums" } });
+    const worker = new Worker(file);
     const replies: WorkerReply[] = [];
     const done = new Promise<void>((resolve, reject) => {
       worker.on("message", (reply: WorkerReply) => {
@@ -25,6 +25,7 @@ describe("the rows worker as a release carries it", () => {
     });
     const row = (revenue: number) => ({ date: "2025-01-01", channel: "email", product_id: "p1", orders: 1, units: 2, revenue });
     const body = new TextEncoder().encode(JSON.stringify([row(10.1), row(0.2), row(5)]));
+    worker.postMessage({ type: "start", options: { mode: "sums" } });
     for (const part of [body.slice(0, 40), body.slice(40)]) worker.postMessage({ type: "chunk", bytes: part }, [part.buffer]);
     worker.postMessage({ type: "end" });
     await done;

@@ -30,17 +30,42 @@ const IN_FLIGHT = 4;
  * Started from a line of code rather than a path, which the app's bundler would try to resolve
  * at build time.
  */
-function startWorker(options: RowSumsOptions): Worker | undefined {
+function startWorker(): Worker | undefined {
   // The worker holds one chunk, one day's cells and the sums: a small heap, collected often, keeps
   // the process's peak memory near the event loop's own (V8's defaults let it grow by 150 MB).
   const resourceLimits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
-  const start = (code: string) => new Worker(code, { eval: true, workerData: options, resourceLimits });
+  const start = (code: string) => {
+    const worker = new Worker(code, { eval: true, resourceLimits });
+    worker.once("exit", () => {
+      const at = idle.indexOf(worker);
+      if (at !== -1) idle.splice(at, 1);
+    });
+    return worker;
+  };
   const built = join(process.cwd(), "rows-worker.mjs");
   if (existsSync(built)) return start(`import(${JSON.stringify(pathToFileURL(built).href)})`);
   const source = join(process.cwd(), "server/metrics/rows-worker.ts");
   if (!existsSync(source)) return undefined;
   const url = JSON.stringify(pathToFileURL(source).href);
   return start(`import("tsx/esm/api").then(({ tsImport }) => tsImport(${url}, ${url}))`);
+}
+
+/** Workers that finished a read cleanly wait here for the next (starting one costs tens of milliseconds, more through tsx). */
+const idle: Worker[] = [];
+const IDLE_WORKERS = 2;
+
+function takeWorker(options: RowSumsOptions): Worker | undefined {
+  const worker = idle.pop() ?? startWorker();
+  worker?.ref();
+  worker?.postMessage({ type: "start", options } satisfies WorkerRequest);
+  return worker;
+}
+
+/** Keeps a worker for the next read (not keeping the process alive), or stops it past the few kept. */
+function giveBack(worker: Worker) {
+  if (idle.length >= IDLE_WORKERS) return void worker.terminate();
+  worker.unref();
+  idle.push(worker);
 }
 
 /** One buffer of its own (transferred, so never a view into a pooled one). */
@@ -71,9 +96,11 @@ async function* offThread(worker: Worker, body: ReadableStream<Uint8Array>): Asy
     wake?.();
     room?.();
   };
-  worker.on("message", (reply: WorkerReply) => (replies.push(reply), signal()));
-  worker.on("error", (error) => ((failure ??= error), signal()));
-  worker.on("exit", () => ((failure ??= new Error("The rows worker stopped before the end of the body.")), signal()));
+  const onMessage = (reply: WorkerReply) => (replies.push(reply), signal());
+  const onError = (error: unknown) => ((failure ??= error), signal());
+  const onExit = () => ((failure ??= new Error("The rows worker stopped before the end of the body.")), signal());
+  worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+  let clean = false;
   const send = (message: WorkerRequest) =>
     worker.postMessage(message, message.type === "chunk" ? [message.bytes.buffer as ArrayBuffer] : []);
 
@@ -110,6 +137,7 @@ async function* offThread(worker: Worker, body: ReadableStream<Uint8Array>): Asy
       if (reply.type === "failed") throw replyError(reply);
       if (reply.type === "done") {
         finished = true;
+        clean = true;
         yield { rows: reply.rows, days: reply.days, sums: reply.sums, summary: reply.summary };
         return;
       }
@@ -121,7 +149,10 @@ async function* offThread(worker: Worker, body: ReadableStream<Uint8Array>): Asy
     finished = true;
     room?.();
     await reader.cancel().catch(() => undefined);
-    await worker.terminate();
+    worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+    // A worker that failed, or whose read was given up midway, holds state of its own: it is stopped.
+    if (clean) giveBack(worker);
+    else await worker.terminate();
   }
 }
 
@@ -141,7 +172,7 @@ async function* inThread(options: RowSumsOptions, body: ReadableStream<Uint8Arra
  * body, and the body's own error when it breaks off.
  */
 export function sumRowBody(body: ReadableStream<Uint8Array>, options: RowSumsOptions, offThreadWanted: boolean): AsyncGenerator<Summed> {
-  const worker = offThreadWanted ? startWorker(options) : undefined;
+  const worker = offThreadWanted ? takeWorker(options) : undefined;
   if (offThreadWanted && !worker && !warned) {
     warned = true;
     logger.warn({ cwd: process.cwd() }, "No rows-worker.mjs in the release: product rows are summed on the event loop");

@@ -1,8 +1,10 @@
 /** The messages between rows-off-thread.ts (the event loop) and rows-worker.ts (the worker thread). */
 import type { DayWrite, SummaryState } from "../rollups/cells";
 import type { AggregatorState } from "./aggregate";
+import type { RowSumsOptions } from "./row-sums";
 
-export type WorkerRequest = { type: "chunk"; bytes: Uint8Array } | { type: "end" };
+/** `start` begins a read (a worker reads one body at a time, and may read several one after another). */
+export type WorkerRequest = { type: "start"; options: RowSumsOptions } | { type: "chunk"; bytes: Uint8Array } | { type: "end" };
 
 export type WorkerReply =
   | { type: "summed"; rows: number; days: DayWrite[] }

@@ -3,16 +3,17 @@
  * that answers every request only moves bytes in and sums out. It receives the body's bytes in
  * transferred chunks and answers each chunk once it is summed (the sender's flow control), with
  * the day segments it completed. It never sees a key or a request: bytes in, sums out.
- * Started by rows-off-thread.ts; bundled into the release by scripts/build.mjs.
+ * Each read begins with a `start` message; a worker reads one body at a time and is kept for the
+ * next after a clean end. Started by rows-off-thread.ts; bundled into the release by scripts/build.mjs.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { JsonArrayDecoder, MalformedJsonError } from "./json-array-stream";
-import { RowShapeError, RowSums, type RowSumsOptions } from "./row-sums";
+import { RowShapeError, RowSums } from "./row-sums";
 import type { WorkerReply, WorkerRequest } from "./rows-protocol";
 
 const port = parentPort!;
-const decoder = new JsonArrayDecoder();
-const sums = new RowSums(workerData as RowSumsOptions);
+let decoder = new JsonArrayDecoder();
+let sums = new RowSums({ mode: "sums" });
 
 function reply(message: WorkerReply) {
   port.postMessage(message);
@@ -20,6 +21,11 @@ function reply(message: WorkerReply) {
 
 port.on("message", (message: WorkerRequest) => {
   try {
+    if (message.type === "start") {
+      decoder = new JsonArrayDecoder();
+      sums = new RowSums(message.options);
+      return;
+    }
     if (message.type === "chunk") {
       sums.take(decoder.push(message.bytes));
       reply({ type: "summed", rows: sums.rows, days: sums.takeClosedDays() });

@@ -90,9 +90,15 @@ export interface DayWrite {
   cells?: Map<string, Cell>;
 }
 
+const NEEDS_ESCAPE = /["\\]/;
+
 /** One element of an array literal, written as node-postgres writes an array parameter's elements. */
 const element = (value: string | number | null) =>
-  value === null ? "NULL" : `"${String(value).replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  value === null
+    ? "NULL"
+    : typeof value === "number" || !NEEDS_ESCAPE.test(value)
+      ? `"${value}"`
+      : `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 
 export function dayWrite(day: DayCells, keepCells: boolean): DayWrite {
   const totals = { orders: 0, units: 0, revenue: 0 };
