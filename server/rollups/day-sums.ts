@@ -13,7 +13,7 @@ interface Sums {
 }
 
 /** One store-local day's sums within a filter: the whole, by channel and by product. */
-export interface DaySums {
+interface DaySums {
   total: Sums;
   channels: Map<string, Sums>;
   products: Map<string, Sums>;

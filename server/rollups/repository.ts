@@ -378,7 +378,7 @@ export async function restatements(db: Db, storeUrl: string, range?: { startDate
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
 /** One stored day's sums for one channel or one product (`key`), within a filter. */
-export interface StoredDaySum {
+interface StoredDaySum {
   day: string;
   key: string;
   orders: number;
