@@ -34,6 +34,8 @@ export interface ReadHooks {
   /** Called when an upstream read has answered 200: from then on, its errors arrive mid-stream. */
   onOpened?: () => void;
   onProgress?: (progress: ReadProgress) => void;
+  /** Each day read from the upstream, whole (every cell, whatever the filter), once it is summed. */
+  onDay?: (day: DayCells) => void;
 }
 
 interface RangeRead {
@@ -242,6 +244,7 @@ export async function readRange(
       daysRead++;
       rowsRead += day.rows;
       hooks.onProgress?.({ daysRead, daysToRead, rowsRead, day: day.day });
+      hooks.onDay?.(day);
     };
     try {
       for (const run of runsOf(toRead)) {

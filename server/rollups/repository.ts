@@ -376,3 +376,37 @@ export async function restatements(db: Db, storeUrl: string, range?: { startDate
 }
 
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** One stored day's sums for one channel or one product (`key`), within a filter. */
+interface StoredDaySum {
+  day: string;
+  key: string;
+  orders: number;
+  units: number;
+  revenue: number;
+}
+
+/**
+ * Stored days' cells summed per day by channel and per day by product, within a channel and
+ * product filter: what an alert check compares, day by day (server/rollups/day-sums.ts).
+ */
+export async function storedDaySums(
+  db: Db,
+  scope: RollupScope,
+  days: string[],
+  filter: CellFilter,
+): Promise<{ channels: StoredDaySum[]; products: StoredDaySum[] }> {
+  if (days.length === 0) return { channels: [], products: [] };
+  const where = `store_url = $1 and source = $2 and day = any($3::date[])
+    and ($4::text is null or channel = $4) and ($5::text[] is null or product_id = any($5::text[]))`;
+  const params = [scope.storeUrl, scope.source, days, filter.channel ?? null, filter.productIds ? [...filter.productIds] : null];
+  const by = (column: "channel" | "product_id") =>
+    db.query<StoredDaySum>(
+      `select to_char(day, 'YYYY-MM-DD') as day, ${column} as key, sum(orders)::float8 as orders, sum(units)::float8 as units,
+         sum(revenue)::float8 as revenue
+       from rollup_cells where ${where} group by day, ${column}`,
+      params,
+    );
+  const [channels, products] = await Promise.all([by("channel"), by("product_id")]);
+  return { channels, products };
+}
