@@ -34,4 +34,12 @@ describe("the rollups' key of a view's row filters", () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(filterKeyOf({ ...range, adId: "a,b" })).toBe("ad=a%2Cb");
   });
+
+  it("keeps a long key as its digest, still one per set of filters", () => {
+    const countries = Array.from({ length: 400 }, (_, i) => `C${i}`);
+    const long = filterKeyOf({ ...range, filterCountry: countries.join(",") });
+    expect(long).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(filterKeyOf({ ...range, filterCountry: [...countries].reverse().join(", ") })).toBe(long);
+    expect(filterKeyOf({ ...range, filterCountry: countries.slice(1).join(",") })).not.toBe(long);
+  });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 
 /**
@@ -39,8 +40,15 @@ export function upstreamRowFilters(filters: MetricsFilters): UpstreamRowFilters 
 }
 
 /**
+ * Longer keys are kept as their digest: every day and cell row repeats its key, and a primary
+ * key's entry in PostgreSQL must stay under about 2,700 bytes (the lists may be 4,000 characters each).
+ */
+const MAX_KEY_LENGTH = 200;
+
+/**
  * The rollups' key of a view's row filters: '' without any (the unfiltered read), otherwise
- * e.g. `country=DE,FR;device=mobile;ad=123`.
+ * e.g. `country=DE,FR;device=mobile;ad=123`, or `sha256:` and the hex digest of that text when
+ * it is longer than MAX_KEY_LENGTH.
  */
 export function filterKeyOf(filters: MetricsFilters): string {
   const canonical = upstreamRowFilters(filters);
@@ -50,5 +58,6 @@ export function filterKeyOf(filters: MetricsFilters): string {
     if (values) parts.push(`${name}=${values.split(",").map(escape).join(",")}`);
   }
   if (canonical.adId) parts.push(`ad=${escape(canonical.adId)}`);
-  return parts.join(";");
+  const key = parts.join(";");
+  return key.length > MAX_KEY_LENGTH ? `sha256:${createHash("sha256").update(key).digest("hex")}` : key;
 }

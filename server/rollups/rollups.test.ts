@@ -252,6 +252,21 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     ).toEqual(["", "country=FR"]);
   });
 
+  it("keeps a view with long filter lists under the digest of its key, and answers it as a full read", async () => {
+    const filters = {
+      startDate: "2026-09-10",
+      endDate: "2026-09-11",
+      filterCountry: ["US", ...Array.from({ length: 300 }, (_, i) => `X${i}`)].join(","),
+    };
+    const { answer } = await rollupRead(policy(), filters);
+    expect(answer).toEqual(await fullRead(filters));
+    expect(answer.totals.rows).toBeGreaterThan(0);
+    const keys = await db.query<{ key: string }>("select distinct filter_key as key from rollup_cells");
+    expect(keys).toEqual([{ key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }]);
+    const again = await rollupRead(policy(), filters);
+    expect(again.read).toMatchObject({ daysFromRollups: 2, daysFromUpstream: 0 });
+  });
+
   it("records a restatement on the unfiltered key only, and drops the filtered keys' copies of the restated day", async () => {
     const range = { startDate: "2026-10-10", endDate: "2026-10-12" };
     await rollupRead(policy(), range);
