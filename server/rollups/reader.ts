@@ -69,7 +69,7 @@ const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) /
 const dayString = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /** Filtered keys kept per store when the policy does not say (ROLLUP_FILTER_KEYS's default). */
-export const DEFAULT_FILTER_KEYS = 50;
+const DEFAULT_FILTER_KEYS = 50;
 
 /**
  * What the cells of a view's key answer: a channel and product IDs (the cells' grain). The
@@ -284,8 +284,10 @@ export async function readRange(
     }
   }
 
+  const summary = await summarizeStored(db, scope, fromRollups, filter, now());
   if (scope.filterKey !== "" && daysRead > 0) {
-    // A new key may have been stored: the store keeps its most recently used filtered keys only.
+    // A new key may have been stored: the store keeps its most recently used filtered keys only
+    // (after this view's own stored days were summed, so that it never loses them midway).
     writes.chain = writes.chain.then(() =>
       evictFilterKeys(db, storeUrl, policy.filterKeys ?? DEFAULT_FILTER_KEYS).then(
         () => undefined,
@@ -294,7 +296,6 @@ export async function readRange(
       ),
     );
   }
-  const summary = await summarizeStored(db, scope, fromRollups, filter, now());
   for (const point of fromUpstream.series.values()) summary.addSeries(point);
   for (const product of fromUpstream.products.values()) summary.addProduct(product);
   if (fromUpstream.currency) summary.addCurrency(fromUpstream.currency.value, fromUpstream.currency.at);
