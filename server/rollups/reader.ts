@@ -15,6 +15,7 @@ import {
   saveDays,
   storedDays,
   summarizeStored,
+  touchDays,
   type RollupScope,
 } from "./repository";
 
@@ -231,15 +232,20 @@ export async function readRange(
   while (pending.size > 0) {
     const stored = await storedDays(db, scope, filters.startDate, filters.endDate);
     const staleBefore = now().getTime() - policy.revalidateSeconds * 1000;
+    const held: string[] = [];
     for (const day of [...pending]) {
       const filledAt = stored.get(day);
       if (storable(day) && filledAt && filledAt.getTime() > staleBefore) {
-        fromRollups.push(day);
+        held.push(day);
         pending.delete(day);
         if (filledAt < asOf) asOf = filledAt;
       }
     }
+    fromRollups.push(...held);
     if (pending.size === 0) break;
+    // The held days wait while the others are read: marked used now, the least recently used
+    // eviction (of the budget or of the filtered keys) takes other days first meanwhile.
+    await touchDays(db, scope, held, now());
     const wanted = [...pending];
     const mine = await claimDays(db, scope, wanted.filter(storable), now(), policy.claimHoldMs);
     // Another instance may have stored some of them between the look above and the claim (its

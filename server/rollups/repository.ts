@@ -68,6 +68,18 @@ export async function releaseClaims(db: Db, scope: RollupScope, days: string[]):
   ]);
 }
 
+/** Marks held days as used now (summing them does too). */
+export async function touchDays(db: Db, scope: RollupScope, days: string[], now: Date): Promise<void> {
+  if (days.length === 0) return;
+  await db.query("update rollup_days set used_at = $4 where store_url = $1 and source = $2 and filter_key = $5 and day = any($3::date[])", [
+    scope.storeUrl,
+    scope.source,
+    days,
+    now,
+    keyOf(scope),
+  ]);
+}
+
 /** A row's place in a range as one number: days since 1970 × PLACE_BASE + its index in its day. */
 const PLACE_BASE = 1_000_000_000;
 const dayOfNumber = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
@@ -121,13 +133,7 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
        where ${where} and currency is not null order by day, currency_row limit 1`,
       params,
     ),
-    db.query(`update rollup_days set used_at = $4 where store_url = $1 and source = $2 and filter_key = $5 and day = any($3::date[])`, [
-      scope.storeUrl,
-      scope.source,
-      days,
-      now,
-      keyOf(scope),
-    ]),
+    touchDays(db, scope, days, now),
   ]);
   for (const point of series) summary.addSeries(point);
   const agreed = (count: number, cells: number, min: string | null, max: string | null) =>

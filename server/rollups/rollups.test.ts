@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
@@ -250,6 +251,26 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     expect(
       (await db.query<{ key: string }>("select distinct filter_key as key from rollup_days order by 1")).map((row) => row.key),
     ).toEqual(["", "country=FR"]);
+  });
+
+  it("does not lose a view's held days to the key bound while it reads its missing days", async () => {
+    const live = (): RollupPolicy => ({ ...policy(), now: () => new Date() });
+    const range = { startDate: "2026-09-01", endDate: "2026-09-03" };
+    await rollupRead(live(), { ...range, filterCountry: "US" });
+    await sleep(5);
+    await rollupRead(live(), { ...range, filterCountry: "CA" });
+    // The US view holds three days and reads a fourth slowly; meanwhile a GB view stores its key
+    // with a bound of two keys. US, used by the view in flight, is not the one to go: CA is.
+    upstream.setFaults([{ route: "products", latencyMs: 800, times: 1 }]);
+    const usFilters = { startDate: "2026-09-01", endDate: "2026-09-04", filterCountry: "US" };
+    const us = rollupRead(live(), usFilters);
+    await sleep(300);
+    await rollupRead({ ...live(), filterKeys: 2 }, { ...range, filterCountry: "GB" });
+    const { answer, read } = await us;
+    expect(read).toMatchObject({ daysFromRollups: 3, daysFromUpstream: 1 });
+    expect(answer).toEqual(await fullRead(usFilters));
+    const keys = await db.query<{ key: string }>("select distinct filter_key as key from rollup_days order by 1");
+    expect(keys.map((row) => row.key)).toEqual(["country=GB", "country=US"]);
   });
 
   it("keeps a view with long filter lists under the digest of its key, and answers it as a full read", async () => {
