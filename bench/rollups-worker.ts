@@ -2,7 +2,8 @@
  * One view of a range through the day rollups, in a process of its own (a restarted instance:
  * nothing in memory, the rollups in the database). Run by bench/rollups.ts as
  * `node --conditions=react-server --import tsx bench/rollups-worker.ts <baseUrl> <startDate> <endDate> [staleDay]`
- * with DATA_DIR or DATABASE_URL naming the database. Prints one JSON line.
+ * with DATA_DIR or DATABASE_URL naming the database, and ROLLUP_BENCH_FILTERS (JSON, optional) the
+ * view's other filters. Prints one JSON line.
  */
 import { openDatabase } from "@/server/db/database";
 import { acrossStores, reachDb } from "@/server/db/reach";
@@ -24,7 +25,8 @@ async function main() {
     if (staleDay) await store.query("update rollup_days set filled_at = filled_at - interval '2 days' where day = $1", [staleDay]);
     const policy = { db: store, freshDays: 3, revalidateSeconds: 86_400, claimHoldMs: 600_000 };
     const started = performance.now();
-    const read = await readRange(upstreamClient({ apiKey: ADMIN_KEY, requestId: "bench" }), US_STORE, { startDate, endDate }, {}, policy);
+    const filters = { startDate, endDate, ...(JSON.parse(process.env.ROLLUP_BENCH_FILTERS ?? "{}") as Record<string, string>) };
+    const read = await readRange(upstreamClient({ apiKey: ADMIN_KEY, requestId: "bench" }), US_STORE, filters, {}, policy);
     const wallMs = Math.round(performance.now() - started);
     await read.saved;
     const savedMs = Math.round(performance.now() - started);

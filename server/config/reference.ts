@@ -336,6 +336,13 @@ const SETTING_GROUPS: SettingGroup[] = [
         production: "",
         meaning: "The deployment's rollup size budget; the least recently used store-days are evicted first.",
       },
+      {
+        name: "ROLLUP_FILTER_KEYS",
+        fallback: "`50`",
+        production: "",
+        meaning:
+          "Views filtered by country, device type, OS, browser or ad keep their rollups under their filters' key: this many keys per store, the least recently used dropped first (0 to 1000; 0: such views read the upstream every time).",
+      },
     ],
   },
   {

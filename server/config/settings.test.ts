@@ -29,8 +29,20 @@ describe("the settings", () => {
   });
 
   it("read the day rollup settings, with their defaults, and refuse values out of range by name", () => {
-    production({ ROLLUPS: undefined, ROLLUP_FRESH_DAYS: undefined, ROLLUP_REVALIDATE_SECONDS: undefined, ROLLUP_BUDGET_MB: undefined });
-    expect(settings().rollups).toMatchObject({ enabled: true, freshDays: 3, revalidateSeconds: 86_400, budgetBytes: 2048 * 1024 * 1024 });
+    production({
+      ROLLUPS: undefined,
+      ROLLUP_FRESH_DAYS: undefined,
+      ROLLUP_REVALIDATE_SECONDS: undefined,
+      ROLLUP_BUDGET_MB: undefined,
+      ROLLUP_FILTER_KEYS: undefined,
+    });
+    expect(settings().rollups).toMatchObject({
+      enabled: true,
+      freshDays: 3,
+      revalidateSeconds: 86_400,
+      budgetBytes: 2048 * 1024 * 1024,
+      filterKeys: 50,
+    });
     production({ DATABASE_URL: undefined, EMBEDDED_DATABASE: "1" });
     expect(settings().rollups.enabled).toBe(false);
     production({ DATABASE_URL: undefined, EMBEDDED_DATABASE: "1", ROLLUPS: "on" });
@@ -41,6 +53,10 @@ describe("the settings", () => {
     expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUPS/)]);
     production({ ROLLUPS: undefined, ROLLUP_BUDGET_MB: "0" });
     expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUP_BUDGET_MB/)]);
+    production({ ROLLUP_BUDGET_MB: undefined, ROLLUP_FILTER_KEYS: "0" });
+    expect(settings().rollups.filterKeys).toBe(0);
+    production({ ROLLUP_FILTER_KEYS: "-1" });
+    expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUP_FILTER_KEYS/)]);
   });
 
   it("take retention lifetimes in days, a message's body going before its row", () => {

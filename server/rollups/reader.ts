@@ -6,7 +6,18 @@ import { openProductRows } from "@/server/metrics/product-rows";
 import { logger } from "@/server/observability/log";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { cellMatches, DayCells, RangeSummary, type CellFilter } from "./cells";
-import { claimDays, deleteDays, releaseClaims, saveDays, storedDays, summarizeStored, type RollupScope } from "./repository";
+import { filterKeyOf, upstreamRowFilters } from "./filter-key";
+import {
+  claimDays,
+  deleteDays,
+  evictFilterKeys,
+  releaseClaims,
+  saveDays,
+  storedDays,
+  summarizeStored,
+  touchDays,
+  type RollupScope,
+} from "./repository";
 
 export interface RollupPolicy {
   db: Db;
@@ -18,6 +29,8 @@ export interface RollupPolicy {
   claimHoldMs: number;
   /** How often an instance waiting on another's claim looks again. */
   pollMs?: number;
+  /** Filtered keys kept per store (ROLLUP_FILTER_KEYS): after a filtered read, older keys' days are dropped. */
+  filterKeys?: number;
   now?: () => Date;
 }
 
@@ -58,13 +71,17 @@ const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 const dayString = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
+/** Filtered keys kept per store when the policy does not say (ROLLUP_FILTER_KEYS's default). */
+const DEFAULT_FILTER_KEYS = 50;
+
 /**
- * The filters a rollup answers: the attribution, a channel and product IDs (the cells' grain).
- * Null when the view filters by ad, country, device type, OS or browser: those are upstream
- * row filters the cells do not keep, so such views read the upstream as before.
+ * What the cells of a view's key answer: a channel and product IDs (the cells' grain). The
+ * view's ad, country, device type, OS and browser filters choose the key (filter-key.ts), which
+ * `readRange` takes from the filters itself. Null when the view has such filters and the
+ * rollups keep no filtered keys (`filterKeys` 0): it reads the upstream as before.
  */
-export function rollupFilterOf(filters: MetricsFilters): CellFilter | null {
-  if (filters.adId || filters.filterCountry || filters.filterDeviceType || filters.filterOS || filters.filterBrowser) return null;
+export function rollupFilterOf(filters: MetricsFilters, filterKeys = DEFAULT_FILTER_KEYS): CellFilter | null {
+  if (filterKeys <= 0 && filterKeyOf(filters) !== "") return null;
   const productIds = filters.filterProductId
     ?.split(",")
     .map((id) => id.trim())
@@ -95,7 +112,10 @@ export function runsOf(days: string[]): string[][] {
 /** Store-days saved together: a write per month of days keeps memory flat on long reads. */
 const SAVE_EVERY_DAYS = 31;
 
-/** Reads one run of days upstream, whole (unfiltered at the cells' grain), summing and storing as it goes. */
+/**
+ * Reads one run of days upstream, whole at the cells' grain (no channel or product filter; the
+ * key's row filters only), summing and storing as it goes.
+ */
 async function readRun(
   upstream: UpstreamClient,
   scope: RollupScope,
@@ -118,6 +138,7 @@ async function readRun(
     startDate: run[0]!,
     endDate: run.at(-1)!,
     ...(filters.dimension_source ? { dimension_source: filters.dimension_source } : {}),
+    ...upstreamRowFilters(filters),
   };
   const rows = await openProductRows(upstream, scope.storeUrl, query);
   into.onOpened?.();
@@ -194,7 +215,7 @@ export async function readRange(
 ): Promise<RangeRead> {
   const { db } = policy;
   const now = () => policy.now?.() ?? new Date();
-  const scope: RollupScope = { storeUrl, source: filters.dimension_source ?? "conversion" };
+  const scope: RollupScope = { storeUrl, source: filters.dimension_source ?? "conversion", filterKey: filterKeyOf(filters) };
   const freshFrom = firstFreshDay(now(), policy.freshDays);
   const storable = (day: string) => day < freshFrom;
   const pending = new Set<string>();
@@ -213,15 +234,20 @@ export async function readRange(
   while (pending.size > 0) {
     const stored = await storedDays(db, scope, filters.startDate, filters.endDate);
     const staleBefore = now().getTime() - policy.revalidateSeconds * 1000;
+    const held: string[] = [];
     for (const day of [...pending]) {
       const filledAt = stored.get(day);
       if (storable(day) && filledAt && filledAt.getTime() > staleBefore) {
-        fromRollups.push(day);
+        held.push(day);
         pending.delete(day);
         if (filledAt < asOf) asOf = filledAt;
       }
     }
+    fromRollups.push(...held);
     if (pending.size === 0) break;
+    // The held days wait while the others are read: marked used now, the least recently used
+    // eviction (of the budget or of the filtered keys) takes other days first meanwhile.
+    await touchDays(db, scope, held, now());
     const wanted = [...pending];
     const mine = await claimDays(db, scope, wanted.filter(storable), now(), policy.claimHoldMs);
     // Another instance may have stored some of them between the look above and the claim (its
@@ -233,7 +259,6 @@ export async function readRange(
       await releaseClaims(db, scope, nowHeld);
     }
     const toRead = wanted.filter((day) => !storable(day) || mine.has(day));
-    revalidated += toRead.filter((day) => storable(day) && stored.has(day)).length;
     revalidated += toRead.filter((day) => storable(day) && stored.has(day)).length;
     if (toRead.length === 0) {
       await sleep(policy.pollMs ?? 200);
@@ -269,6 +294,17 @@ export async function readRange(
   }
 
   const summary = await summarizeStored(db, scope, fromRollups, filter, now());
+  if (scope.filterKey !== "" && daysRead > 0) {
+    // A new key may have been stored: the store keeps its most recently used filtered keys only
+    // (after this view's own stored days were summed, so that it never loses them midway).
+    writes.chain = writes.chain.then(() =>
+      evictFilterKeys(db, storeUrl, policy.filterKeys ?? DEFAULT_FILTER_KEYS).then(
+        () => undefined,
+        (error: unknown) =>
+          logger.warn({ storeUrl, err: error instanceof Error ? error.message : String(error) }, "Filtered day rollups not evicted"),
+      ),
+    );
+  }
   for (const point of fromUpstream.series.values()) summary.addSeries(point);
   for (const product of fromUpstream.products.values()) summary.addProduct(product);
   if (fromUpstream.currency) summary.addCurrency(fromUpstream.currency.value, fromUpstream.currency.at);
