@@ -6,6 +6,7 @@ import type { UpstreamClient } from "@/server/upstream/client";
 import { settings } from "@/server/config/settings";
 import type { Db } from "@/server/db/database";
 import { readDays, type DaysRead } from "@/server/rollups/day-sums";
+import { upstreamRowFilters } from "@/server/rollups/filter-key";
 import { rollupFilterOf, type RollupPolicy } from "@/server/rollups/reader";
 
 interface Sums {
@@ -102,9 +103,10 @@ export class RunReads {
    * each summing its own channel and products; otherwise the upstream's rows, as `summary`.
    */
   daySummary(upstream: UpstreamClient, storeUrl: string, filters: MetricsFilters): Promise<Summary> {
-    if (!this.rollups || !rollupFilterOf(filters)) return this.summary(upstream, storeUrl, filters);
+    if (!this.rollups || !rollupFilterOf(filters, this.rollups.filterKeys)) return this.summary(upstream, storeUrl, filters);
     const { startDate, endDate, dimension_source } = filters;
-    const range = { startDate, endDate, ...(dimension_source ? { dimension_source } : {}) };
+    // The row filters only the upstream applies choose the rollups' key; channel and products are summed from its cells.
+    const range = { startDate, endDate, ...(dimension_source ? { dimension_source } : {}), ...upstreamRowFilters(filters) };
     const key = JSON.stringify([upstream.keyIdentity, upstream.organizationId ?? null, storeUrl, range]);
     let days = this.days.get(key);
     if (!days) this.days.set(key, (days = readDays(upstream, storeUrl, range, this.rollups)));

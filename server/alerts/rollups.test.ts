@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import type { Db } from "@/server/db/database";
 import { reachDb } from "@/server/db/reach";
-import type { RollupPolicy } from "@/server/rollups/reader";
+import { readRange, type RollupPolicy } from "@/server/rollups/reader";
 import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
@@ -151,13 +151,36 @@ describe.each(storageBackends())("alert checks through the day rollups on %s", (
     expect(fresh.startDate >= addDays(clock.toISOString().slice(0, 10), -3)).toBe(true);
   });
 
-  it("leaves filters the cells do not keep (country, device, OS, browser, ad) to the upstream's rows", async () => {
-    const reads = new RunReads(policy());
-    const filters = { startDate: "2026-05-01", endDate: "2026-05-03", filterCountry: "US" } as MetricsFilters;
-    const summary = await reads.daySummary(client, US_STORE, filters);
-    expect([...summary.periods.keys()].some((key) => key.includes(" "))).toBe(true);
-    expect(queries).toEqual([expect.objectContaining({ filterCountry: "US" })]);
-    expect(await db.query("select 1 from rollup_days")).toEqual([]);
+  it("sums only the unfiltered days when a filtered view holds the same days under its own key", async () => {
+    const range = { startDate: "2026-04-01", endDate: "2026-04-07" };
+    // A view filtered by country leaves its own key's cells for the same store-days.
+    const filtered = await readRange(client, US_STORE, { ...range, filterCountry: "US" }, {}, policy());
+    await filtered.saved;
+    // A first check fills the unfiltered key.
+    await new RunReads(policy()).daySummary(client, US_STORE, range);
+    await waitForStoredDays(db, 14);
+    const [fromRollups, raw] = await Promise.all([
+      new RunReads(policy()).daySummary(client, US_STORE, range),
+      new RunReads().summary(client, US_STORE, range),
+    ]);
+    expect(days(fromRollups)).toEqual(days(raw));
+  });
+
+  it("reads a rule filtered by country under its filters' key: the upstream is asked with the filter, the sums are the filtered rows'", async () => {
+    const filters = { startDate: "2026-05-01", endDate: "2026-05-10", filterCountry: "US" } as MetricsFilters;
+    const [fromRollups, raw] = await Promise.all([
+      new RunReads(policy()).daySummary(client, US_STORE, filters),
+      new RunReads().summary(client, US_STORE, filters),
+    ]);
+    expect(days(fromRollups)).toEqual(days(raw));
+    expect(queries.every((query) => (query as MetricsFilters).filterCountry === "US")).toBe(true);
+    await waitForStoredDays(db, 10);
+    const keys = await db.query<{ key: string }>("select distinct filter_key as key from rollup_days");
+    expect(keys).toEqual([{ key: "country=US" }]);
+    // Held now: a second check asks nothing upstream for these closed days, and still sums the filtered rows.
+    queries = [];
+    expect(days(await new RunReads(policy()).daySummary(client, US_STORE, filters))).toEqual(days(raw));
+    expect(queries).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import type { UpstreamClient } from "@/server/upstream/client";
 import { logger } from "@/server/observability/log";
 import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import { cellMatches, type CellFilter, type DayCells } from "./cells";
+import { filterKeyOf, type UpstreamRowFilters } from "./filter-key";
 import { readRange, type RollupPolicy } from "./reader";
 import { evictOverBudget, storedDaySums, type RollupScope } from "./repository";
 
@@ -65,10 +66,10 @@ function dayOf(days: Map<string, DaySums>, day: string): DaySums {
 export async function readDays(
   upstream: UpstreamClient,
   storeUrl: string,
-  range: { startDate: string; endDate: string; dimension_source?: DimensionSource },
+  range: { startDate: string; endDate: string; dimension_source?: DimensionSource } & UpstreamRowFilters,
   policy: RollupPolicy & { budgetBytes?: number },
 ): Promise<DaysRead> {
-  const scope: RollupScope = { storeUrl, source: range.dimension_source ?? "conversion" };
+  const scope: RollupScope = { storeUrl, source: range.dimension_source ?? "conversion", filterKey: filterKeyOf(range) };
   const fromUpstream: DayCells[] = [];
   const read = await readRange(upstream, storeUrl, range, {}, policy, { onDay: (day) => fromUpstream.push(day) });
   const readUpstream = new Set(fromUpstream.map((day) => day.day));

@@ -7,7 +7,7 @@ import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
  * with exactly these filters. Channel and product are not part of the key: the key's cells
  * answer them, as the unfiltered key's do.
  */
-type UpstreamRowFilters = Pick<MetricsFilters, "filterCountry" | "filterDeviceType" | "filterOS" | "filterBrowser" | "adId">;
+export type UpstreamRowFilters = Pick<MetricsFilters, "filterCountry" | "filterDeviceType" | "filterOS" | "filterBrowser" | "adId">;
 
 /** The key's parts, in the key's order, with the short name each has in it. */
 const PARTS = [
