@@ -112,6 +112,10 @@ const SAMPLES: Record<string, Sample> = {
   "DELETE /api/stores/[storeUrl]/digests/[id]": {},
   "POST /api/stores/[storeUrl]/digests/[id]/send": {},
   "GET /api/runs": {},
+  "POST /api/stores/[storeUrl]/deliveries/decisions": {
+    body: { key: "digest:digest_matrix:slot:team@example.com", decision: "arrived" },
+    action: true,
+  },
   "GET /api/outbox": {},
   "GET /api/stores/[storeUrl]/alerts": {},
   "POST /api/stores/[storeUrl]/alerts": { body: ALERT_RULE },
