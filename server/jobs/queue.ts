@@ -34,6 +34,12 @@ type JobHandler = (job: RunningJob) => Promise<JobResult>;
 /** A failure that retrying cannot fix (a revoked grant): the job is dead at once. */
 export class PermanentJobFailure extends Error {}
 
+/**
+ * A lease reaches at most this far past its run's deadline: the worker that holds the run records
+ * it as abandoned (at the deadline) before any worker may claim the run again.
+ */
+const DEADLINE_MARGIN_SECONDS = 5;
+
 /** "15-minute", "90-second": a deadline as the Runs page names it. */
 const deadlineWords = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`);
 
@@ -154,27 +160,27 @@ export async function claimJobs(
   return db.query<ClaimedRow>(
     `update jobs set state = 'running', attempts = attempts + 1, locked_by = $1, started_at = now(),
        deadline_at = now() + make_interval(secs => $5),
-       lease_until = least(now() + make_interval(secs => $3), now() + make_interval(secs => $5))
+       lease_until = least(now() + make_interval(secs => $3), now() + make_interval(secs => $5 + $6))
      where id in (
        select id from jobs
        where name = any($2::text[]) and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
        order by run_at limit $4 for update skip locked)
      returning id::text as id, name, payload, attempts, store_url as "storeUrl", deadline_at as "deadlineAt"`,
-    [workerId, names, leaseSeconds, limit, deadlineSeconds],
+    [workerId, names, leaseSeconds, limit, deadlineSeconds, DEADLINE_MARGIN_SECONDS],
   );
 }
 
 /**
- * Renews the leases of the jobs this worker runs, never past a run's deadline; the ids it no
- * longer holds (taken by another worker, or past their deadline) come back.
+ * Renews the leases of the jobs this worker runs, never past a run's deadline (and its margin);
+ * the ids it no longer holds (taken by another worker, or past their deadline) come back.
  */
 export async function renewLeases(db: Db, workerId: string, ids: string[], leaseSeconds: number): Promise<string[]> {
   if (ids.length === 0) return [];
   const held = await db.query<{ id: string }>(
-    `update jobs set lease_until = least(now() + make_interval(secs => $3), deadline_at)
+    `update jobs set lease_until = least(now() + make_interval(secs => $3), deadline_at + make_interval(secs => $4))
      where id = any($2::bigint[]) and locked_by = $1 and state = 'running' and (deadline_at is null or deadline_at > now())
      returning id::text as id`,
-    [workerId, ids, leaseSeconds],
+    [workerId, ids, leaseSeconds, DEADLINE_MARGIN_SECONDS],
   );
   const kept = new Set(held.map((row) => row.id));
   return ids.filter((id) => !kept.has(id));
