@@ -10,7 +10,7 @@ import { enqueue } from "@/server/jobs/queue";
  */
 export const RESEND_JOB = "delivery.resend";
 
-export type Decision = "send_again" | "arrived";
+type Decision = "send_again" | "arrived";
 
 export interface AwaitingDelivery {
   key: string;
@@ -85,7 +85,7 @@ export async function unknownDelivery(db: Db, storeUrl: string, key: string): Pr
 }
 
 /** The key a message sent again goes under: "…#2" for the first time, "…#3" if that one was sent again too. */
-export function resendKey(key: string): string {
+function resendKey(key: string): string {
   const numbered = /#(\d+)$/.exec(key);
   return numbered ? `${key.slice(0, numbered.index)}#${Number(numbered[1]) + 1}` : `${key}#2`;
 }
