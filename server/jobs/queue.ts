@@ -135,7 +135,7 @@ interface ClaimedRow {
   attempts: number;
   /** The store the job works for; null for work of no one store (the planner, the purge). */
   storeUrl: string | null;
-  /** When this run is abandoned; its lease is never renewed past it. */
+  /** When this run is abandoned; its lease is never renewed past it (but for DEADLINE_MARGIN_SECONDS). */
   deadlineAt: Date;
 }
 
@@ -224,6 +224,8 @@ async function runJob(worker: Worker, job: ClaimedRow, deadlineSeconds: number):
       },
       Math.max(0, job.deadlineAt.getTime() - Date.now()),
     );
+    // A stopping process exits without waiting for the deadline of a run it already gave up.
+    deadlineTimer.unref();
   });
   try {
     // A job of one store sees and writes that store's rows only; a job of none, no store's rows
