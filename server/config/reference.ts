@@ -293,6 +293,13 @@ const SETTING_GROUPS: SettingGroup[] = [
       },
       { name: "JOBS_CONCURRENCY", fallback: "`4`", production: "", meaning: "Jobs one instance runs at once." },
       {
+        name: "JOBS_RUN_DEADLINE_SECONDS",
+        fallback: "`900`",
+        production: "",
+        meaning:
+          "How long one run of a job may take (10 to 86400). Its lease is not renewed past it; a run still going is abandoned (its handler aborted, the run recorded as abandoned on the Runs page) and retried per the job's attempts. Must be more than `JOBS_LEASE_SECONDS`, and at least `UPSTREAM_TIMEOUT_MS` plus the longest send timeout (`WEBHOOK_TIMEOUT_MS`, or `SMTP_TIMEOUT_MS` with `SMTP_URL`) plus half a second.",
+      },
+      {
         name: "WEBHOOK_ALLOW_PRIVATE",
         fallback: "off (on in the demo)",
         production: "",

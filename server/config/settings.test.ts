@@ -100,6 +100,26 @@ describe("the settings", () => {
     expect(settings()).toMatchObject({ server: { shutdownGraceMs: 30_500 }, mail: { timeoutMs: 10_000 } });
   });
 
+  it("give a run a deadline longer than its lease, with room for one upstream read and one send", () => {
+    production({ JOBS_RUN_DEADLINE_SECONDS: undefined, JOBS_LEASE_SECONDS: undefined });
+    expect(settings().jobs).toMatchObject({ leaseSeconds: 30, runDeadlineSeconds: 900 });
+    production({ JOBS_RUN_DEADLINE_SECONDS: "30" });
+    expect(settingProblems()).toEqual(["JOBS_RUN_DEADLINE_SECONDS (30) must be more than JOBS_LEASE_SECONDS (30)."]);
+    production({
+      JOBS_RUN_DEADLINE_SECONDS: "40",
+      JOBS_LEASE_SECONDS: "10",
+      SMTP_URL: "smtp://mail.internal:587",
+      APP_ORIGIN: "https://dashboard.example.com",
+      SMTP_TIMEOUT_MS: "20000",
+      UPSTREAM_TIMEOUT_MS: "30000",
+    });
+    expect(settingProblems()).toEqual([
+      "JOBS_RUN_DEADLINE_SECONDS (40) must be at least 51: a run needs room for one upstream read (UPSTREAM_TIMEOUT_MS) and one send (WEBHOOK_TIMEOUT_MS or SMTP_TIMEOUT_MS) before its deadline.",
+    ]);
+    production({ JOBS_RUN_DEADLINE_SECONDS: "5" });
+    expect(settingProblems()).toEqual([expect.stringMatching(/JOBS_RUN_DEADLINE_SECONDS/)]);
+  });
+
   it("refuse production without a session secret, saying what to set", () => {
     production({ SESSION_SECRET: undefined });
     expect(settingProblems()).toEqual([expect.stringMatching(/^SESSION_SECRET is required in production/)]);
