@@ -458,7 +458,14 @@ export async function storedDaySums(
   if (days.length === 0) return { channels: [], products: [] };
   const where = `store_url = $1 and source = $2 and filter_key = $6 and day = any($3::date[])
     and ($4::text is null or channel = $4) and ($5::text[] is null or product_id = any($5::text[]))`;
-  const params = [scope.storeUrl, scope.source, days, filter.channel ?? null, filter.productIds ? [...filter.productIds] : null, keyOf(scope)];
+  const params = [
+    scope.storeUrl,
+    scope.source,
+    days,
+    filter.channel ?? null,
+    filter.productIds ? [...filter.productIds] : null,
+    keyOf(scope),
+  ];
   const by = (column: "channel" | "product_id") =>
     db.query<StoredDaySum>(
       `select to_char(day, 'YYYY-MM-DD') as day, ${column} as key, sum(orders)::float8 as orders, sum(units)::float8 as units,
