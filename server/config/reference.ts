@@ -300,6 +300,13 @@ const SETTING_GROUPS: SettingGroup[] = [
           "How long one run of a job may take (10 to 86400). Its lease is not renewed past it; a run still going is abandoned (its handler aborted, the run recorded as abandoned on the Runs page) and retried per the job's attempts. Must be more than `JOBS_LEASE_SECONDS`, and at least `UPSTREAM_TIMEOUT_MS` plus the longest send timeout (`WEBHOOK_TIMEOUT_MS`, or `SMTP_TIMEOUT_MS` with `SMTP_URL`) plus half a second.",
       },
       {
+        name: "JOBS_TENANT_CONCURRENCY",
+        fallback: "`2`",
+        production: "",
+        meaning:
+          "Jobs one organization (or a store of none; the dashboard's own jobs count as one more) runs at once across all instances, so one organization's burst never holds every worker.",
+      },
+      {
         name: "WEBHOOK_ALLOW_PRIVATE",
         fallback: "off (on in the demo)",
         production: "",

@@ -94,6 +94,7 @@ const environmentSchema = z
     JOBS_LEASE_SECONDS: wholeNumber("JOBS_LEASE_SECONDS", 30, { min: 5, max: 600 }),
     JOBS_CONCURRENCY: wholeNumber("JOBS_CONCURRENCY", 4, { max: 64 }),
     JOBS_RUN_DEADLINE_SECONDS: wholeNumber("JOBS_RUN_DEADLINE_SECONDS", 900, { min: 10, max: 86_400 }),
+    JOBS_TENANT_CONCURRENCY: wholeNumber("JOBS_TENANT_CONCURRENCY", 2, { max: 1000 }),
     ROLLUPS: oneOf("ROLLUPS", ["auto", "on", "off"] as const, "auto"),
     ROLLUP_FRESH_DAYS: wholeNumber("ROLLUP_FRESH_DAYS", 3, { min: 0, max: 366 }),
     ROLLUP_REVALIDATE_SECONDS: wholeNumber("ROLLUP_REVALIDATE_SECONDS", 86_400, { min: 1, max: 31_536_000 }),
@@ -259,6 +260,7 @@ const environmentSchema = z
         leaseSeconds: env.JOBS_LEASE_SECONDS,
         concurrency: env.JOBS_CONCURRENCY,
         runDeadlineSeconds: env.JOBS_RUN_DEADLINE_SECONDS,
+        tenantConcurrency: env.JOBS_TENANT_CONCURRENCY,
       },
       rollups: {
         // On PostgreSQL by default; the embedded PGlite writes and sums cells slower than the upstream streams rows (docs/decisions/rollups.md).

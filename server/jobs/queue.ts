@@ -139,9 +139,17 @@ interface ClaimedRow {
   deadlineAt: Date;
 }
 
+/** Any constant: claims of every instance take turns on it, so a tenant's running count is exact. */
+const CLAIM_LOCK = 7_310_421_119;
+
 /**
  * Jobs whose lease lapsed with no attempt left are dead; then up to `limit` due jobs are taken,
- * each run with a deadline `deadlineSeconds` away that caps its lease.
+ * each run with a deadline `deadlineSeconds` away that caps its lease, fairly across tenants (a
+ * job's organization, else its store; jobs of no store are one tenant): each tenant's due jobs
+ * are ranked by (run_at, id) after the jobs it already runs, the lowest places go first
+ * (round-robin), and no tenant runs more than `tenantConcurrency` at once across all instances.
+ * Claims take turns on an advisory lock, so two instances never both fill a tenant's last place;
+ * `for update skip locked` still keeps a row another statement holds.
  */
 export async function claimJobs(
   db: Db,
@@ -150,24 +158,53 @@ export async function claimJobs(
   limit: number,
   leaseSeconds: number,
   deadlineSeconds: number,
+  tenantConcurrency: number,
 ): Promise<ClaimedRow[]> {
-  await db.query(
-    `update jobs set state = 'dead', finished_at = now(), locked_by = null, lease_until = null,
-       detail = case when deadline_at <= now() then $1 else 'The run stopped (its instance died) and no attempt was left.' end
-     where state = 'running' and lease_until < now() and attempts >= max_attempts`,
-    [`${new RunDeadlinePassed(deadlineSeconds).message} No attempt was left.`],
-  );
-  return db.query<ClaimedRow>(
-    `update jobs set state = 'running', attempts = attempts + 1, locked_by = $1, started_at = now(),
-       deadline_at = now() + make_interval(secs => $5),
-       lease_until = least(now() + make_interval(secs => $3), now() + make_interval(secs => $5 + $6))
-     where id in (
-       select id from jobs
-       where name = any($2::text[]) and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
-       order by run_at limit $4 for update skip locked)
-     returning id::text as id, name, payload, attempts, store_url as "storeUrl", deadline_at as "deadlineAt"`,
-    [workerId, names, leaseSeconds, limit, deadlineSeconds, DEADLINE_MARGIN_SECONDS],
-  );
+  return db.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock($1)", [CLAIM_LOCK]);
+    await tx.query(
+      `update jobs set state = 'dead', finished_at = now(), locked_by = null, lease_until = null,
+         detail = case when deadline_at <= now() then $1 else 'The run stopped (its instance died) and no attempt was left.' end
+       where state = 'running' and lease_until < now() and attempts >= max_attempts`,
+      [`${new RunDeadlinePassed(deadlineSeconds).message} No attempt was left.`],
+    );
+    return tx.query<ClaimedRow>(
+      // Every tenant with jobs queued or running (a skip scan of jobs_due_by_tenant), then each
+      // one's running count and its first due jobs up to its free places: the cost grows with the
+      // tenants waiting, not with the jobs queued (docs/decisions/job-queue.md).
+      `with recursive tenants (tenant) as (
+         (select tenant from jobs where state in ('queued', 'running') order by tenant limit 1)
+         union all
+         select (select j.tenant from jobs j where j.state in ('queued', 'running') and j.tenant > t.tenant order by j.tenant limit 1)
+         from tenants t where t.tenant is not null
+       ), places as (
+         select due.id, due.run_at, held.count + row_number() over (partition by tenants.tenant order by due.run_at, due.id) as place
+         from tenants
+         cross join lateral (
+           select count(*)::int as count from jobs r where r.tenant = tenants.tenant and r.state = 'running' and r.lease_until >= now()
+         ) held
+         cross join lateral (
+           select d.id, d.run_at from jobs d
+           where d.tenant = tenants.tenant and d.state in ('queued', 'running') and d.name = any($2::text[])
+             and ((d.state = 'queued' and d.run_at <= now()) or (d.state = 'running' and d.lease_until < now()))
+           order by d.run_at, d.id limit greatest($7 - held.count, 0)
+         ) due
+         where tenants.tenant is not null
+       ), chosen as (
+         select id from places order by place, run_at, id limit $4
+       )
+       update jobs set state = 'running', attempts = attempts + 1, locked_by = $1, started_at = now(),
+         deadline_at = now() + make_interval(secs => $5),
+         lease_until = least(now() + make_interval(secs => $3), now() + make_interval(secs => $5 + $6))
+       where id in (
+         select id from jobs
+         where id in (select id from chosen)
+           and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
+         for update skip locked)
+       returning id::text as id, name, payload, attempts, store_url as "storeUrl", deadline_at as "deadlineAt"`,
+      [workerId, names, leaseSeconds, limit, deadlineSeconds, DEADLINE_MARGIN_SECONDS, tenantConcurrency],
+    );
+  });
 }
 
 /**
@@ -264,12 +301,20 @@ async function enqueueRecurring(): Promise<void> {
 }
 
 async function poll(worker: Worker): Promise<void> {
-  const { leaseSeconds, concurrency } = settings().jobs;
+  const { leaseSeconds, concurrency, tenantConcurrency } = settings().jobs;
   const deadlineSeconds = worker.runDeadlineSeconds;
   await enqueueRecurring();
   const free = concurrency - worker.running.size;
   if (free <= 0 || worker.stopped) return;
-  const claimed = await claimJobs(await database(), worker.id, [...registry.jobs.keys()], free, leaseSeconds, deadlineSeconds);
+  const claimed = await claimJobs(
+    await database(),
+    worker.id,
+    [...registry.jobs.keys()],
+    free,
+    leaseSeconds,
+    deadlineSeconds,
+    tenantConcurrency,
+  );
   for (const job of claimed) {
     const run: Promise<void> = runJob(worker, job, deadlineSeconds).finally(() => worker.inFlight.delete(run));
     worker.inFlight.add(run);
