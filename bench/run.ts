@@ -7,6 +7,7 @@ import { benchAlerts } from "./alerts";
 import { benchAggregation } from "./aggregation";
 import { benchBundles } from "./bundles";
 import { benchDigests } from "./digests";
+import { benchFlood } from "./flood";
 import { benchIsolation } from "./isolation";
 import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
 import { benchMemory } from "./memory";
@@ -27,6 +28,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   rollups: () => benchRollups(),
   isolation: () => benchIsolation(),
   retention: () => benchRetention(),
+  flood: () => benchFlood(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
     console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);
