@@ -1,11 +1,12 @@
 /**
  * The flood bench's measuring side, run with the server's module conditions by bench/flood.ts on
- * DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite): organization A queues FLOOD_JOBS jobs at once (a
- * "Send now" flood), then organization B queues one scheduled job at a time; FLOOD_WORKERS workers
- * of FLOOD_SLOTS slots each poll every FLOOD_POLL_MS and run each job for 20–50 ms. B's wait is
- * from its enqueue to its handler's start. Three runs on the same database: B alone (the
- * baseline), B beside the flood with the queue's claim, and B beside the flood with the claim in
- * first-in-first-out order the queue had before (kept here only, for the contrast).
+ * DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite): organization A queues FLOOD_JOBS jobs at once
+ * (a "Send now" flood), then organization B queues one scheduled job at a time (FLOOD_PROBES of
+ * them); FLOOD_WORKERS workers of FLOOD_SLOTS slots each poll every FLOOD_POLL_MS and run each job
+ * for 20–50 ms. B's wait is from its enqueue to its handler's start. Three runs on the same
+ * database: B alone (the baseline), B beside the flood with the queue's claim, and B beside the
+ * flood with the claim in first-in-first-out order the queue had before (kept here only, for the
+ * contrast).
  */
 import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -18,7 +19,8 @@ const WORKERS = Number(process.env.FLOOD_WORKERS ?? 2);
 const SLOTS = Number(process.env.FLOOD_SLOTS ?? 4);
 const POLL_MS = Number(process.env.FLOOD_POLL_MS ?? 100);
 const TENANT_CONCURRENCY = Number(process.env.JOBS_TENANT_CONCURRENCY ?? 2);
-const PROBES = Number(process.env.FLOOD_PROBES ?? 5);
+const PROBES = Number(process.env.FLOOD_PROBES ?? 10);
+/** B's jobs come 400 ms apart plus up to one poll, so they meet the polls at every phase. */
 const PROBE_EVERY_MS = 400;
 const LEASE_SECONDS = 30;
 const NAME = "digest.send";
@@ -58,7 +60,7 @@ async function scenario(db: Db, claim: Claim, flood: boolean): Promise<Outcome> 
       }
     });
   }
-  const enqueuedAt = new Map<string, number>();
+  const enqueuedAt = new Map<number, number>();
   const waitsMs: number[] = [];
   const claimMs: number[] = [];
   let floodDone = 0;
@@ -66,8 +68,8 @@ async function scenario(db: Db, claim: Claim, flood: boolean): Promise<Outcome> 
   const inFlight = new Set<Promise<void>>();
 
   const run = async (workerId: string, job: { id: string; payload: unknown }) => {
-    const probe = enqueuedAt.get(job.id);
-    if (probe !== undefined) waitsMs.push(performance.now() - probe);
+    const { probe } = job.payload as { probe?: number };
+    if (probe !== undefined) waitsMs.push(performance.now() - enqueuedAt.get(probe)!);
     await sleep(randomInt(20, 51));
     await db.query("update jobs set state = 'done', finished_at = now(), lease_until = null where id = $1 and locked_by = $2", [
       job.id,
@@ -75,8 +77,10 @@ async function scenario(db: Db, claim: Claim, flood: boolean): Promise<Outcome> 
     ]);
     if (probe === undefined) floodDone += 1;
   };
-  const worker = async (workerId: string) => {
+  const worker = async (workerId: string, index: number) => {
     const running = new Set<Promise<void>>();
+    // Instances poll out of step with each other.
+    await sleep((index * POLL_MS) / WORKERS);
     while (!stopped) {
       const free = SLOTS - running.size;
       if (free > 0) {
@@ -96,16 +100,15 @@ async function scenario(db: Db, claim: Claim, flood: boolean): Promise<Outcome> 
     }
   };
 
-  const workers = Array.from({ length: WORKERS }, (_, index) => worker(`bench-worker-${index + 1}`));
+  const workers = Array.from({ length: WORKERS }, (_, index) => worker(`bench-worker-${index + 1}`, index));
   // Let the workers fill their slots with the flood before B's first job arrives.
   await sleep(flood ? 2 * POLL_MS : 0);
   const floodDoneBefore = floodDone;
   const measuring = performance.now();
   for (let probe = 0; probe < PROBES; probe += 1) {
-    const before = performance.now();
-    const { id } = await enqueue(NAME, { probe }, { db, organizationId: OTHER, storeUrl: "scheduled-b.example" });
-    enqueuedAt.set(id, before);
-    await sleep(PROBE_EVERY_MS);
+    enqueuedAt.set(probe, performance.now());
+    await enqueue(NAME, { probe }, { db, organizationId: OTHER, storeUrl: "scheduled-b.example" });
+    await sleep(PROBE_EVERY_MS + randomInt(0, POLL_MS + 1));
   }
   const deadline = performance.now() + 600_000;
   while (waitsMs.length < PROBES) {
@@ -141,7 +144,7 @@ async function main() {
     const fifo = await scenario(db, fifoClaim, true);
     const baseline = quantile(alone.waitsMs, 0.5);
     console.log(
-      `\nFlood on ${storage}: A queues ${FLOOD_JOBS} jobs at once, then B queues ${PROBES} (one every ${PROBE_EVERY_MS} ms); ` +
+      `\nFlood on ${storage}: A queues ${FLOOD_JOBS} jobs at once, then B queues ${PROBES} (one every ${PROBE_EVERY_MS} ms plus up to a poll); ` +
         `${WORKERS} workers x ${SLOTS} slots, poll every ${POLL_MS} ms, jobs of 20-50 ms, JOBS_TENANT_CONCURRENCY=${TENANT_CONCURRENCY}`,
     );
     console.log("| Claim | B's wait p50 | B's wait max | p50 against B alone | A's jobs done a second while measured | Claim p50 / max |");
