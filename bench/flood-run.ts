@@ -23,25 +23,28 @@ const PROBES = Number(process.env.FLOOD_PROBES ?? 10);
 /** B's jobs come 400 ms apart plus up to one poll, so they meet the polls at every phase. */
 const PROBE_EVERY_MS = 400;
 const LEASE_SECONDS = 30;
+/** JOBS_RUN_DEADLINE_SECONDS's default: no run here comes near it. */
+const DEADLINE_SECONDS = 900;
 const NAME = "digest.send";
 const FLOODER = "org_flood_a";
 const OTHER = "org_scheduled_b";
 
 type Claim = (db: Db, workerId: string, limit: number) => Promise<{ id: string; payload: unknown }[]>;
 
-const fairClaim: Claim = (db, workerId, limit) => claimJobs(db, workerId, [NAME], limit, LEASE_SECONDS, TENANT_CONCURRENCY);
+const fairClaim: Claim = (db, workerId, limit) =>
+  claimJobs(db, workerId, [NAME], limit, LEASE_SECONDS, DEADLINE_SECONDS, TENANT_CONCURRENCY);
 
 /** The queue's claim before it was fair: the oldest due jobs first, whoever queued them. */
 const fifoClaim: Claim = (db, workerId, limit) =>
   db.query(
     `update jobs set state = 'running', attempts = attempts + 1, locked_by = $1, started_at = now(),
-       lease_until = now() + make_interval(secs => $3)
+       deadline_at = now() + make_interval(secs => $5), lease_until = now() + make_interval(secs => $3)
      where id in (
        select id from jobs
        where name = any($2::text[]) and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
        order by run_at limit $4 for update skip locked)
      returning id::text as id, payload`,
-    [workerId, [NAME], LEASE_SECONDS, limit],
+    [workerId, [NAME], LEASE_SECONDS, limit, DEADLINE_SECONDS],
   );
 
 interface Outcome {
