@@ -6,8 +6,8 @@ alter table jobs add column tenant text generated always as (
   coalesce('organization:' || organization_id, 'store:' || store_url, 'dashboard')
 ) stored;
 
--- The claim ranks each tenant's due jobs by (run_at, id) and counts each tenant's running jobs:
--- both read this index in order, without sorting the whole queue.
+-- The claim walks the tenants with jobs queued or running, then reads each one's first due jobs
+-- by (run_at, id): both from this index, in its order, without sorting the whole queue.
 create index jobs_due_by_tenant on jobs (tenant, run_at, id) where state in ('queued', 'running');
 -- Each tenant's running jobs, counted at every claim: a few rows, whatever the queue and the runs kept.
 create index jobs_running_by_tenant on jobs (tenant) where state = 'running';
