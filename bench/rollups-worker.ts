@@ -2,7 +2,8 @@
  * One view of a range through the day rollups, in a process of its own (a restarted instance:
  * nothing in memory, the rollups in the database). Run by bench/rollups.ts as
  * `node --conditions=react-server --import tsx bench/rollups-worker.ts <baseUrl> <startDate> <endDate> [staleDay]`
- * with DATA_DIR or DATABASE_URL naming the database. Prints one JSON line.
+ * with DATA_DIR or DATABASE_URL naming the database, and ROLLUP_BENCH_FILTERS (JSON, optional) the
+ * view's other filters. Prints one JSON line.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { openDatabase } from "@/server/db/database";
@@ -28,7 +29,8 @@ async function main() {
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
     const started = performance.now();
-    const read = await readRange(upstreamClient({ apiKey: ADMIN_KEY, requestId: "bench" }), US_STORE, { startDate, endDate }, {}, policy);
+    const filters = { startDate, endDate, ...(JSON.parse(process.env.ROLLUP_BENCH_FILTERS ?? "{}") as Record<string, string>) };
+    const read = await readRange(upstreamClient({ apiKey: ADMIN_KEY, requestId: "bench" }), US_STORE, filters, {}, policy);
     const wallMs = Math.round(performance.now() - started);
     const answerDelay = { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 };
     await read.saved;

@@ -8,6 +8,7 @@ import { benchAggregation } from "./aggregation";
 import { benchBundles } from "./bundles";
 import { benchColdRead } from "./coldread";
 import { benchDigests } from "./digests";
+import { benchFlood } from "./flood";
 import { benchIsolation } from "./isolation";
 import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
 import { benchMemory } from "./memory";
@@ -29,6 +30,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   isolation: () => benchIsolation(),
   coldread: () => benchColdRead(),
   retention: () => benchRetention(),
+  flood: () => benchFlood(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
     console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);

@@ -5,15 +5,8 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import { HttpError } from "./errors";
-import {
-  findKey,
-  findOrganization,
-  findStore,
-  type KeyFixture,
-  type OrganizationFixture,
-  type Permission,
-  type StoreFixture,
-} from "./fixtures";
+import { findOrganization, findStore, type OrganizationFixture, type StoreFixture } from "./fixtures";
+import { findKey, type KeyFixture, type Permission } from "./keys";
 
 /** An active key that carries an organization and a store. */
 export interface ScopedKey extends KeyFixture {

@@ -5,7 +5,7 @@
  */
 
 import { initialAdAccounts } from "./assets";
-import { KEYS, type KeyState, type Permission } from "./fixtures";
+import { KEYS, type KeyState, type Permission } from "./keys";
 import { oddAdAccounts } from "./odd-data";
 import { ODD_KEY } from "./odd-fixtures";
 

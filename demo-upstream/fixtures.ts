@@ -1,17 +1,12 @@
-import { ODD_KEY, ODD_ORGANIZATION, ODD_STORE, ODD_USER } from "./odd-fixtures";
+import { ODD_ORGANIZATION, ODD_STORE, ODD_USER } from "./odd-fixtures";
 
 /**
- * The fixed cast of the demo: organizations, stores, users and API keys. Key strings are
- * referenced verbatim by docs, tests and the dashboard's login screen: do not change them.
+ * The fixed cast of the demo: organizations, stores and users (their API keys are in keys.ts).
  */
 
-export type Permission = "analytics:read" | "tracking-connections:delete" | "campaigns:clone";
-export type KeyState = "active" | "expired" | "revoked" | "legacy";
 /** The contract does not list roles: the odd store's user has one of its own. */
 type Role = "owner" | "admin" | "member" | (string & {});
 export type ProductTheme = "outdoor" | "home";
-
-const ALL_PERMISSIONS: readonly Permission[] = ["analytics:read", "tracking-connections:delete", "campaigns:clone"];
 
 /** Stores have data from their creation date up to this day (inclusive), independent of today. */
 export const DATA_END_DATE = "2030-12-31";
@@ -57,16 +52,6 @@ export interface UserFixture {
   emailVerified: boolean;
   image: string | null;
   roles: Readonly<Record<string, Role>>;
-}
-
-export interface KeyFixture {
-  key: string;
-  label: string;
-  state: KeyState;
-  organizationId: string | null;
-  storeUrl: string | null;
-  permissions: readonly Permission[];
-  userId: string;
 }
 
 const ORGANIZATIONS: readonly OrganizationFixture[] = [
@@ -245,92 +230,6 @@ const USERS: readonly UserFixture[] = [
   },
 ];
 
-const NW_US = "northwind-outfitters.myshopify.com";
-
-export const KEYS: readonly KeyFixture[] = [
-  {
-    key: "sk_demo_admin_nw_us_5d8e2f41c7a9",
-    label: "Admin — Northwind US",
-    state: "active",
-    organizationId: "org_northwind",
-    storeUrl: NW_US,
-    permissions: ALL_PERMISSIONS,
-    userId: "usr_2b6f0c1e9a",
-  },
-  {
-    key: "sk_demo_marketer_nw_us_9b1c6e03d2f4",
-    label: "Marketer — Northwind US (read only)",
-    state: "active",
-    organizationId: "org_northwind",
-    storeUrl: NW_US,
-    permissions: ["analytics:read"],
-    userId: "usr_7d41a9e3c0",
-  },
-  {
-    key: "sk_demo_manager_nw_us_7c2e5a90f3b1",
-    label: "Manager — Northwind US (may clone campaigns)",
-    state: "active",
-    organizationId: "org_northwind",
-    storeUrl: NW_US,
-    permissions: ["analytics:read", "campaigns:clone"],
-    userId: "usr_c93e5b27f4",
-  },
-  {
-    key: "sk_demo_admin_nw_eu_2a7f94c1e8b3",
-    label: "Admin — Northwind EU",
-    state: "active",
-    organizationId: "org_northwind",
-    storeUrl: "northwind-eu.myshopify.com",
-    permissions: ALL_PERMISSIONS,
-    userId: "usr_2b6f0c1e9a",
-  },
-  {
-    key: "sk_demo_expired_nw_us_6e3b8d52a1f0",
-    label: "Expired key",
-    state: "expired",
-    organizationId: "org_northwind",
-    storeUrl: NW_US,
-    permissions: ["analytics:read"],
-    userId: "usr_7d41a9e3c0",
-  },
-  {
-    key: "sk_demo_revoked_nw_us_c4a19f7e2d68",
-    label: "Revoked key",
-    state: "revoked",
-    organizationId: "org_northwind",
-    storeUrl: NW_US,
-    permissions: ALL_PERMISSIONS,
-    userId: "usr_c93e5b27f4",
-  },
-  {
-    key: "sk_demo_legacy_unscoped_8f2d5b1a9c37",
-    label: "Legacy key without store scope",
-    state: "legacy",
-    organizationId: null,
-    storeUrl: null,
-    permissions: [],
-    userId: "usr_2b6f0c1e9a",
-  },
-  {
-    key: "sk_demo_admin_kumo_jp_3c9e71f4b2a5",
-    label: "Admin — Kumo Living JP (second organization)",
-    state: "active",
-    organizationId: "org_kumo",
-    storeUrl: "kumo-living.jp",
-    permissions: ALL_PERMISSIONS,
-    userId: "usr_48fa0d6b12",
-  },
-  {
-    key: "sk_demo_admin_kumo_au_e81d4c6b0a27",
-    label: "Admin — Kumo Living AU",
-    state: "active",
-    organizationId: "org_kumo",
-    storeUrl: "kumo-living-au.myshopify.com",
-    permissions: ALL_PERMISSIONS,
-    userId: "usr_48fa0d6b12",
-  },
-];
-
 /*
  * The odd store's organization, store and user are found too: only its key, which
  * authenticates in odd mode alone (`findKey`), reaches them.
@@ -345,10 +244,6 @@ export function findOrganization(id: string): OrganizationFixture | undefined {
 
 export function findUser(id: string): UserFixture | undefined {
   return USERS.find((user) => user.id === id) ?? (id === ODD_USER.id ? ODD_USER : undefined);
-}
-
-export function findKey(key: string, odd = false): KeyFixture | undefined {
-  return KEYS.find((fixture) => fixture.key === key) ?? (odd && key === ODD_KEY.key ? ODD_KEY : undefined);
 }
 
 /** Day number (days since 1970-01-01) of a YYYY-MM-DD string; dates are calendar days, not instants. */

@@ -6,7 +6,8 @@
  * names, a 300-character ID. Off, the demo's data set is exactly what it is without it.
  */
 
-import type { KeyFixture, OrganizationFixture, StoreFixture, UserFixture } from "./fixtures";
+import type { OrganizationFixture, StoreFixture, UserFixture } from "./fixtures";
+import type { KeyFixture } from "./keys";
 
 export const ODD_KEY_STRING = "sk_demo_admin_odd_7f3a9c2e5b10";
 

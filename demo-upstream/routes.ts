@@ -6,7 +6,7 @@
 
 import type { Handler } from "./context";
 import type { RouteId } from "./faults";
-import type { Permission } from "./fixtures";
+import type { Permission } from "./keys";
 import { cloneLinkedInCampaign, enrich } from "@/demo-upstream/handlers/assets";
 import { context, me, organizations, stores } from "@/demo-upstream/handlers/identity";
 import { dimensions, products } from "@/demo-upstream/handlers/metrics";

@@ -166,7 +166,10 @@ export async function startDemoUpstream(options: DemoUpstreamOptions = {}): Prom
     keyUses: [],
     openStreams: 0,
   };
-  const server = createServer((req, res) => {
+  // Idle keep-alive connections are held longer than fetch holds its own (4 s), so a fetch
+  // never reuses a socket the server is closing at that moment (an ECONNRESET seen on a busy
+  // machine). The dashboard's own reads retry such a reset.
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     void handle(req, res, runtime);
   });
   // Unparseable HTTP never reaches handle(); answer it as an Error object with a request ID too.

@@ -1,4 +1,4 @@
-import { KEYS as DEMO_KEYS } from "@/demo-upstream/fixtures";
+import { KEYS as DEMO_KEYS } from "@/demo-upstream/keys";
 import { DEMO_DROP_CHANNEL, DEMO_DROP_STORE } from "@/demo-upstream/demo-drop";
 import { expect, signInWithKey, test } from "./support/fixtures";
 

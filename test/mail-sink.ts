@@ -8,6 +8,8 @@ export interface MailSink {
   messages: ParsedMail[];
   /** Holds each accepted message this long before answering (a slow server: its sender can be killed mid-send). */
   hold(ms: number): void;
+  /** While on, takes each message's data and never answers it (a server gone silent after DATA): its outcome is unknown to the sender. */
+  silence(on: boolean): void;
   /** Resolves once `count` messages in all have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
   close(): Promise<void>;
@@ -17,6 +19,7 @@ export interface MailSink {
 export async function startMailSink(options: { reject?: string[] } = {}): Promise<MailSink> {
   const messages: ParsedMail[] = [];
   let holdMs = 0;
+  let silent = false;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -30,7 +33,7 @@ export async function startMailSink(options: { reject?: string[] } = {}): Promis
       simpleParser(stream)
         .then((message) => {
           messages.push(message);
-          setTimeout(callback, holdMs);
+          if (!silent) setTimeout(callback, holdMs);
         })
         .catch((error: Error) => callback(error));
     },
@@ -41,6 +44,7 @@ export async function startMailSink(options: { reject?: string[] } = {}): Promis
     url: `smtp://127.0.0.1:${port}`,
     messages,
     hold: (ms) => void (holdMs = ms),
+    silence: (on) => void (silent = on),
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (messages.length < count) {

@@ -1,8 +1,11 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
-import { outboxSchema, runsSchema } from "@/shared/schemas/runs";
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useGuardedAction } from "@/client/guarded-action";
+import { deliveryDecisionAnswerSchema, outboxSchema, runsSchema } from "@/shared/schemas/runs";
+import { buildPath } from "@/shared/url";
 import { apiFetch } from "./api-client";
 
 const runKeys = {
+  all: ["runs"] as const,
   runs: (organizationId?: string, store?: string) => ["runs", organizationId ?? "", store ?? ""] as const,
   outbox: (organizationId?: string, store?: string) => ["outbox", organizationId ?? "", store ?? ""] as const,
 };
@@ -35,4 +38,29 @@ export function useRuns(organizationId?: string, store?: string) {
 /** GET /api/outbox: the Outbox of the reach's stores, or of `store` alone. */
 export function useOutbox(organizationId?: string, store?: string) {
   return useQuery(outboxQueryOptions(organizationId, store));
+}
+
+interface DeliveryDecisionInput {
+  storeUrl: string;
+  key: string;
+  decision: "send_again" | "arrived";
+}
+
+/**
+ * POST /api/stores/{storeUrl}/deliveries/decisions: "Send again" or "It arrived" for an `unknown`
+ * message, with an Idempotency-Key kept while the same press is retried (a double click or a lost
+ * answer sends one message).
+ */
+export function useDeliveryDecision(organizationId?: string) {
+  const queryClient = useQueryClient();
+  return useGuardedAction({
+    send: ({ storeUrl, key, decision }: DeliveryDecisionInput, idempotencyKey: string) =>
+      apiFetch(buildPath(["api", "stores", storeUrl, "deliveries", "decisions"]), deliveryDecisionAnswerSchema, {
+        organizationId,
+        method: "POST",
+        body: { key, decision },
+        headers: { "idempotency-key": idempotencyKey },
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: runKeys.all }),
+  });
 }

@@ -19,6 +19,8 @@ export const actionLabels: Record<AuditAction, string> = {
   "digest.create": "Scheduled a digest",
   "digest.delete": "Deleted a digest",
   "digest.send-now": "Sent a digest now",
+  "delivery.send-again": "Sent a message of unknown outcome again",
+  "delivery.arrived": "Marked a message of unknown outcome as arrived",
 };
 
 export const outcomeLabels: Record<AuditOutcome, string> = {

@@ -8,6 +8,7 @@ import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { StoreFilter, storeName } from "@/components/ui/store-filter";
+import { AwaitingDecision } from "./awaiting-decision";
 
 const RUN_STATES: Record<RunItem["state"], { label: string; tone: "neutral" | "good" | "warn" | "bad" | "info" }> = {
   queued: { label: "Queued", tone: "neutral" },
@@ -23,7 +24,13 @@ export const OUTCOMES: Record<DeliveryItem["outcome"], { label: string; tone: "n
   unknown: { label: "Unknown: check the mailbox", tone: "warn" },
 };
 
-const JOB_NAMES: Record<string, string> = { "digest.send": "Digest" };
+const JOB_NAMES: Record<string, string> = { "digest.send": "Digest", "delivery.resend": "Send again" };
+
+/** What the owner of an `unknown` message decided, as the deliveries list says it. */
+function decisionWords(decision: NonNullable<DeliveryItem["decision"]>): string {
+  const when = formatDateTimeWithZone(decision.at);
+  return decision.kind === "send_again" ? `Sent again by ${decision.by} on ${when}` : `Marked as arrived by ${decision.by} on ${when}`;
+}
 
 const cell = "px-3 py-2 text-left align-top";
 
@@ -37,10 +44,11 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
         <h1 className="text-xl font-semibold">Runs and deliveries</h1>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           Background work of your stores: each run with its attempts, and each message with its outcome. A message whose outcome is unknown
-          (its sender stopped mid-send) is never sent again by itself.
+          (sent, but no answer came back) is never sent again by itself: its owner decides, under “Needs a decision”.
         </p>
       </header>
       <StoreFilter id="runs-store" stores={runs.data?.stores} value={store} onChange={setStore} />
+      {runs.data && <AwaitingDecision items={runs.data.awaitingDecision} stores={runs.data.stores} organizationId={organizationId} />}
       <Card title="Recent runs">
         {runs.isPending && <Skeleton lines={3} label="Loading runs" />}
         {runs.isError && <ErrorPanel error={runs.error} onRetry={() => runs.refetch()} />}
@@ -113,6 +121,7 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                   <time dateTime={delivery.updatedAt}>{formatDateTimeWithZone(delivery.updatedAt)}</time>
                   {delivery.detail ? ` · ${delivery.detail}` : ""}
                 </p>
+                {delivery.decision && <p className="break-words">{decisionWords(delivery.decision)}</p>}
               </li>
             ))}
           </ul>

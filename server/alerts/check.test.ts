@@ -73,7 +73,6 @@ describe("an anomaly rule on a short history", () => {
     const sums = (orders: number) => ({ total: { revenue: orders * 10, orders, units: orders }, channels: new Map(), products: new Map() });
     return {
       currency: "USD",
-      rows: days.length,
       periods: new Map(days.map((day, index) => [day, sums(index === days.length - 1 ? 0 : 500)])),
       productNames: new Map(),
     };
@@ -90,7 +89,11 @@ describe("an anomaly rule on a short history", () => {
   };
   const context = (days: string[]) => ({
     upstream: upstreamClient({ apiKey: ADMIN_KEY, requestId: "test", readOnly: true }),
-    reads: { profile: async () => ({ timezone: "UTC" }), summary: async () => summary(days) } as unknown as RunReads,
+    reads: {
+      profile: async () => ({ timezone: "UTC" }),
+      summary: async () => summary(days),
+      daySummary: async () => summary(days),
+    } as unknown as RunReads,
     storeUrl: US_STORE,
     savedViewSearch: null,
   });

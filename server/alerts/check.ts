@@ -109,12 +109,16 @@ function explain(rule: AlertRuleInput, summary: Summary, period: string, history
 async function readFor(rule: AlertRuleInput, context: CheckContext, firstPeriod: string, lastPeriod: string): Promise<Summary> {
   const startDate = shiftDate(firstPeriod.slice(0, 10), -7 * MAX_WEEKS);
   const filters = ruleFilters(rule, context.savedViewSearch, startDate, lastPeriod.slice(0, 10));
-  return context.reads.summary(context.upstream, context.storeUrl, filters);
+  // Hourly rules need hour sums, which the day rollups do not keep: they read the upstream's rows.
+  return rule.granularity === "day"
+    ? context.reads.daySummary(context.upstream, context.storeUrl, filters)
+    : context.reads.summary(context.upstream, context.storeUrl, filters);
 }
 
 /**
- * Judges the rule's last complete period at `now`. One upstream read covers the period and
- * the eight weeks before it (always eight, so rules differing only in their weeks share it).
+ * Judges the rule's last complete period at `now`. One read covers the period and the eight
+ * weeks before it (always eight, so rules differing only in their weeks share it): for a daily
+ * rule through the day rollups when they are on, else one upstream read.
  */
 export async function checkRule(rule: AlertRuleInput, context: CheckContext, now: Date): Promise<RuleCheck> {
   const { timezone } = await context.reads.profile(context.upstream, context.storeUrl);

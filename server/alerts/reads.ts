@@ -3,6 +3,11 @@ import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { storeProfileSchema } from "@/shared/schemas/store";
 import { openProductRows } from "@/server/metrics/product-rows";
 import type { UpstreamClient } from "@/server/upstream/client";
+import { settings } from "@/server/config/settings";
+import type { Db } from "@/server/db/database";
+import { readDays, type DaysRead } from "@/server/rollups/day-sums";
+import { upstreamRowFilters } from "@/server/rollups/filter-key";
+import { rollupFilterOf, type RollupPolicy } from "@/server/rollups/reader";
 
 interface Sums {
   revenue: number;
@@ -23,7 +28,6 @@ export interface Summary {
   /** Product names as the rows carry them, by product ID. */
   productNames: Map<string, string>;
   periods: Map<string, PeriodSums>;
-  rows: number;
 }
 
 const zero = (): Sums => ({ revenue: 0, orders: 0, units: 0 });
@@ -45,10 +49,9 @@ function add(into: Map<string, Sums>, key: string, row: Sums) {
 /** Streams one products read into day and hour sums; the rows themselves are never held. */
 async function summarize(upstream: UpstreamClient, storeUrl: string, filters: MetricsFilters): Promise<Summary> {
   const rows = await openProductRows(upstream, storeUrl, filters);
-  const summary: Summary = { currency: null, productNames: new Map(), periods: new Map(), rows: 0 };
+  const summary: Summary = { currency: null, productNames: new Map(), periods: new Map() };
   for await (const batch of rows.batches) {
     for (const row of batch) {
-      summary.rows += 1;
       summary.currency ??= row.currency ?? null;
       if (row.product_name) summary.productNames.set(row.product_id, row.product_name);
       const time = (row as { time?: unknown }).time;
@@ -66,6 +69,21 @@ async function summarize(upstream: UpstreamClient, storeUrl: string, filters: Me
   return summary;
 }
 
+/** The day rollups an alert check reads daily sums through; null when they are off (settings().rollups). */
+export type AlertRollups = (RollupPolicy & { budgetBytes?: number }) | null;
+
+/** The rollups as the settings have them, on `db` (whose reach holds the stores checked). */
+export function alertRollups(db: Db): AlertRollups {
+  const { enabled, ...policy } = settings().rollups;
+  return enabled ? { db, ...policy } : null;
+}
+
+/** A read through the rollups as a summary of days (no hours: the cells keep none), within the filters' channel and products. */
+async function daySummary(days: DaysRead, filters: MetricsFilters): Promise<Summary> {
+  const sums = await days.sums(rollupFilterOf(filters)!);
+  return { currency: days.currency, productNames: days.productNames, periods: sums };
+}
+
 /**
  * The reads of one run of alert checks: identical reads (same key, organization, store and
  * query) are made once and shared by every rule that needs them, so 200 rules over a few
@@ -75,6 +93,28 @@ async function summarize(upstream: UpstreamClient, storeUrl: string, filters: Me
 export class RunReads {
   private readonly summaries = new Map<string, Promise<Summary>>();
   private readonly profiles = new Map<string, Promise<{ timezone: string; currency: string }>>();
+  private readonly days = new Map<string, Promise<DaysRead>>();
+
+  constructor(private readonly rollups: AlertRollups = null) {}
+
+  /**
+   * Sums by day only. With the rollups on and filters they answer (channel, products, the
+   * attribution), one read of the store's days through them serves every such rule of the run,
+   * each summing its own channel and products; otherwise the upstream's rows, as `summary`.
+   */
+  daySummary(upstream: UpstreamClient, storeUrl: string, filters: MetricsFilters): Promise<Summary> {
+    if (!this.rollups || !rollupFilterOf(filters, this.rollups.filterKeys)) return this.summary(upstream, storeUrl, filters);
+    const { startDate, endDate, dimension_source } = filters;
+    // The row filters only the upstream applies choose the rollups' key; channel and products are summed from its cells.
+    const range = { startDate, endDate, ...(dimension_source ? { dimension_source } : {}), ...upstreamRowFilters(filters) };
+    const key = JSON.stringify([upstream.keyIdentity, upstream.organizationId ?? null, storeUrl, range]);
+    let days = this.days.get(key);
+    if (!days) this.days.set(key, (days = readDays(upstream, storeUrl, range, this.rollups)));
+    const summaryKey = JSON.stringify(["days", key, filters]);
+    let found = this.summaries.get(summaryKey);
+    if (!found) this.summaries.set(summaryKey, (found = days.then((read) => daySummary(read, filters))));
+    return found;
+  }
 
   summary(upstream: UpstreamClient, storeUrl: string, filters: MetricsFilters): Promise<Summary> {
     const key = JSON.stringify([upstream.keyIdentity, upstream.organizationId ?? null, storeUrl, filters]);

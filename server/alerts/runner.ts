@@ -10,7 +10,7 @@ import { findView } from "@/server/db/saved-views";
 import { logException } from "@/server/observability/log";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { checkRule, lastCompletePeriod, type RuleCheck } from "./check";
-import { RunReads } from "./reads";
+import { alertRollups, RunReads, type AlertRollups } from "./reads";
 import { deliverWebhook, DEFAULT_BACKOFF_MS } from "./webhook";
 
 interface AlertRunOptions {
@@ -37,6 +37,8 @@ interface AlertRunOptions {
   oncePerPeriod?: boolean;
   /** Rules checked at once. */
   concurrency?: number;
+  /** The day rollups daily rules read through; by default as the settings have them, on `db`. */
+  rollups?: AlertRollups;
 }
 
 interface AlertRunResult extends CheckResult {
@@ -205,7 +207,7 @@ async function runRule(options: AlertRunOptions, rule: StoredRule, reads: RunRea
  * (upstream down, key refused) is counted and logged; the others go on.
  */
 export async function runAlertChecks(options: AlertRunOptions): Promise<AlertRunResult> {
-  const reads = new RunReads();
+  const reads = new RunReads(options.rollups === undefined ? alertRollups(options.db) : options.rollups);
   const result: AlertRunResult = { checked: 0, fired: 0, resolved: 0, failed: 0, alreadyJudged: 0, notifications: [] };
   const queue = options.rules.filter((rule) => !rule.muted);
   const workers = Array.from({ length: Math.min(options.concurrency ?? 8, queue.length) }, async () => {

@@ -300,6 +300,20 @@ const SETTING_GROUPS: SettingGroup[] = [
       },
       { name: "JOBS_CONCURRENCY", fallback: "`4`", production: "", meaning: "Jobs one instance runs at once." },
       {
+        name: "JOBS_RUN_DEADLINE_SECONDS",
+        fallback: "`900`",
+        production: "",
+        meaning:
+          "How long one run of a job may take (10 to 86400). Its lease is not renewed past it; a run still going is abandoned (its handler aborted, the run recorded as abandoned on the Runs page) and retried per the job's attempts. Must be more than `JOBS_LEASE_SECONDS`, and at least `UPSTREAM_TIMEOUT_MS` plus the longest send timeout (`WEBHOOK_TIMEOUT_MS`, or `SMTP_TIMEOUT_MS` with `SMTP_URL`) plus half a second.",
+      },
+      {
+        name: "JOBS_TENANT_CONCURRENCY",
+        fallback: "`2`",
+        production: "",
+        meaning:
+          "Jobs one organization (or a store of none; the dashboard's own jobs count as one more) runs at once across all instances, so one organization's burst never holds every worker.",
+      },
+      {
         name: "WEBHOOK_ALLOW_PRIVATE",
         fallback: "off (on in the demo)",
         production: "",
@@ -342,6 +356,13 @@ const SETTING_GROUPS: SettingGroup[] = [
         fallback: "`2048`",
         production: "",
         meaning: "The deployment's rollup size budget; the least recently used store-days are evicted first.",
+      },
+      {
+        name: "ROLLUP_FILTER_KEYS",
+        fallback: "`50`",
+        production: "",
+        meaning:
+          "Views filtered by country, device type, OS, browser or ad keep their rollups under their filters' key: this many keys per store, the least recently used dropped first (0 to 1000; 0: such views read the upstream every time).",
       },
     ],
   },

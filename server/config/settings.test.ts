@@ -29,8 +29,20 @@ describe("the settings", () => {
   });
 
   it("read the day rollup settings, with their defaults, and refuse values out of range by name", () => {
-    production({ ROLLUPS: undefined, ROLLUP_FRESH_DAYS: undefined, ROLLUP_REVALIDATE_SECONDS: undefined, ROLLUP_BUDGET_MB: undefined });
-    expect(settings().rollups).toMatchObject({ enabled: true, freshDays: 3, revalidateSeconds: 86_400, budgetBytes: 2048 * 1024 * 1024 });
+    production({
+      ROLLUPS: undefined,
+      ROLLUP_FRESH_DAYS: undefined,
+      ROLLUP_REVALIDATE_SECONDS: undefined,
+      ROLLUP_BUDGET_MB: undefined,
+      ROLLUP_FILTER_KEYS: undefined,
+    });
+    expect(settings().rollups).toMatchObject({
+      enabled: true,
+      freshDays: 3,
+      revalidateSeconds: 86_400,
+      budgetBytes: 2048 * 1024 * 1024,
+      filterKeys: 50,
+    });
     production({ DATABASE_URL: undefined, EMBEDDED_DATABASE: "1" });
     expect(settings().rollups.enabled).toBe(false);
     production({ DATABASE_URL: undefined, EMBEDDED_DATABASE: "1", ROLLUPS: "on" });
@@ -41,6 +53,10 @@ describe("the settings", () => {
     expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUPS/)]);
     production({ ROLLUPS: undefined, ROLLUP_BUDGET_MB: "0" });
     expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUP_BUDGET_MB/)]);
+    production({ ROLLUP_BUDGET_MB: undefined, ROLLUP_FILTER_KEYS: "0" });
+    expect(settings().rollups.filterKeys).toBe(0);
+    production({ ROLLUP_FILTER_KEYS: "-1" });
+    expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUP_FILTER_KEYS/)]);
   });
 
   it("take retention lifetimes in days, a message's body going before its row", () => {
@@ -82,6 +98,26 @@ describe("the settings", () => {
     });
     expect(settingProblems()).toEqual([]);
     expect(settings()).toMatchObject({ server: { shutdownGraceMs: 30_500 }, mail: { timeoutMs: 10_000 } });
+  });
+
+  it("give a run a deadline longer than its lease, with room for one upstream read and one send", () => {
+    production({ JOBS_RUN_DEADLINE_SECONDS: undefined, JOBS_LEASE_SECONDS: undefined });
+    expect(settings().jobs).toMatchObject({ leaseSeconds: 30, runDeadlineSeconds: 900 });
+    production({ JOBS_RUN_DEADLINE_SECONDS: "30" });
+    expect(settingProblems()).toEqual(["JOBS_RUN_DEADLINE_SECONDS (30) must be more than JOBS_LEASE_SECONDS (30)."]);
+    production({
+      JOBS_RUN_DEADLINE_SECONDS: "40",
+      JOBS_LEASE_SECONDS: "10",
+      SMTP_URL: "smtp://mail.internal:587",
+      APP_ORIGIN: "https://dashboard.example.com",
+      SMTP_TIMEOUT_MS: "20000",
+      UPSTREAM_TIMEOUT_MS: "30000",
+    });
+    expect(settingProblems()).toEqual([
+      "JOBS_RUN_DEADLINE_SECONDS (40) must be at least 51: a run needs room for one upstream read (UPSTREAM_TIMEOUT_MS) and one send (WEBHOOK_TIMEOUT_MS or SMTP_TIMEOUT_MS) before its deadline.",
+    ]);
+    production({ JOBS_RUN_DEADLINE_SECONDS: "5" });
+    expect(settingProblems()).toEqual([expect.stringMatching(/JOBS_RUN_DEADLINE_SECONDS/)]);
   });
 
   it("refuse production without a session secret, saying what to set", () => {

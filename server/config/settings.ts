@@ -94,10 +94,13 @@ const environmentSchema = z
     BACKGROUND_JOBS: oneOf("BACKGROUND_JOBS", ["on", "off"] as const, "on"),
     JOBS_LEASE_SECONDS: wholeNumber("JOBS_LEASE_SECONDS", 30, { min: 5, max: 600 }),
     JOBS_CONCURRENCY: wholeNumber("JOBS_CONCURRENCY", 4, { max: 64 }),
+    JOBS_RUN_DEADLINE_SECONDS: wholeNumber("JOBS_RUN_DEADLINE_SECONDS", 900, { min: 10, max: 86_400 }),
+    JOBS_TENANT_CONCURRENCY: wholeNumber("JOBS_TENANT_CONCURRENCY", 2, { max: 1000 }),
     ROLLUPS: oneOf("ROLLUPS", ["auto", "on", "off"] as const, "auto"),
     ROLLUP_FRESH_DAYS: wholeNumber("ROLLUP_FRESH_DAYS", 3, { min: 0, max: 366 }),
     ROLLUP_REVALIDATE_SECONDS: wholeNumber("ROLLUP_REVALIDATE_SECONDS", 86_400, { min: 1, max: 31_536_000 }),
     ROLLUP_BUDGET_MB: wholeNumber("ROLLUP_BUDGET_MB", 2_048, { min: 1, max: 1_048_576 }),
+    ROLLUP_FILTER_KEYS: wholeNumber("ROLLUP_FILTER_KEYS", 50, { min: 0, max: 1_000 }),
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(["1", "0", ""], { message: "WEBHOOK_ALLOW_PRIVATE must be 1, 0 or unset." })
       .optional()
@@ -171,6 +174,21 @@ const environmentSchema = z
         message: `SHUTDOWN_GRACE_MS (${env.SHUTDOWN_GRACE_MS}) must be at least UPSTREAM_TIMEOUT_MS + ${GRACE_MARGIN_MS} (${env.UPSTREAM_TIMEOUT_MS + GRACE_MARGIN_MS}): a stop would otherwise cut actions in flight into an unknown outcome.`,
       });
     }
+    // A run is abandoned at its deadline: it must outlast its lease (or the deadline would pass unseen
+    // between two heartbeats) and leave room for one upstream read and one send.
+    if (env.JOBS_RUN_DEADLINE_SECONDS <= env.JOBS_LEASE_SECONDS) {
+      context.addIssue({
+        code: "custom",
+        message: `JOBS_RUN_DEADLINE_SECONDS (${env.JOBS_RUN_DEADLINE_SECONDS}) must be more than JOBS_LEASE_SECONDS (${env.JOBS_LEASE_SECONDS}).`,
+      });
+    }
+    const runNeedsMs = env.UPSTREAM_TIMEOUT_MS + Math.max(...sendTimeouts.map(([, timeoutMs]) => timeoutMs)) + SEND_MARGIN_MS;
+    if (env.JOBS_RUN_DEADLINE_SECONDS * 1000 < runNeedsMs) {
+      context.addIssue({
+        code: "custom",
+        message: `JOBS_RUN_DEADLINE_SECONDS (${env.JOBS_RUN_DEADLINE_SECONDS}) must be at least ${Math.ceil(runNeedsMs / 1000)}: a run needs room for one upstream read (UPSTREAM_TIMEOUT_MS) and one send (${sendTimeouts.map(([name]) => name).join(" or ")}) before its deadline.`,
+      });
+    }
     if (production && !env.DATABASE_URL && !env.EMBEDDED_DATABASE) {
       context.addIssue({
         code: "custom",
@@ -238,13 +256,20 @@ const environmentSchema = z
         ttlDays: env.DELEGATION_TTL_DAYS,
       },
       mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM || "Store analytics <digests@dashboard.invalid>", timeoutMs: env.SMTP_TIMEOUT_MS },
-      jobs: { enabled: env.BACKGROUND_JOBS === "on", leaseSeconds: env.JOBS_LEASE_SECONDS, concurrency: env.JOBS_CONCURRENCY },
+      jobs: {
+        enabled: env.BACKGROUND_JOBS === "on",
+        leaseSeconds: env.JOBS_LEASE_SECONDS,
+        concurrency: env.JOBS_CONCURRENCY,
+        runDeadlineSeconds: env.JOBS_RUN_DEADLINE_SECONDS,
+        tenantConcurrency: env.JOBS_TENANT_CONCURRENCY,
+      },
       rollups: {
         // On PostgreSQL by default; the embedded PGlite writes and sums cells slower than the upstream streams rows (docs/decisions/rollups.md).
         enabled: env.ROLLUPS === "on" || (env.ROLLUPS === "auto" && Boolean(env.DATABASE_URL)),
         freshDays: env.ROLLUP_FRESH_DAYS,
         revalidateSeconds: env.ROLLUP_REVALIDATE_SECONDS,
         budgetBytes: env.ROLLUP_BUDGET_MB * 1024 * 1024,
+        filterKeys: env.ROLLUP_FILTER_KEYS,
         // A claim outlives the slowest read an instance may make before another takes the days over.
         claimHoldMs: env.UPSTREAM_TIMEOUT_MS * 4 + 60_000,
       },

@@ -19,12 +19,18 @@ export interface Delivery {
   attempts: number;
   createdAt: Date;
   updatedAt: Date;
+  /** For an `unknown` message: what its owner decided (server/delivery/decisions.ts), by whom, when, and the key it was sent again under. */
+  decision: "send_again" | "arrived" | null;
+  decidedBy: string | null;
+  decidedAt: Date | null;
+  resentKey: string | null;
 }
 
 type DeliveryOutcome = "sending" | "sent" | "not_sent" | "unknown";
 
 const COLUMNS = `key, organization_id as "organizationId", store_url as "storeUrl", job_id::text as "jobId", recipient, subject, html,
-  text_body as "textBody", headers, channel, outcome, detail, message_id as "messageId", attempts, created_at as "createdAt", updated_at as "updatedAt"`;
+  text_body as "textBody", headers, channel, outcome, detail, message_id as "messageId", attempts, created_at as "createdAt", updated_at as "updatedAt",
+  decision, decided_by as "decidedBy", decided_at as "decidedAt", resent_key as "resentKey"`;
 
 type NewDelivery = Pick<Delivery, "key" | "recipient" | "subject" | "html" | "textBody" | "headers" | "channel" | "storeUrl"> &
   Partial<Pick<Delivery, "organizationId" | "jobId">> & { leaseHolder?: string };

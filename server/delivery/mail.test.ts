@@ -41,6 +41,22 @@ describe("deliverMail", () => {
     expect(await deliverMail(mail("mail:unreachable", "ada@example.com"))).toMatchObject({ outcome: "not_sent" });
   });
 
+  it("records 'unknown' when the server takes the message and never answers: it is not sent again", async () => {
+    vi.stubEnv("SMTP_URL", sink.url);
+    vi.stubEnv("SMTP_TIMEOUT_MS", "500");
+    sink.silence(true);
+    try {
+      const before = sink.messages.length;
+      const silent = await deliverMail(mail("mail:silent", "ada@example.com"));
+      expect(silent).toMatchObject({ outcome: "unknown" });
+      expect(sink.messages.length).toBe(before + 1);
+      expect(await deliverMail(mail("mail:silent", "ada@example.com"))).toMatchObject({ outcome: "unknown" });
+      expect(sink.messages.length).toBe(before + 1);
+    } finally {
+      sink.silence(false);
+    }
+  });
+
   it("keeps the subject and every header on one line, whatever text reaches them", async () => {
     vi.stubEnv("SMTP_URL", sink.url);
     const sent = await deliverMail({

@@ -60,9 +60,12 @@ const AFTER_DATA = new Set(["DATA", "API", undefined]);
  * message was handed over: unknown.
  */
 function classify(error: unknown): { outcome: "not_sent" | "unknown"; detail: string } {
-  const failure = error as { responseCode?: number; command?: string; code?: string; message?: string };
+  const failure = error as { responseCode?: number; command?: string; code?: string; message?: string; timeoutType?: string };
   const detail = (failure.message ?? String(error)).slice(0, 300);
   if (typeof failure.responseCode === "number") return { outcome: "not_sent", detail };
+  // A server silent after the greeting times out as a socket timeout named "CONN", whichever answer it
+  // withheld: it may be the one after the message's data, so the outcome is unknown, never re-sent.
+  if (failure.timeoutType === "SOCKET_TIMEOUT") return { outcome: "unknown", detail };
   if (failure.command === "CONN" || failure.code === "ECONNECTION" || failure.code === "EDNS") return { outcome: "not_sent", detail };
   if (!AFTER_DATA.has(failure.command)) return { outcome: "not_sent", detail };
   return { outcome: "unknown", detail };

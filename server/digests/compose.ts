@@ -5,7 +5,9 @@ import { revenueTargets } from "@/server/db/targets";
 import { productMetricsView } from "@/server/metrics/service";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { digestSummary, type DigestSummary } from "@/shared/digest-summary";
-import { todayIn } from "@/shared/metrics/date-range";
+import { comparisonRange, todayIn } from "@/shared/metrics/date-range";
+import { settings } from "@/server/config/settings";
+import { restatedDays, type RestatedDay, type RestatedSince } from "./restated";
 import { dailyRevenue, dayFractionAt, HISTORY_DAYS, pacing, type Pacing } from "@/shared/metrics/pacing";
 import { dateRangeOf, filtersOf, parseViewState } from "@/shared/metrics/view-state";
 import type { ProductMetricsView } from "@/shared/schemas/product-metrics-view";
@@ -25,6 +27,11 @@ export interface DigestContent {
   pacing: Pacing | null;
   /** The view's filters, attribution, range and comparison in words. */
   summary: DigestSummary;
+  /**
+   * Days of the range or its comparison restated since the previous send (none when the day
+   * rollups are off: nothing records restatements), and when they were looked up.
+   */
+  restated: { days: RestatedDay[]; lastDigest: boolean; asOf: Date };
 }
 
 const DAY_MS = 86_400_000;
@@ -53,6 +60,7 @@ export async function composeDigest(
   upstream: UpstreamClient,
   input: { organizationId: string; storeUrl: string; viewName: string; search: string; timeZone: string },
   now: Date,
+  restatedSince: RestatedSince | null = null,
 ): Promise<DigestContent> {
   const { state } = parseViewState(new URLSearchParams(input.search));
   const range = dateRangeOf(state, input.timeZone, now);
@@ -65,6 +73,19 @@ export async function composeDigest(
     notesInRange(db, scope, range),
     pacingNow(db, upstream, scope, input.timeZone, now),
   ]);
+  // Looked up after the view's reads, whose writes record the restatements they find.
+  const asOf = new Date();
+  const days =
+    restatedSince && settings().rollups.enabled
+      ? await restatedDays(
+          db,
+          input.storeUrl,
+          filters.dimension_source ?? "conversion",
+          [range, comparisonRange(range, compare)],
+          restatedSince.at,
+          asOf,
+        )
+      : [];
   return {
     storeUrl: input.storeUrl,
     viewName: input.viewName,
@@ -75,5 +96,6 @@ export async function composeDigest(
     notes: notes.map((note) => ({ startDate: note.startDate, endDate: note.endDate, text: note.text, authorEmail: note.authorEmail })),
     pacing: pace,
     summary: digestSummary(input.search, input.timeZone, now),
+    restated: { days, lastDigest: restatedSince?.lastDigest ?? false, asOf },
   };
 }

@@ -17,9 +17,11 @@ interface DigestEmailProps {
   sent: string;
   figures: DigestFigure[];
   moved: string[];
+  /** One line per day restated since the last digest. */
+  restated: string[];
   pace: string;
   notes: string[];
-  links: { view: string; unsubscribe: string };
+  links: { view: string; unsubscribe: string; dataChanges: string };
 }
 
 const CELL = { padding: "6px 10px", borderBottom: "1px solid #ddd", textAlign: "left" } as const;
@@ -27,7 +29,7 @@ const H2 = { fontSize: "16px" } as const;
 
 /** A digest as an e-mail: what the view shows in words, a real table of figures, headings, links. */
 export function DigestEmail(props: DigestEmailProps) {
-  const { summary, figures, moved, pace, notes, links } = props;
+  const { summary, figures, moved, restated, pace, notes, links } = props;
   return (
     <EmailDocument title={props.subject}>
       <main>
@@ -72,6 +74,21 @@ export function DigestEmail(props: DigestEmailProps) {
                 <li key={item}>{item}</li>
               ))}
             </ul>
+          </>
+        )}
+        {restated.length > 0 && (
+          <>
+            <h2 style={H2}>Restated days</h2>
+            <ul>
+              {restated.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+            <p>
+              <a href={links.dataChanges} style={LINK_STYLE}>
+                See what changed on the store’s Data changes page
+              </a>
+            </p>
           </>
         )}
         {pace && (

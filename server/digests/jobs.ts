@@ -9,7 +9,7 @@ import { enqueue, registerJob, scheduleRecurring, type RunningJob } from "@/serv
 import { UpstreamHttpError } from "@/server/upstream/client";
 import { composeDigest } from "./compose";
 import { renderDigest } from "./render";
-import { activeRecipients, scheduleById, takeDueSlots } from "./store";
+import { activeRecipients, lastSendOf, recordSend, scheduleById, takeDueSlots } from "./store";
 
 const PLAN = "digest.plan";
 const SEND = "digest.send";
@@ -51,7 +51,7 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
   const { upstream } = await grantedUpstream(schedule.grantId);
   let content;
   try {
-    content = await composeDigest(db, upstream, schedule, new Date());
+    content = await composeDigest(db, upstream, schedule, new Date(), await lastSendOf(db, scheduleId, slot));
   } catch (error) {
     // The grant's key was refused: the grant has ended (its owner is told); retrying cannot help.
     if (error instanceof UpstreamHttpError && error.status === 401) throw new GrantUnusable(schedule.grantId, "upstream_refused");
@@ -60,10 +60,11 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
   const params = new URLSearchParams(schedule.search);
   params.set("organizationId", schedule.organizationId);
   const viewLink = `${publicOrigin()}/stores/${encodeURIComponent(schedule.storeUrl)}/products?${params}`;
+  const dataChanges = `${publicOrigin()}/stores/${encodeURIComponent(schedule.storeUrl)}/data-changes?${new URLSearchParams({ organizationId: schedule.organizationId })}`;
   const outcomes = newDeliveryTally();
   for (const recipient of recipients) {
     const unsubscribe = `${publicOrigin()}/api/unsubscribe/${recipient.token}`;
-    const message = renderDigest(content, { view: viewLink, unsubscribe });
+    const message = renderDigest(content, { view: viewLink, unsubscribe, dataChanges });
     const delivery = await deliverMail({
       key: `digest:${scheduleId}:${slot}:${recipient.email}`,
       to: recipient.email,
@@ -76,6 +77,8 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
     });
     outcomes[delivery.outcome] += 1;
   }
+  // Sent to someone: the next digest names only days restated after this one looked.
+  if (outcomes.sent > 0) await recordSend(db, scheduleId, slot, content.restated.asOf);
   return settleDeliveries(outcomes);
 }
 

@@ -30,10 +30,15 @@ function content(viewName: string, search: string): DigestContent {
     notes: [{ startDate: "2026-11-01", endDate: "2026-11-01", text: "Sale <b>& more</b>", authorEmail: "a@example.com" }],
     pacing: null,
     summary: digestSummary(search, "America/Toronto", NOW),
+    restated: { days: [], lastDigest: true, asOf: NOW },
   };
 }
 
-const links = { view: 'https://dash.example/stores/x/products?country=CA&a="b"', unsubscribe: "https://dash.example/api/unsubscribe/t" };
+const links = {
+  view: 'https://dash.example/stores/x/products?country=CA&a="b"',
+  unsubscribe: "https://dash.example/api/unsubscribe/t",
+  dataChanges: "https://dash.example/stores/shop.example.com/data-changes?organizationId=o&x=<1>",
+};
 
 describe("renderDigest", () => {
   it("states the view's filters, attribution, range in the store's zone and comparison, in the HTML and the text alike", () => {
@@ -58,6 +63,57 @@ describe("renderDigest", () => {
     expect(message.html).toContain("Sale &lt;b&gt;&amp; more&lt;/b&gt;");
     expect(message.html).toContain('href="https://dash.example/stores/x/products?country=CA&amp;a=&quot;b&quot;"');
     expect(message.html).not.toContain("&amp;amp;");
+  });
+
+  it("names each day restated since the last digest, once, in the HTML and the text, with the Data changes link", () => {
+    const withRestated: DigestContent = {
+      ...content("Canada", ""),
+      restated: {
+        lastDigest: true,
+        asOf: NOW,
+        days: [
+          {
+            day: "2026-10-03",
+            currency: "CAD",
+            revenue: { before: 1203.1, after: 1323.5 },
+            orders: { before: 40, after: 40 },
+            mostly: "face<book>",
+          },
+          { day: "2026-10-05", currency: null, revenue: { before: 10, after: 10 }, orders: { before: 4, after: 6 }, mostly: null },
+        ],
+      },
+    };
+    const message = renderDigest(withRestated, links);
+    const first = "Oct 3, 2026 was restated since the last digest: revenue +CA$120.40 (was CA$1,203.10), mostly face<book>";
+    const second = "Oct 5, 2026 was restated since the last digest: orders +2 (was 4)";
+    expect(message.text.split(first)).toHaveLength(2);
+    expect(message.text).toContain(`Restated days:\n- ${first}\n- ${second}\nWhat changed: ${links.dataChanges}`);
+    expect(message.html.split("Oct 3, 2026 was restated")).toHaveLength(2);
+    expect(message.html).toContain(
+      `<h2 style="font-size:16px">Restated days</h2><ul><li>${first.replace("<book>", "&lt;book&gt;")}</li><li>${second}</li></ul>`,
+    );
+    expect(message.html).toContain('href="https://dash.example/stores/shop.example.com/data-changes?organizationId=o&amp;x=&lt;1&gt;"');
+  });
+
+  it("says which send it counts from before the first, and says nothing of restatements when none are found", () => {
+    const first = renderDigest(
+      {
+        ...content("Canada", ""),
+        restated: {
+          lastDigest: false,
+          asOf: NOW,
+          days: [
+            { day: "2026-10-03", currency: "CAD", revenue: { before: 5, after: 4 }, orders: { before: 1, after: 1 }, mostly: "google" },
+          ],
+        },
+      },
+      links,
+    );
+    expect(first.text).toContain("Oct 3, 2026 was restated since this digest was scheduled: revenue −CA$1.00 (was CA$5.00), mostly google");
+    const none = renderDigest(content("Canada", ""), links);
+    expect(none.text).not.toContain("restated");
+    expect(none.html).not.toContain("Restated");
+    expect(none.html).not.toContain("data-changes");
   });
 });
 
@@ -89,6 +145,7 @@ describe("the e-mail renderer", () => {
         sent: "Nov 27, 2026, 4:00 AM (America/Toronto)",
         figures: [{ label: "Revenue", current: "$1", previous: "$2", change: "−50%" }],
         moved: ["Channel a&b: +$3"],
+        restated: ["Oct 3, 2026 was restated since the last digest: revenue +$1.00 (was $2.00), mostly a<b"],
         pace: "Pacing: ok",
         notes: ["2026-11-01: <i>note</i>"],
         links,

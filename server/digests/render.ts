@@ -6,6 +6,7 @@ import { createElement } from "react";
 import { renderHtml } from "@/server/email/document";
 import { DigestEmail, type DigestFigure } from "./email";
 import type { DigestContent } from "./compose";
+import { restatedLine } from "./restated";
 
 /** A digest as an e-mail: accessible HTML (a real table, headings, text alternatives) and the same facts in plain text. */
 interface RenderedDigest {
@@ -47,7 +48,7 @@ function movers(content: DigestContent): string[] {
   ];
 }
 
-export function renderDigest(content: DigestContent, links: { view: string; unsubscribe: string }): RenderedDigest {
+export function renderDigest(content: DigestContent, links: { view: string; unsubscribe: string; dataChanges: string }): RenderedDigest {
   const { metrics, timeZone, summary } = content;
   const comparison = metrics.comparison;
   const figures = comparison ? kpis(metrics.totals, comparison.totals, metrics.currency) : [];
@@ -60,6 +61,7 @@ export function renderDigest(content: DigestContent, links: { view: string; unsu
   const notes = content.notes.map(
     (note) => `${note.startDate}${note.endDate !== note.startDate ? ` to ${note.endDate}` : ""}: ${note.text} (${note.authorEmail})`,
   );
+  const restated = content.restated.days.map((day) => restatedLine(day, content.restated.lastDigest, metrics.currency));
   const subject = `${content.viewName} · ${content.storeUrl} · ${formatDate(`${metrics.startDate}T12:00:00Z`, "UTC")} – ${formatDate(`${metrics.endDate}T12:00:00Z`, "UTC")}`;
 
   const text = [
@@ -69,6 +71,7 @@ export function renderDigest(content: DigestContent, links: { view: string; unsu
     "",
     ...figures.map((row) => `${row.label}: ${row.current} (was ${row.previous}, ${row.change})`),
     ...(moved.length ? ["", "Biggest changes:", ...moved.map((item) => `- ${item}`)] : []),
+    ...(restated.length ? ["", "Restated days:", ...restated.map((line) => `- ${line}`), `What changed: ${links.dataChanges}`] : []),
     ...(paceLine ? ["", paceLine] : []),
     ...(notes.length ? ["", "Notes:", ...notes.map((note) => `- ${note}`)] : []),
     "",
@@ -85,6 +88,7 @@ export function renderDigest(content: DigestContent, links: { view: string; unsu
       sent,
       figures,
       moved,
+      restated,
       pace: paceLine,
       notes,
       links,

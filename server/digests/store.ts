@@ -189,3 +189,27 @@ export function setSubscribed(db: Db, token: string, subscribed: boolean, now: D
     return { ...found, unsubscribed: !subscribed };
   });
 }
+
+/**
+ * Since when a send of `slot` names restated days: the previous slot's lookup (a retry of the
+ * same slot looks back as far as its first attempt), or the schedule's creation before any send.
+ */
+export async function lastSendOf(db: Db, scheduleId: string, slot: string): Promise<{ at: Date; lastDigest: boolean } | null> {
+  const [row] = await db.query<{ since: Date | null; createdAt: Date }>(
+    `select case when last_slot = $2 then previous_as_of else last_as_of end as since, created_at as "createdAt"
+     from digest_schedules where id = $1`,
+    [scheduleId, slot],
+  );
+  if (!row) return null;
+  return row.since ? { at: new Date(row.since), lastDigest: true } : { at: new Date(row.createdAt), lastDigest: false };
+}
+
+/** Records that `slot` was sent with its restated days looked up at `asOf`: the next slot names only later ones. */
+export async function recordSend(db: Db, scheduleId: string, slot: string, asOf: Date): Promise<void> {
+  await db.query(
+    `update digest_schedules set
+       previous_as_of = case when last_slot = $2 then previous_as_of else last_as_of end, last_as_of = $3, last_slot = $2
+     where id = $1`,
+    [scheduleId, slot, asOf],
+  );
+}

@@ -2,6 +2,7 @@ import "server-only";
 import { registerAlertJobs } from "@/server/alerts/jobs";
 import { database } from "@/server/db/database";
 import { registerDigestJobs } from "@/server/digests/jobs";
+import { registerResendJob } from "@/server/delivery/resend-job";
 import { registerRetentionJob } from "@/server/maintenance/retention";
 import { registerJob, scheduleRecurring } from "./queue";
 import { pruneRuns } from "./runs";
@@ -11,6 +12,7 @@ export function registerAllJobs(): void {
   registerDigestJobs();
   registerAlertJobs();
   registerRetentionJob();
+  registerResendJob();
   registerJob("jobs.prune", async () => ({ detail: `${await pruneRuns(await database(), new Date())} old runs deleted` }), {
     maxAttempts: 1,
   });

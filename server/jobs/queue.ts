@@ -21,7 +21,7 @@ export interface RunningJob {
   payload: unknown;
   /** 1 for the first run. */
   attempt: number;
-  /** Aborted when the lease is lost or the process stops. */
+  /** Aborted when the lease is lost, the run's deadline passes, or the process stops. */
   signal: AbortSignal;
   /** The worker holding the job's lease: a side effect checks it still does (server/delivery/ledger.ts). */
   workerId: string;
@@ -33,6 +33,22 @@ type JobHandler = (job: RunningJob) => Promise<JobResult>;
 
 /** A failure that retrying cannot fix (a revoked grant): the job is dead at once. */
 export class PermanentJobFailure extends Error {}
+
+/**
+ * A lease reaches at most this far past its run's deadline: the worker that holds the run records
+ * it as abandoned (at the deadline) before any worker may claim the run again.
+ */
+const DEADLINE_MARGIN_SECONDS = 5;
+
+/** "15-minute", "90-second": a deadline as the Runs page names it. */
+const deadlineWords = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`);
+
+/** A run still going at its deadline (JOBS_RUN_DEADLINE_SECONDS): abandoned, then retried per the job's attempts. */
+class RunDeadlinePassed extends Error {
+  constructor(seconds: number) {
+    super(`Abandoned after its ${deadlineWords(seconds)} deadline.`);
+  }
+}
 
 interface JobDefinition {
   handler: JobHandler;
@@ -54,6 +70,7 @@ interface Worker {
   running: Map<string, AbortController>;
   stopped: boolean;
   inFlight: Set<Promise<void>>;
+  runDeadlineSeconds: number;
 }
 
 const registry = processSingleton("jobRegistry", () => ({
@@ -118,34 +135,89 @@ interface ClaimedRow {
   attempts: number;
   /** The store the job works for; null for work of no one store (the planner, the purge). */
   storeUrl: string | null;
+  /** When this run is abandoned; its lease is never renewed past it (but for DEADLINE_MARGIN_SECONDS). */
+  deadlineAt: Date;
 }
 
-/** Jobs whose lease lapsed with no attempt left are dead; then up to `limit` due jobs are taken. */
-export async function claimJobs(db: Db, workerId: string, names: string[], limit: number, leaseSeconds: number): Promise<ClaimedRow[]> {
-  await db.query(
-    `update jobs set state = 'dead', finished_at = now(), locked_by = null, lease_until = null,
-       detail = 'The run stopped (its instance died) and no attempt was left.'
-     where state = 'running' and lease_until < now() and attempts >= max_attempts`,
-  );
-  return db.query<ClaimedRow>(
-    `update jobs set state = 'running', attempts = attempts + 1, locked_by = $1, started_at = now(),
-       lease_until = now() + make_interval(secs => $3)
-     where id in (
-       select id from jobs
-       where name = any($2::text[]) and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
-       order by run_at limit $4 for update skip locked)
-     returning id::text as id, name, payload, attempts, store_url as "storeUrl"`,
-    [workerId, names, leaseSeconds, limit],
-  );
+/** Any constant: claims of every instance take turns on it, so a tenant's running count is exact. */
+const CLAIM_LOCK = 7_310_421_119;
+
+/**
+ * Jobs whose lease lapsed with no attempt left are dead; then up to `limit` due jobs are taken,
+ * each run with a deadline `deadlineSeconds` away that caps its lease, fairly across tenants (a
+ * job's organization, else its store; jobs of no store are one tenant): each tenant's due jobs
+ * are ranked by (run_at, id) after the jobs it already runs, the lowest places go first
+ * (round-robin), and no tenant runs more than `tenantConcurrency` at once across all instances.
+ * Claims take turns on an advisory lock, so two instances never both fill a tenant's last place;
+ * `for update skip locked` still keeps a row another statement holds.
+ */
+export async function claimJobs(
+  db: Db,
+  workerId: string,
+  names: string[],
+  limit: number,
+  leaseSeconds: number,
+  deadlineSeconds: number,
+  tenantConcurrency: number,
+): Promise<ClaimedRow[]> {
+  return db.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock($1)", [CLAIM_LOCK]);
+    await tx.query(
+      `update jobs set state = 'dead', finished_at = now(), locked_by = null, lease_until = null,
+         detail = case when deadline_at <= now() then $1 else 'The run stopped (its instance died) and no attempt was left.' end
+       where state = 'running' and lease_until < now() and attempts >= max_attempts`,
+      [`${new RunDeadlinePassed(deadlineSeconds).message} No attempt was left.`],
+    );
+    return tx.query<ClaimedRow>(
+      // Every tenant with jobs queued or running (a skip scan of jobs_due_by_tenant), then each
+      // one's running count and its first due jobs up to its free places: the cost grows with the
+      // tenants waiting, not with the jobs queued (docs/decisions/job-queue.md).
+      `with recursive tenants (tenant) as (
+         (select tenant from jobs where state in ('queued', 'running') order by tenant limit 1)
+         union all
+         select (select j.tenant from jobs j where j.state in ('queued', 'running') and j.tenant > t.tenant order by j.tenant limit 1)
+         from tenants t where t.tenant is not null
+       ), places as (
+         select due.id, due.run_at, held.count + row_number() over (partition by tenants.tenant order by due.run_at, due.id) as place
+         from tenants
+         cross join lateral (
+           select count(*)::int as count from jobs r where r.tenant = tenants.tenant and r.state = 'running' and r.lease_until >= now()
+         ) held
+         cross join lateral (
+           select d.id, d.run_at from jobs d
+           where d.tenant = tenants.tenant and d.state in ('queued', 'running') and d.name = any($2::text[])
+             and ((d.state = 'queued' and d.run_at <= now()) or (d.state = 'running' and d.lease_until < now()))
+           order by d.run_at, d.id limit greatest($7 - held.count, 0)
+         ) due
+         where tenants.tenant is not null
+       ), chosen as (
+         select id from places order by place, run_at, id limit $4
+       )
+       update jobs set state = 'running', attempts = attempts + 1, locked_by = $1, started_at = now(),
+         deadline_at = now() + make_interval(secs => $5),
+         lease_until = least(now() + make_interval(secs => $3), now() + make_interval(secs => $5 + $6))
+       where id in (
+         select id from jobs
+         where id in (select id from chosen)
+           and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
+         for update skip locked)
+       returning id::text as id, name, payload, attempts, store_url as "storeUrl", deadline_at as "deadlineAt"`,
+      [workerId, names, leaseSeconds, limit, deadlineSeconds, DEADLINE_MARGIN_SECONDS, tenantConcurrency],
+    );
+  });
 }
 
-/** Renews the leases of the jobs this worker runs; the ids it no longer holds come back. */
+/**
+ * Renews the leases of the jobs this worker runs, never past a run's deadline (and its margin);
+ * the ids it no longer holds (taken by another worker, or past their deadline) come back.
+ */
 export async function renewLeases(db: Db, workerId: string, ids: string[], leaseSeconds: number): Promise<string[]> {
   if (ids.length === 0) return [];
   const held = await db.query<{ id: string }>(
-    `update jobs set lease_until = now() + make_interval(secs => $3)
-     where id = any($2::bigint[]) and locked_by = $1 and state = 'running' returning id::text as id`,
-    [workerId, ids, leaseSeconds],
+    `update jobs set lease_until = least(now() + make_interval(secs => $3), deadline_at + make_interval(secs => $4))
+     where id = any($2::bigint[]) and locked_by = $1 and state = 'running' and (deadline_at is null or deadline_at > now())
+     returning id::text as id`,
+    [workerId, ids, leaseSeconds, DEADLINE_MARGIN_SECONDS],
   );
   const kept = new Set(held.map((row) => row.id));
   return ids.filter((id) => !kept.has(id));
@@ -171,15 +243,31 @@ async function finish(db: Db, workerId: string, job: ClaimedRow, definition: Job
   );
 }
 
-async function runJob(worker: Worker, job: ClaimedRow): Promise<void> {
+async function runJob(worker: Worker, job: ClaimedRow, deadlineSeconds: number): Promise<void> {
   const definition = registry.jobs.get(job.name)!;
   const controller = new AbortController();
   worker.running.set(job.id, controller);
   const db = await database();
+  // At the deadline the handler's signal is aborted and the run is recorded as abandoned without
+  // waiting for it: a handler that never ends cannot hold the job. Past that point it holds no
+  // lease, so the ledger refuses any message it would still send (server/delivery/ledger.ts).
+  let deadlineTimer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    deadlineTimer = setTimeout(
+      () => {
+        const passed = new RunDeadlinePassed(deadlineSeconds);
+        controller.abort(passed);
+        reject(passed);
+      },
+      Math.max(0, job.deadlineAt.getTime() - Date.now()),
+    );
+    // A stopping process exits without waiting for the deadline of a run it already gave up.
+    deadlineTimer.unref();
+  });
   try {
     // A job of one store sees and writes that store's rows only; a job of none, no store's rows
     // (unless it takes a deliberate path across stores: server/db/reach.ts).
-    const result = await inReach(job.storeUrl ? [job.storeUrl] : [], () =>
+    const run = inReach(job.storeUrl ? [job.storeUrl] : [], () =>
       definition.handler({
         id: job.id,
         name: job.name,
@@ -189,6 +277,8 @@ async function runJob(worker: Worker, job: ClaimedRow): Promise<void> {
         workerId: worker.id,
       }),
     );
+    run.catch(() => {});
+    const result = await Promise.race([run, deadline]);
     await finish(db, worker.id, job, definition, undefined, result);
   } catch (error) {
     logger.warn(
@@ -197,6 +287,7 @@ async function runJob(worker: Worker, job: ClaimedRow): Promise<void> {
     );
     await finish(db, worker.id, job, definition, error ?? new Error("failed")).catch(() => {});
   } finally {
+    clearTimeout(deadlineTimer);
     worker.running.delete(job.id);
   }
 }
@@ -210,23 +301,36 @@ async function enqueueRecurring(): Promise<void> {
 }
 
 async function poll(worker: Worker): Promise<void> {
-  const { leaseSeconds, concurrency } = settings().jobs;
+  const { leaseSeconds, concurrency, tenantConcurrency } = settings().jobs;
+  const deadlineSeconds = worker.runDeadlineSeconds;
   await enqueueRecurring();
   const free = concurrency - worker.running.size;
   if (free <= 0 || worker.stopped) return;
-  const claimed = await claimJobs(await database(), worker.id, [...registry.jobs.keys()], free, leaseSeconds);
+  const claimed = await claimJobs(
+    await database(),
+    worker.id,
+    [...registry.jobs.keys()],
+    free,
+    leaseSeconds,
+    deadlineSeconds,
+    tenantConcurrency,
+  );
   for (const job of claimed) {
-    const run: Promise<void> = runJob(worker, job).finally(() => worker.inFlight.delete(run));
+    const run: Promise<void> = runJob(worker, job, deadlineSeconds).finally(() => worker.inFlight.delete(run));
     worker.inFlight.add(run);
   }
 }
 
-/** Starts this process's worker (server/main.ts, after the database opened); a no-op when BACKGROUND_JOBS=off. */
-export function startBackgroundWork(options: { pollMs?: number } = {}): void {
-  const { enabled, leaseSeconds } = settings().jobs;
+/**
+ * Starts this process's worker (server/main.ts, after the database opened); a no-op when
+ * BACKGROUND_JOBS=off. `runDeadlineSeconds` replaces JOBS_RUN_DEADLINE_SECONDS (tests use a short one).
+ */
+export function startBackgroundWork(options: { pollMs?: number; runDeadlineSeconds?: number } = {}): void {
+  const { enabled, leaseSeconds, runDeadlineSeconds } = settings().jobs;
   if (!enabled || registry.worker) return;
   const worker: Worker = {
     id: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
+    runDeadlineSeconds: options.runDeadlineSeconds ?? runDeadlineSeconds,
     running: new Map(),
     stopped: false,
     inFlight: new Set(),

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/server/db/database";
 import { enqueue, PermanentJobFailure, registerJob, startBackgroundWork, stopBackgroundWork } from "./queue";
 
+/** A run's deadline in this file: short, so a handler that never ends is abandoned quickly. */
+const DEADLINE_SECONDS = 1;
+
 async function settled(id: string) {
   const db = await database();
   for (let waited = 0; waited < 15_000; waited += 25) {
@@ -17,6 +20,7 @@ async function settled(id: string) {
 
 describe("the background worker", () => {
   const tries = new Map<string, number>();
+  const endless: { attempt: number; signal: AbortSignal }[] = [];
   beforeAll(() => {
     registerJob(
       "test.flaky",
@@ -38,7 +42,16 @@ describe("the background worker", () => {
     registerJob("test.hopeless", async () => {
       throw new PermanentJobFailure("the grant was revoked");
     });
-    startBackgroundWork({ pollMs: 20 });
+    registerJob(
+      "test.endless",
+      (job) => {
+        endless.push({ attempt: job.attempt, signal: job.signal });
+        // Never settles, and ignores its signal: only the deadline frees the job.
+        return new Promise(() => {});
+      },
+      { maxAttempts: 2, backoffMs: 20 },
+    );
+    startBackgroundWork({ pollMs: 20, runDeadlineSeconds: DEADLINE_SECONDS });
   });
   afterAll(() => stopBackgroundWork());
 
@@ -55,5 +68,20 @@ describe("the background worker", () => {
   it("makes a job dead at once when no retry can help", async () => {
     const { id } = await enqueue("test.hopeless", {});
     expect(await settled(id)).toEqual({ state: "dead", attempts: 1, detail: "the grant was revoked" });
+  });
+
+  it("abandons a run that never ends at its deadline, aborting its signal, and retries it per its attempts", async () => {
+    const started = Date.now();
+    const { id } = await enqueue("test.endless", {});
+    expect(await settled(id)).toEqual({ state: "dead", attempts: 2, detail: "Abandoned after its 1-second deadline." });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2 * DEADLINE_SECONDS * 1000 - 100);
+    expect(endless.map((run) => run.attempt)).toEqual([1, 2]);
+    expect(endless.every((run) => run.signal.aborted)).toBe(true);
+    expect(String(endless[0]!.signal.reason)).toContain("Abandoned after its 1-second deadline.");
+    // Abandoned, the job holds no lease: a message the handler would still send is refused by the ledger.
+    const [row] = await (
+      await database()
+    ).query<{ lockedBy: string | null }>('select locked_by as "lockedBy" from jobs where id = $1', [id]);
+    expect(row!.lockedBy).toBeNull();
   });
 });

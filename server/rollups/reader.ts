@@ -6,7 +6,18 @@ import { openProductRows } from "@/server/metrics/product-rows";
 import { logger } from "@/server/observability/log";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { DayCells, dayWrite, RangeSummary, type CellFilter, type DayWrite } from "./cells";
-import { claimDays, deleteDays, releaseClaims, saveDays, storedDays, summarizeStored, type RollupScope } from "./repository";
+import { filterKeyOf, upstreamRowFilters } from "./filter-key";
+import {
+  claimDays,
+  deleteDays,
+  evictFilterKeys,
+  releaseClaims,
+  saveDays,
+  storedDays,
+  summarizeStored,
+  touchDays,
+  type RollupScope,
+} from "./repository";
 
 export interface RollupPolicy {
   db: Db;
@@ -18,6 +29,8 @@ export interface RollupPolicy {
   claimHoldMs: number;
   /** How often an instance waiting on another's claim looks again. */
   pollMs?: number;
+  /** Filtered keys kept per store (ROLLUP_FILTER_KEYS): after a filtered read, older keys' days are dropped. */
+  filterKeys?: number;
   now?: () => Date;
 }
 
@@ -34,6 +47,12 @@ export interface ReadHooks {
   /** Called when an upstream read has answered 200: from then on, its errors arrive mid-stream. */
   onOpened?: () => void;
   onProgress?: (progress: ReadProgress) => void;
+  /**
+   * Each day read from the upstream, whole (every cell, whatever the filter), once it is summed.
+   * With this hook, every day's cells come back from the rows worker with its write (they are
+   * otherwise kept only for days held before), so the caller holds them all until it lets go.
+   */
+  onDay?: (day: DayCells) => void;
 }
 
 interface RangeRead {
@@ -56,13 +75,17 @@ const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 const dayString = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
+/** Filtered keys kept per store when the policy does not say (ROLLUP_FILTER_KEYS's default). */
+const DEFAULT_FILTER_KEYS = 50;
+
 /**
- * The filters a rollup answers: the attribution, a channel and product IDs (the cells' grain).
- * Null when the view filters by ad, country, device type, OS or browser: those are upstream
- * row filters the cells do not keep, so such views read the upstream as before.
+ * What the cells of a view's key answer: a channel and product IDs (the cells' grain). The
+ * view's ad, country, device type, OS and browser filters choose the key (filter-key.ts), which
+ * `readRange` takes from the filters itself. Null when the view has such filters and the
+ * rollups keep no filtered keys (`filterKeys` 0): it reads the upstream as before.
  */
-export function rollupFilterOf(filters: MetricsFilters): CellFilter | null {
-  if (filters.adId || filters.filterCountry || filters.filterDeviceType || filters.filterOS || filters.filterBrowser) return null;
+export function rollupFilterOf(filters: MetricsFilters, filterKeys = DEFAULT_FILTER_KEYS): CellFilter | null {
+  if (filterKeys <= 0 && filterKeyOf(filters) !== "") return null;
   const productIds = filters.filterProductId
     ?.split(",")
     .map((id) => id.trim())
@@ -98,7 +121,10 @@ const SAVE_EVERY_DAYS = 31;
  */
 const QUEUED_WRITES = 1;
 
-/** Reads one run of days upstream, whole (unfiltered at the cells' grain), summing and storing as it goes. */
+/**
+ * Reads one run of days upstream, whole at the cells' grain (no channel or product filter; the
+ * key's row filters only), summing and storing as it goes.
+ */
 async function readRun(
   upstream: UpstreamClient,
   scope: RollupScope,
@@ -110,8 +136,11 @@ async function readRun(
     filter: CellFilter;
     policy: RollupPolicy;
     progress: (day: DayWrite) => void;
-    /** Whether a day was held before: its cells are kept for the restatement its write may record. */
-    held: (day: string) => boolean;
+    /**
+     * Whether a day's cells are kept with its write: a day held before, for the restatement its
+     * write may record, or every day when the caller takes each day's cells (`onDay`).
+     */
+    keepCells: (day: string) => boolean;
     onOpened?: () => void;
     /** Writes run one after another, behind the reading; `queued` are the ones not known to be done. */
     writes: { chain: Promise<void>; queued: Promise<void>[] };
@@ -123,6 +152,7 @@ async function readRun(
     startDate: run[0]!,
     endDate: run.at(-1)!,
     ...(filters.dimension_source ? { dimension_source: filters.dimension_source } : {}),
+    ...upstreamRowFilters(filters),
   };
   const rows = await openProductRows(upstream, scope.storeUrl, query);
   into.onOpened?.();
@@ -165,7 +195,7 @@ async function readRun(
 
   // The rows are summed into day segments and into the view's summary off the event loop (every
   // segment counts in the answer); a new segment begins where the date changes.
-  const summing = rows.summed({ mode: "days", filter: into.filter, summary: into.summary.state(), keepCells: run.filter(into.held) });
+  const summing = rows.summed({ mode: "days", filter: into.filter, summary: into.summary.state(), keepCells: run.filter(into.keepCells) });
   for await (const summed of summing) {
     for (const day of summed.days) {
       if (!inRun.has(day.day) || closed.has(day.day)) disordered = true;
@@ -176,7 +206,7 @@ async function readRun(
   }
   if (current) await close(current);
   // Days without a single row are days too: stored as empty.
-  for (const day of run) if (!closed.has(day)) await close(dayWrite(new DayCells(day), false));
+  for (const day of run) if (!closed.has(day)) await close(dayWrite(new DayCells(day), into.keepCells(day)));
   await flush();
   if (disordered) {
     into.writes.chain = into.writes.chain.then(async () => {
@@ -201,7 +231,7 @@ export async function readRange(
 ): Promise<RangeRead> {
   const { db } = policy;
   const now = () => policy.now?.() ?? new Date();
-  const scope: RollupScope = { storeUrl, source: filters.dimension_source ?? "conversion" };
+  const scope: RollupScope = { storeUrl, source: filters.dimension_source ?? "conversion", filterKey: filterKeyOf(filters) };
   const freshFrom = firstFreshDay(now(), policy.freshDays);
   const storable = (day: string) => day < freshFrom;
   const pending = new Set<string>();
@@ -220,15 +250,20 @@ export async function readRange(
   while (pending.size > 0) {
     const stored = await storedDays(db, scope, filters.startDate, filters.endDate);
     const staleBefore = now().getTime() - policy.revalidateSeconds * 1000;
+    const held: string[] = [];
     for (const day of [...pending]) {
       const filledAt = stored.get(day);
       if (storable(day) && filledAt && filledAt.getTime() > staleBefore) {
-        fromRollups.push(day);
+        held.push(day);
         pending.delete(day);
         if (filledAt < asOf) asOf = filledAt;
       }
     }
+    fromRollups.push(...held);
     if (pending.size === 0) break;
+    // The held days wait while the others are read: marked used now, the least recently used
+    // eviction (of the budget or of the filtered keys) takes other days first meanwhile.
+    await touchDays(db, scope, held, now());
     const wanted = [...pending];
     const mine = await claimDays(db, scope, wanted.filter(storable), now(), policy.claimHoldMs);
     // Another instance may have stored some of them between the look above and the claim (its
@@ -241,7 +276,6 @@ export async function readRange(
     }
     const toRead = wanted.filter((day) => !storable(day) || mine.has(day));
     revalidated += toRead.filter((day) => storable(day) && stored.has(day)).length;
-    revalidated += toRead.filter((day) => storable(day) && stored.has(day)).length;
     if (toRead.length === 0) {
       await sleep(policy.pollMs ?? 200);
       continue;
@@ -251,6 +285,10 @@ export async function readRange(
       daysRead++;
       rowsRead += day.rows;
       hooks.onProgress?.({ daysRead, daysToRead, rowsRead, day: day.day });
+      if (hooks.onDay) {
+        if (!day.cells) throw new Error(`The day ${day.day} came back from the rows without its cells.`);
+        hooks.onDay(Object.assign(new DayCells(day.day, day.cells), { rows: day.rows, currency: day.currency }));
+      }
     };
     try {
       for (const run of runsOf(toRead)) {
@@ -260,7 +298,7 @@ export async function readRange(
           filter,
           policy,
           progress,
-          held: (day) => stored.has(day),
+          keepCells: (day) => hooks.onDay !== undefined || stored.has(day),
           onOpened: hooks.onOpened,
           writes,
         });
@@ -276,6 +314,17 @@ export async function readRange(
   }
 
   const summary = await summarizeStored(db, scope, fromRollups, filter, now());
+  if (scope.filterKey !== "" && daysRead > 0) {
+    // A new key may have been stored: the store keeps its most recently used filtered keys only
+    // (after this view's own stored days were summed, so that it never loses them midway).
+    writes.chain = writes.chain.then(() =>
+      evictFilterKeys(db, storeUrl, policy.filterKeys ?? DEFAULT_FILTER_KEYS).then(
+        () => undefined,
+        (error: unknown) =>
+          logger.warn({ storeUrl, err: error instanceof Error ? error.message : String(error) }, "Filtered day rollups not evicted"),
+      ),
+    );
+  }
   for (const point of fromUpstream.series.values()) summary.addSeries(point);
   for (const product of fromUpstream.products.values()) summary.addProduct(product);
   if (fromUpstream.currency) summary.addCurrency(fromUpstream.currency.value, fromUpstream.currency.at);

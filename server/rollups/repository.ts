@@ -16,7 +16,11 @@ import { RangeSummary, type CellFilter, type DayWrite } from "./cells";
 export interface RollupScope {
   storeUrl: string;
   source: DimensionSource;
+  /** The view's upstream-only row filters as a key (filter-key.ts); '' or absent: the unfiltered read. */
+  filterKey?: string;
 }
+
+const keyOf = (scope: RollupScope) => scope.filterKey ?? "";
 
 /** Channels and products kept in a restatement: the ones that account for most of it. */
 const RESTATEMENT_TOP = 5;
@@ -25,8 +29,8 @@ const RESTATEMENT_TOP = 5;
 export async function storedDays(db: Db, scope: RollupScope, startDate: string, endDate: string): Promise<Map<string, Date>> {
   const rows = await db.query<{ day: string; filledAt: Date }>(
     `select to_char(day, 'YYYY-MM-DD') as day, filled_at as "filledAt" from rollup_days
-     where store_url = $1 and source = $2 and day between $3 and $4`,
-    [scope.storeUrl, scope.source, startDate, endDate],
+     where store_url = $1 and source = $2 and filter_key = $5 and day between $3 and $4`,
+    [scope.storeUrl, scope.source, startDate, endDate, keyOf(scope)],
   );
   return new Map(rows.map((row) => [row.day, new Date(row.filledAt)]));
 }
@@ -38,22 +42,35 @@ export async function storedDays(db: Db, scope: RollupScope, startDate: string, 
 export async function claimDays(db: Db, scope: RollupScope, days: string[], now: Date, holdMs: number): Promise<Set<string>> {
   if (days.length === 0) return new Set();
   const rows = await db.query<{ day: string }>(
-    `insert into rollup_claims (store_url, source, day, claimed_until)
-     select $1, $2, d, $4 from unnest($3::date[]) as d
-     on conflict (store_url, source, day) do update set claimed_until = excluded.claimed_until
+    `insert into rollup_claims (store_url, source, filter_key, day, claimed_until)
+     select $1, $2, $6, d, $4 from unnest($3::date[]) as d
+     on conflict (store_url, source, filter_key, day) do update set claimed_until = excluded.claimed_until
        where rollup_claims.claimed_until < $5
      returning to_char(day, 'YYYY-MM-DD') as day`,
-    [scope.storeUrl, scope.source, days, new Date(now.getTime() + holdMs), now],
+    [scope.storeUrl, scope.source, days, new Date(now.getTime() + holdMs), now, keyOf(scope)],
   );
   return new Set(rows.map((row) => row.day));
 }
 
 export async function releaseClaims(db: Db, scope: RollupScope, days: string[]): Promise<void> {
   if (days.length === 0) return;
-  await db.query("delete from rollup_claims where store_url = $1 and source = $2 and day = any($3::date[])", [
+  await db.query("delete from rollup_claims where store_url = $1 and source = $2 and filter_key = $4 and day = any($3::date[])", [
     scope.storeUrl,
     scope.source,
     days,
+    keyOf(scope),
+  ]);
+}
+
+/** Marks held days as used now (summing them does too). */
+export async function touchDays(db: Db, scope: RollupScope, days: string[], now: Date): Promise<void> {
+  if (days.length === 0) return;
+  await db.query("update rollup_days set used_at = $4 where store_url = $1 and source = $2 and filter_key = $5 and day = any($3::date[])", [
+    scope.storeUrl,
+    scope.source,
+    days,
+    now,
+    keyOf(scope),
   ]);
 }
 
@@ -65,9 +82,16 @@ const dayOfNumber = (days: number) => new Date(days * 86_400_000).toISOString().
 export async function summarizeStored(db: Db, scope: RollupScope, days: string[], filter: CellFilter, now: Date): Promise<RangeSummary> {
   const summary = new RangeSummary();
   if (days.length === 0) return summary;
-  const where = `store_url = $1 and source = $2 and day = any($3::date[])
-    and ($4::text is null or channel = $4) and ($5::text[] is null or product_id = any($5::text[]))`;
-  const params = [scope.storeUrl, scope.source, days, filter.channel ?? null, filter.productIds ? [...filter.productIds] : null];
+  const where = `store_url = $1 and source = $2 and filter_key = $3 and day = any($4::date[])
+    and ($5::text is null or channel = $5) and ($6::text[] is null or product_id = any($6::text[]))`;
+  const params = [
+    scope.storeUrl,
+    scope.source,
+    keyOf(scope),
+    days,
+    filter.channel ?? null,
+    filter.productIds ? [...filter.productIds] : null,
+  ];
   type Series = { date: string; channel: string; rows: number; orders: number; units: number; revenue: number };
   type Product = Omit<Series, "date" | "channel"> & {
     productId: string;
@@ -103,12 +127,7 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
        where ${where} and currency is not null order by day, currency_row limit 1`,
       params,
     ),
-    db.query(`update rollup_days set used_at = $4 where store_url = $1 and source = $2 and day = any($3::date[])`, [
-      scope.storeUrl,
-      scope.source,
-      days,
-      now,
-    ]),
+    touchDays(db, scope, days, now),
   ]);
   for (const point of series) summary.addSeries(point);
   const agreed = (count: number, cells: number, min: string | null, max: string | null) =>
@@ -118,7 +137,7 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
   if (varying.length > 0) {
     const rows = await db.query<{ productId: string; name: string | null; sku: string | null }>(
       `select distinct on (product_id) product_id as "productId", product_name as name, product_sku as sku
-       from rollup_cells where ${where} and product_id = any($6::text[]) order by product_id, day, first_row`,
+       from rollup_cells where ${where} and product_id = any($7::text[]) order by product_id, day, first_row`,
       [...params, varying.map((p) => p.productId)],
     );
     for (const row of rows) firstOf.set(row.productId, row);
@@ -139,11 +158,16 @@ const CELL_BATCH = 5_000;
 async function insertCells(tx: Db, scope: RollupScope, days: DayWrite[]): Promise<void> {
   const insert = (batch: DayWrite[]) =>
     tx.query(
-      `insert into rollup_cells (store_url, source, day, channel, product_id, product_name, product_sku, first_row, currency,
+      `insert into rollup_cells (store_url, source, filter_key, day, channel, product_id, product_name, product_sku, first_row, currency,
          currency_row, row_count, orders, units, revenue)
-       select $1, $2, * from unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::int[],
+       select $1, $2, $15, * from unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::int[],
          $11::int[], $12::float8[], $13::float8[], $14::float8[])`,
-      [scope.storeUrl, scope.source, ...batch[0]!.columns.map((_, column) => `{${batch.map((day) => day.columns[column]).join(",")}}`)],
+      [
+        scope.storeUrl,
+        scope.source,
+        ...batch[0]!.columns.map((_, column) => `{${batch.map((day) => day.columns[column]).join(",")}}`),
+        keyOf(scope),
+      ],
     );
   let batch: DayWrite[] = [];
   let cells = 0;
@@ -172,8 +196,8 @@ async function changesBy(tx: Db, scope: RollupScope, day: DayWrite, column: "cha
   if (!day.cells) return [];
   const old = await tx.query<{ key: string; revenue: number }>(
     `select ${column} as key, sum(revenue)::float8 as revenue from rollup_cells
-     where store_url = $1 and source = $2 and day = $3 group by ${column}`,
-    [scope.storeUrl, scope.source, day.day],
+     where store_url = $1 and source = $2 and filter_key = $4 and day = $3 group by ${column}`,
+    [scope.storeUrl, scope.source, day.day, keyOf(scope)],
   );
   const change = new Map<string, { change: number; name: string | null }>();
   for (const row of old) change.set(row.key, { change: -row.revenue, name: null });
@@ -194,19 +218,25 @@ async function changesBy(tx: Db, scope: RollupScope, day: DayWrite, column: "cha
 
 /**
  * Stores days read whole from the upstream, replacing what was held, and frees their claims.
- * A day held before whose figures moved is recorded as a restatement. Returns how many.
+ * On the unfiltered key, a day held before whose figures moved is recorded as a restatement
+ * (a store-day's), and the filtered keys' copies of that day are dropped so that they are read
+ * again; a filtered key's days just take the new figures. Returns how many were restated.
  */
 export async function saveDays(db: Db, scope: RollupScope, days: DayWrite[], now: Date): Promise<number> {
   if (days.length === 0) return 0;
   const names = days.map((day) => day.day);
+  const key = keyOf(scope);
   return db.transaction(async (tx) => {
-    const previous = await tx.query<DayTotals>(
-      `select to_char(day, 'YYYY-MM-DD') as day, currency, orders::float8 as orders, units::float8 as units, revenue::float8 as revenue
-       from rollup_days where store_url = $1 and source = $2 and day = any($3::date[])`,
-      [scope.storeUrl, scope.source, names],
-    );
+    const previous =
+      key === ""
+        ? await tx.query<DayTotals>(
+            `select to_char(day, 'YYYY-MM-DD') as day, currency, orders::float8 as orders, units::float8 as units, revenue::float8 as revenue
+             from rollup_days where store_url = $1 and source = $2 and filter_key = '' and day = any($3::date[])`,
+            [scope.storeUrl, scope.source, names],
+          )
+        : [];
     const before = new Map(previous.map((row) => [row.day, row]));
-    let restated = 0;
+    const restatedDays: string[] = [];
     for (const day of days) {
       const old = before.get(day.day);
       if (!old) continue;
@@ -238,16 +268,24 @@ export async function saveDays(db: Db, scope: RollupScope, days: DayWrite[], now
           JSON.stringify(products),
         ],
       );
-      restated++;
+      restatedDays.push(day.day);
     }
-    await tx.query("delete from rollup_days where store_url = $1 and source = $2 and day = any($3::date[])", [
+    if (restatedDays.length > 0) {
+      // The store-day changed: every filtered key's copy of it (either attribution) is out of date.
+      await tx.query("delete from rollup_days where store_url = $1 and filter_key <> '' and day = any($2::date[])", [
+        scope.storeUrl,
+        restatedDays,
+      ]);
+    }
+    await tx.query("delete from rollup_days where store_url = $1 and source = $2 and filter_key = $4 and day = any($3::date[])", [
       scope.storeUrl,
       scope.source,
       names,
+      key,
     ]);
     await tx.query(
-      `insert into rollup_days (store_url, source, day, currency, row_count, orders, units, revenue, bytes, filled_at, used_at)
-       select $1, $2, * , $10::timestamptz, $10::timestamptz
+      `insert into rollup_days (store_url, source, filter_key, day, currency, row_count, orders, units, revenue, bytes, filled_at, used_at)
+       select $1, $2, $11, * , $10::timestamptz, $10::timestamptz
        from unnest($3::date[], $4::text[], $5::int[], $6::float8[], $7::float8[], $8::float8[], $9::int[])`,
       [
         scope.storeUrl,
@@ -258,23 +296,26 @@ export async function saveDays(db: Db, scope: RollupScope, days: DayWrite[], now
         days.map((day) => day.totals.orders),
         days.map((day) => day.totals.units),
         days.map((day) => day.totals.revenue),
-        days.map((day) => day.bytes),
+        // Each row of the day and of its cells repeats the key.
+        days.map((day) => day.bytes + key.length * (1 + day.cellCount)),
         now,
+        key,
       ],
     );
     await insertCells(tx, scope, days);
     await releaseClaims(tx, scope, names);
-    return restated;
+    return restatedDays.length;
   });
 }
 
 /** Forgets stored days (read again next time). */
 export async function deleteDays(db: Db, scope: RollupScope, days: string[]): Promise<void> {
   if (days.length === 0) return;
-  await db.query("delete from rollup_days where store_url = $1 and source = $2 and day = any($3::date[])", [
+  await db.query("delete from rollup_days where store_url = $1 and source = $2 and filter_key = $4 and day = any($3::date[])", [
     scope.storeUrl,
     scope.source,
     days,
+    keyOf(scope),
   ]);
 }
 
@@ -284,15 +325,35 @@ export async function evictOverBudget(db: Db, budgetBytes: number): Promise<numb
   const rows = await acrossStores(db, why, (tx) =>
     tx.query<{ day: string }>(
       `with ranked as (
-       select store_url, source, day, sum(bytes) over (order by used_at desc, store_url, source, day) as running from rollup_days
+       select store_url, source, filter_key, day,
+         sum(bytes) over (order by used_at desc, store_url, source, filter_key, day) as running from rollup_days
      )
      delete from rollup_days d using ranked r
-     where d.store_url = r.store_url and d.source = r.source and d.day = r.day and r.running > $1
+     where d.store_url = r.store_url and d.source = r.source and d.filter_key = r.filter_key and d.day = r.day and r.running > $1
      returning to_char(d.day, 'YYYY-MM-DD') as day`,
       [budgetBytes],
     ),
   );
   return rows.length;
+}
+
+/**
+ * Keeps the store's `keep` most recently used filtered keys (by the latest use of any of their
+ * days, either attribution) and drops every day of the older ones; the unfiltered key is not
+ * counted. Returns the keys dropped.
+ */
+export async function evictFilterKeys(db: Db, storeUrl: string, keep: number): Promise<string[]> {
+  const rows = await db.query<{ key: string }>(
+    `with keys as (
+       select filter_key, max(used_at) as used from rollup_days where store_url = $1 and filter_key <> '' group by filter_key
+     ), old as (
+       select filter_key from keys order by used desc, filter_key offset $2
+     )
+     delete from rollup_days d using old where d.store_url = $1 and d.filter_key = old.filter_key
+     returning d.filter_key as key`,
+    [storeUrl, keep],
+  );
+  return [...new Set(rows.map((row) => row.key))];
 }
 
 /** What the rollups of the whole deployment hold: store-days and their estimated bytes. */
@@ -352,3 +413,44 @@ export async function restatements(db: Db, storeUrl: string, range?: { startDate
 }
 
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** One stored day's sums for one channel or one product (`key`), within a filter. */
+interface StoredDaySum {
+  day: string;
+  key: string;
+  orders: number;
+  units: number;
+  revenue: number;
+}
+
+/**
+ * Stored days' cells summed per day by channel and per day by product, within a channel and
+ * product filter: what an alert check compares, day by day (server/rollups/day-sums.ts).
+ */
+export async function storedDaySums(
+  db: Db,
+  scope: RollupScope,
+  days: string[],
+  filter: CellFilter,
+): Promise<{ channels: StoredDaySum[]; products: StoredDaySum[] }> {
+  if (days.length === 0) return { channels: [], products: [] };
+  const where = `store_url = $1 and source = $2 and filter_key = $6 and day = any($3::date[])
+    and ($4::text is null or channel = $4) and ($5::text[] is null or product_id = any($5::text[]))`;
+  const params = [
+    scope.storeUrl,
+    scope.source,
+    days,
+    filter.channel ?? null,
+    filter.productIds ? [...filter.productIds] : null,
+    keyOf(scope),
+  ];
+  const by = (column: "channel" | "product_id") =>
+    db.query<StoredDaySum>(
+      `select to_char(day, 'YYYY-MM-DD') as day, ${column} as key, sum(orders)::float8 as orders, sum(units)::float8 as units,
+         sum(revenue)::float8 as revenue
+       from rollup_cells where ${where} group by day, ${column}`,
+      params,
+    );
+  const [channels, products] = await Promise.all([by("channel"), by("product_id")]);
+  return { channels, products };
+}

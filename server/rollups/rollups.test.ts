@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
@@ -10,8 +11,9 @@ import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
 import { openForSuite, storageBackends, type Location } from "@/test/databases";
 import { acrossStores, reachDb } from "@/server/db/reach";
+import { dimensionValuesSchema } from "@/shared/schemas/product-metrics";
 import { readRange, rollupFilterOf, type RollupPolicy } from "./reader";
-import { restatements, rollupUsage } from "./repository";
+import { evictFilterKeys, restatements, rollupUsage } from "./repository";
 
 const DAY_MS = 86_400_000;
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
@@ -45,6 +47,65 @@ async function rollupRead(policy: RollupPolicy, filters: MetricsFilters) {
 
 const requests = () => upstream.requestCounts().products;
 
+/** What a view may filter rows by upstream, drawn from the window's own values. */
+interface RowValues {
+  countries: string[];
+  deviceTypes: string[];
+  os: string[];
+  browsers: string[];
+  ads: string[];
+}
+
+async function rowValues(startDate: string, endDate: string): Promise<RowValues> {
+  const { data } = await client.json("dimensions", dimensionValuesSchema, {
+    params: { storeUrl: US_STORE },
+    query: { startDate, endDate },
+  });
+  const ads = new Set<string>();
+  for await (const batch of (await openProductRows(client, US_STORE, { startDate, endDate })).batches)
+    for (const row of batch) if (row.ad_id && ads.size < 6) ads.add(row.ad_id);
+  return { countries: data.countries, deviceTypes: data.deviceTypes, os: data.os, browsers: data.browsers, ads: [...ads] };
+}
+
+/** Random row filters: each list a set of 1–3 values, named in a random order with stray spaces and repeats. */
+function rowFiltersArbitrary(values: RowValues) {
+  const list = (from: string[]) =>
+    fc.option(
+      fc
+        .uniqueArray(fc.constantFrom(...from), { minLength: 1, maxLength: 3 })
+        .chain((set) => fc.tuple(fc.constant(set), fc.shuffledSubarray(set, { minLength: 0, maxLength: 1 }), fc.boolean())),
+      { nil: undefined, freq: 2 },
+    );
+  return fc.record({
+    country: list(values.countries),
+    device: list(values.deviceTypes),
+    os: list(values.os),
+    browser: list(values.browsers),
+    adId: fc.option(fc.constantFrom(...values.ads), { nil: undefined, freq: 4 }),
+  });
+}
+type DrawnRowFilters = ReturnType<typeof rowFiltersArbitrary> extends fc.Arbitrary<infer T> ? T : never;
+
+/** The drawn filters as a query names them (shuffled, spaced, repeated), and as a set, for the test's own model of keys. */
+function rowFiltersOf(drawn: DrawnRowFilters): { query: Partial<MetricsFilters>; set: string } {
+  const named = (drawnList: [string[], string[], boolean] | undefined) => {
+    if (!drawnList) return undefined;
+    const [set, repeated, spaced] = drawnList;
+    const items = [...set].reverse().concat(repeated);
+    return items.map((item) => (spaced ? ` ${item} ` : item)).join(",");
+  };
+  const query: Partial<MetricsFilters> = {
+    ...(drawn.country ? { filterCountry: named(drawn.country) } : {}),
+    ...(drawn.device ? { filterDeviceType: named(drawn.device) } : {}),
+    ...(drawn.os ? { filterOS: named(drawn.os) } : {}),
+    ...(drawn.browser ? { filterBrowser: named(drawn.browser) } : {}),
+    ...(drawn.adId ? { adId: drawn.adId } : {}),
+  };
+  const sorted = (drawnList: [string[], string[], boolean] | undefined) => (drawnList ? [...drawnList[0]].sort() : null);
+  const set = JSON.stringify([sorted(drawn.country), sorted(drawn.device), sorted(drawn.os), sorted(drawn.browser), drawn.adId ?? null]);
+  return { query, set };
+}
+
 describe.each(storageBackends())("day rollups on %s", (backend) => {
   // The owner's handle (it reads no row of the rollup tables), and the store's own reach.
   let owner: Db;
@@ -77,7 +138,9 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     const reference = await fullRead({ startDate: WINDOW_START, endDate: addDays(WINDOW_START, 30) });
     const channels = reference.channels.map((channel) => channel.channel);
     const products = reference.products.map((product) => product.productId);
+    const values = await rowValues(WINDOW_START, addDays(WINDOW_START, 30));
     const step = fc.record({
+      rows: rowFiltersArbitrary(values),
       start: fc.integer({ min: 0, max: 30 }),
       length: fc.integer({ min: 1, max: 10 }),
       channel: fc.option(fc.constantFrom(...channels), { nil: undefined }),
@@ -91,7 +154,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 4 }), async (steps) => {
         upstream.reset();
         await db.query("delete from rollup_days");
-        for (const { start, length, channel, productIds, source, restate } of steps) {
+        for (const { start, length, channel, productIds, source, restate, rows } of steps) {
           if (restate) {
             upstream.restate({ storeUrl: US_STORE, date: addDays(WINDOW_START, restate.day), factor: restate.factor });
             clock = new Date(clock.getTime() + 86_401_000); // every stored day is now due to be read again
@@ -103,6 +166,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
             ...(channel ? { channel } : {}),
             ...(productIds ? { filterProductId: productIds.join(",") } : {}),
             ...(source ? { dimension_source: source } : {}),
+            ...rowFiltersOf(rows).query,
           };
           const [{ answer }, expected] = await Promise.all([rollupRead(policy(), filters), fullRead(filters)]);
           expect(answer).toEqual(expected);
@@ -111,6 +175,137 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
       { numRuns: 12 },
     );
   }, 120_000);
+
+  it("keeps each set of row filters under its own key: held days are never read again, another key's never reused", async () => {
+    const reference = await fullRead({ startDate: WINDOW_START, endDate: addDays(WINDOW_START, 30) });
+    const channels = reference.channels.map((channel) => channel.channel);
+    const values = await rowValues(WINDOW_START, addDays(WINDOW_START, 30));
+    const step = fc.record({
+      start: fc.integer({ min: 0, max: 20 }),
+      length: fc.integer({ min: 1, max: 8 }),
+      channel: fc.option(fc.constantFrom(...channels), { nil: undefined }),
+      source: fc.option(fc.constantFrom("conversion" as const, "first_touch" as const), { nil: undefined }),
+      // A few sets of row filters per run, so that later steps come back to a key or meet another's days.
+      rows: fc.nat({ max: 2 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(rowFiltersArbitrary(values), { minLength: 3, maxLength: 3 }),
+        fc.array(step, { minLength: 2, maxLength: 6 }),
+        async (sets, steps) => {
+          upstream.reset();
+          await db.query("delete from rollup_days");
+          // The test's own model: the days each (row filters as a set, attribution) holds.
+          const held = new Map<string, Set<string>>();
+          for (const { start, length, channel, source, rows } of steps) {
+            const { query, set } = rowFiltersOf(sets[rows]!);
+            const startDate = addDays(WINDOW_START, start);
+            const days = Array.from({ length }, (_, i) => addDays(startDate, i));
+            const filters: MetricsFilters = {
+              startDate,
+              endDate: addDays(startDate, length - 1),
+              ...(channel ? { channel } : {}),
+              ...(source ? { dimension_source: source } : {}),
+              ...query,
+            };
+            const model = `${set} ${source ?? "conversion"}`;
+            const mine = held.get(model) ?? new Set<string>();
+            const before = requests();
+            const [{ answer, read }, expected] = await Promise.all([rollupRead(policy(), filters), fullRead(filters)]);
+            expect(answer).toEqual(expected);
+            const wasHeld = days.filter((day) => mine.has(day)).length;
+            expect(read).toMatchObject({ daysFromRollups: wasHeld, daysFromUpstream: length - wasHeld });
+            expect(requests() - before - 1).toBe(read.upstreamRequests);
+            for (const day of days) mine.add(day);
+            held.set(model, mine);
+          }
+        },
+      ),
+      { numRuns: 10 },
+    );
+  }, 120_000);
+
+  it("keeps a store's most recently used filtered keys and drops every day of the older ones", async () => {
+    const range = { startDate: "2026-09-01", endDate: "2026-09-03" };
+    for (const filterCountry of ["US", "CA", "GB"]) {
+      await rollupRead(policy(), { ...range, filterCountry });
+      clock = new Date(clock.getTime() + 1000);
+    }
+    await rollupRead(policy(), range);
+    // US is used again: CA is now the least recently used.
+    clock = new Date(clock.getTime() + 1000);
+    await rollupRead(policy(), { ...range, filterCountry: "US" });
+    expect(await evictFilterKeys(db, US_STORE, 2)).toEqual(["country=CA"]);
+    const keys = await db.query<{ key: string; days: number }>(
+      "select filter_key as key, count(*)::int as days from rollup_days group by 1 order by 1",
+    );
+    expect(keys).toEqual([
+      { key: "", days: 3 },
+      { key: "country=GB", days: 3 },
+      { key: "country=US", days: 3 },
+    ]);
+    expect(await db.query("select distinct filter_key from rollup_cells where filter_key = 'country=CA'")).toEqual([]);
+    // After a filtered read the bound is kept without being asked: ROLLUP_FILTER_KEYS of 1 leaves the key just read.
+    clock = new Date(clock.getTime() + 1000);
+    await rollupRead({ ...policy(), filterKeys: 1 }, { ...range, filterCountry: "FR" });
+    expect(
+      (await db.query<{ key: string }>("select distinct filter_key as key from rollup_days order by 1")).map((row) => row.key),
+    ).toEqual(["", "country=FR"]);
+  });
+
+  it("does not lose a view's held days to the key bound while it reads its missing days", async () => {
+    const live = (): RollupPolicy => ({ ...policy(), now: () => new Date() });
+    const range = { startDate: "2026-09-01", endDate: "2026-09-03" };
+    await rollupRead(live(), { ...range, filterCountry: "US" });
+    await sleep(5);
+    await rollupRead(live(), { ...range, filterCountry: "CA" });
+    // The US view holds three days and reads a fourth slowly; meanwhile a GB view stores its key
+    // with a bound of two keys. US, used by the view in flight, is not the one to go: CA is.
+    upstream.setFaults([{ route: "products", latencyMs: 800, times: 1 }]);
+    const usFilters = { startDate: "2026-09-01", endDate: "2026-09-04", filterCountry: "US" };
+    const us = rollupRead(live(), usFilters);
+    await sleep(300);
+    await rollupRead({ ...live(), filterKeys: 2 }, { ...range, filterCountry: "GB" });
+    const { answer, read } = await us;
+    expect(read).toMatchObject({ daysFromRollups: 3, daysFromUpstream: 1 });
+    expect(answer).toEqual(await fullRead(usFilters));
+    const keys = await db.query<{ key: string }>("select distinct filter_key as key from rollup_days order by 1");
+    expect(keys.map((row) => row.key)).toEqual(["country=GB", "country=US"]);
+  });
+
+  it("keeps a view with long filter lists under the digest of its key, and answers it as a full read", async () => {
+    const filters = {
+      startDate: "2026-09-10",
+      endDate: "2026-09-11",
+      filterCountry: ["US", ...Array.from({ length: 300 }, (_, i) => `X${i}`)].join(","),
+    };
+    const { answer } = await rollupRead(policy(), filters);
+    expect(answer).toEqual(await fullRead(filters));
+    expect(answer.totals.rows).toBeGreaterThan(0);
+    const keys = await db.query<{ key: string }>("select distinct filter_key as key from rollup_cells");
+    expect(keys).toEqual([{ key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }]);
+    const again = await rollupRead(policy(), filters);
+    expect(again.read).toMatchObject({ daysFromRollups: 2, daysFromUpstream: 0 });
+  });
+
+  it("records a restatement on the unfiltered key only, and drops the filtered keys' copies of the restated day", async () => {
+    const range = { startDate: "2026-10-10", endDate: "2026-10-12" };
+    await rollupRead(policy(), range);
+    await rollupRead(policy(), { ...range, filterDeviceType: "mobile" });
+    upstream.restate({ storeUrl: US_STORE, date: "2026-10-11", factor: 1.5 });
+    clock = new Date(clock.getTime() + 86_401_000);
+    // The filtered key reads its stale days again and takes the new figures without recording anything.
+    const filtered = await rollupRead(policy(), { ...range, filterDeviceType: "mobile" });
+    expect(filtered.answer).toEqual(await fullRead({ ...range, filterDeviceType: "mobile" }));
+    expect(await restatements(db, US_STORE)).toEqual([]);
+    // The unfiltered key finds the store-day restated, and the filtered key's copy of that day goes.
+    await rollupRead(policy(), range);
+    expect((await restatements(db, US_STORE)).map((change) => change.day)).toEqual(["2026-10-11"]);
+    const mobileDays = await db.query<{ day: string }>(
+      "select to_char(day, 'YYYY-MM-DD') as day from rollup_days where filter_key = 'device=mobile' order by 1",
+    );
+    expect(mobileDays.map((row) => row.day)).toEqual(["2026-10-10", "2026-10-12"]);
+  });
 
   it("reads only the missing days, in one request per run of consecutive days, and nothing for a range it holds", async () => {
     await rollupRead(policy(), { startDate: "2026-05-05", endDate: "2026-05-09" });

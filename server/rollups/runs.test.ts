@@ -19,8 +19,9 @@ describe("which days a rollup read asks the upstream for", () => {
     expect(firstFreshDay(new Date("2026-11-27T11:00:00Z"), 0)).toBe("2026-11-28");
   });
 
-  it("answers channel and product filters from the rollups and leaves row filters to the upstream", () => {
-    expect(rollupFilterOf({ startDate: "2026-01-01", endDate: "2026-01-02", channel: "google", filterProductId: "p1, p2" })).toEqual({
+  it("answers channel and product filters from the cells, and row filters from their key's cells unless no key is kept", () => {
+    const range = { startDate: "2026-01-01", endDate: "2026-01-02" };
+    expect(rollupFilterOf({ ...range, channel: "google", filterProductId: "p1, p2" })).toEqual({
       channel: "google",
       productIds: new Set(["p1", "p2"]),
     });
@@ -30,8 +31,11 @@ describe("which days a rollup read asks the upstream for", () => {
       { filterDeviceType: "mobile" },
       { filterOS: "iOS" },
       { filterBrowser: "Safari" },
-    ])
-      expect(rollupFilterOf({ startDate: "2026-01-01", endDate: "2026-01-02", ...filter })).toBeNull();
+    ]) {
+      expect(rollupFilterOf({ ...range, ...filter, channel: "google" })).toEqual({ channel: "google", productIds: undefined });
+      expect(rollupFilterOf({ ...range, ...filter }, 0)).toBeNull();
+    }
+    expect(rollupFilterOf({ ...range, channel: "google" }, 0)).toEqual({ channel: "google", productIds: undefined });
   });
 
   it("words a read's progress by year and percent, or by rows", () => {

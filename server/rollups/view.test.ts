@@ -1,17 +1,19 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { database } from "@/server/db/database";
-import { productMetrics as productMetricsRoute } from "@/server/routes/product-metrics";
+import { productMetricsExport as exportRoute, productMetrics as productMetricsRoute } from "@/server/routes/product-metrics";
 import { signIn } from "@/server/routes/sign-in";
 import { productMetricsEventSchema } from "@/shared/schemas/product-metrics-view";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
 import { dataChanges as dataChangesRoute } from "@/server/routes/data-changes";
 import { reachDb } from "@/server/db/reach";
 import { rollupUsage } from "./repository";
+import { productsCsv } from "@/server/metrics/export";
 
 let upstream: DemoUpstream;
 let cookie: string;
 const params = { params: Promise.resolve({ storeUrl: US_STORE }) };
+const TABLE = { q: "", sort: "revenue", direction: "desc" } as const;
 /** The process's database with the store's own reach (the rollup tables are under row-level security). */
 const storeDb = async () => reachDb(await database(), [US_STORE]);
 
@@ -58,9 +60,58 @@ describe("product metrics through the day rollups", () => {
     expect(Date.parse(second.view.freshness!.asOf)).toBeLessThanOrEqual(Date.now());
   });
 
-  it("reads the upstream for filters the rollups do not keep (country, device, OS, browser, ad)", async () => {
-    const { view } = await events("startDate=2026-02-01&endDate=2026-02-07&filterCountry=US");
+  it("answers a view filtered by country from its own key: read once, then from the rollups, its products CSV too", async () => {
+    const range = "startDate=2026-02-01&endDate=2026-02-07";
+    const first = await events(`${range}&filterCountry=US,CA&filterDeviceType=mobile`);
+    expect(first.view.freshness).toMatchObject({ daysFromUpstream: 7, daysFromRollups: 0, upstreamRequests: 1 });
+    const keyed = async () =>
+      (await storeDb()).query<{ key: string; days: number }>(
+        "select filter_key as key, count(*)::int as days from rollup_days group by filter_key order by 1",
+      );
+    await vi.waitFor(async () => expect(await keyed()).toEqual([{ key: "country=CA,US;device=mobile", days: 7 }]));
+    const reads = upstream.requestCounts().products;
+
+    // The same filters named another way (not the view cache's key): the same rollup key, nothing read upstream.
+    const again = await events(`${range}&filterCountry=CA, US&filterDeviceType=mobile&channel=google`);
+    expect(upstream.requestCounts().products).toBe(reads);
+    expect(again.view.freshness).toMatchObject({ daysFromUpstream: 0, daysFromRollups: 7, upstreamRequests: 0 });
+    expect(again.view.totals.revenue).toBe(first.view.channels.find((c) => c.channel === "google")?.revenue ?? 0);
+
+    // The products CSV is the view's table: answered from the same key.
+    const csv = await exportRoute(
+      dashboardRequest(
+        `/api/stores/${US_STORE}/product-metrics/export?${range}&kind=products&filterCountry=CA,US,US&filterDeviceType=mobile`,
+        {
+          cookie,
+        },
+      ),
+      params,
+    );
+    expect(csv.status).toBe(200);
+    expect(await csv.text()).toBe(productsCsv(first.view.products, first.view.totals.revenue, TABLE, first.view.currency));
+    expect(upstream.requestCounts().products).toBe(reads);
+
+    // The raw rows are the upstream's rows: one read of the range, rollups or not.
+    const rows = await exportRoute(
+      dashboardRequest(`/api/stores/${US_STORE}/product-metrics/export?${range}&kind=rows&filterCountry=US,CA&filterDeviceType=mobile`, {
+        cookie,
+      }),
+      params,
+    );
+    expect((await rows.text()).trim().split("\n")).toHaveLength(first.view.totals.rows + 1);
+    expect(upstream.requestCounts().products).toBe(reads + 1);
+
+    // Another key's cells are not reused: the unfiltered view of the range reads its days.
+    const unfiltered = await events(range);
+    expect(unfiltered.view.freshness).toMatchObject({ daysFromUpstream: 7, daysFromRollups: 0 });
+  });
+
+  it("with ROLLUP_FILTER_KEYS=0 reads filtered views upstream every time and keeps nothing for them", async () => {
+    useUpstream(upstream.baseUrl, { ROLLUPS: "on", ROLLUP_FILTER_KEYS: "0" });
+    const reads = upstream.requestCounts().products;
+    const { view } = await events("startDate=2026-02-01&endDate=2026-02-07&filterOS=iOS");
     expect(view.freshness).toBeUndefined();
+    expect(upstream.requestCounts().products).toBe(reads + 1);
     expect((await rollupUsage(await database())).days).toBe(0);
   });
 

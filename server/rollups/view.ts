@@ -5,6 +5,7 @@ import { comparisonRange } from "@/shared/metrics/date-range";
 import { currencyDecimals } from "@/shared/format";
 import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/shared/schemas/product-metrics-view";
 import type { CellFilter } from "./cells";
+import { filterKeyOf } from "./filter-key";
 import { readRange, type ReadHooks, type ReadProgress, type RollupPolicy } from "./reader";
 import { evictOverBudget, restatements } from "./repository";
 import { logger } from "@/server/observability/log";
@@ -46,8 +47,9 @@ export async function rollupView(
   const decimals = currency ? currencyDecimals(currency) : 2;
   const source = filters.dimension_source ?? "conversion";
   const saved = Promise.all([main.saved, previous?.saved]);
-  // Days read again may be restated: their writes (which compare) finish before the view names its restated days.
-  if (main.revalidated + (previous?.revalidated ?? 0) > 0) await saved;
+  // Days read again may be restated: their writes (which compare, on the unfiltered key only) finish
+  // before the view names its restated days.
+  if (filterKeyOf(filters) === "" && main.revalidated + (previous?.revalidated ?? 0) > 0) await saved;
   const restated = (await restatements(policy.db, storeUrl, filters)).filter((change) => change.source === source);
   const asOf = previous && previous.asOf < main.asOf ? previous.asOf : main.asOf;
   saved

@@ -11,7 +11,7 @@ import {
 import { LIMITS } from "@/shared/limits";
 import { storedViewSearch } from "@/shared/schemas/saved-view";
 import { backtestRule } from "@/server/alerts/check";
-import { RunReads } from "@/server/alerts/reads";
+import { alertRollups, RunReads } from "@/server/alerts/reads";
 import { enqueueAlertEmail } from "@/server/alerts/email-job";
 import { runAlertChecks } from "@/server/alerts/runner";
 import { standardWebhookSecret } from "@/server/alerts/webhook";
@@ -227,7 +227,7 @@ export const backtestAlertRule = route(
     const savedViewSearch = await savedViewSearchOf(scope, input);
     const result: Backtest = await backtestRule(
       input,
-      { upstream, reads: new RunReads(), storeUrl: scope.store!.url, savedViewSearch },
+      { upstream, reads: new RunReads(alertRollups(await database())), storeUrl: scope.store!.url, savedViewSearch },
       new Date(),
     );
     return jsonResponse(result, { requestId });

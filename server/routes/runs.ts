@@ -1,13 +1,15 @@
 import "server-only";
 import { settings } from "@/server/config/settings";
 import { database } from "@/server/db/database";
+import { listAwaitingDecision, type AwaitingDelivery } from "@/server/delivery/decisions";
 import { listDeliveries, type Delivery } from "@/server/delivery/ledger";
+import { samePerson } from "@/server/grants/ownership";
 import { listRuns } from "@/server/jobs/runs";
 import { route } from "@/server/http/pipeline";
 import { jsonResponse } from "@/server/http/responses";
 import { storeItems, storesToRead } from "@/server/http/scope";
 import { storeFilterSchema } from "@/shared/schemas/reach";
-import type { DeliveryItem } from "@/shared/schemas/runs";
+import type { AwaitingItem, DeliveryItem } from "@/shared/schemas/runs";
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -22,16 +24,51 @@ function deliveryItem(delivery: Delivery): DeliveryItem {
     detail: delivery.detail,
     createdAt: delivery.createdAt.toISOString(),
     updatedAt: delivery.updatedAt.toISOString(),
+    decision:
+      delivery.decision && delivery.decidedBy && delivery.decidedAt
+        ? { kind: delivery.decision, by: delivery.decidedBy, at: delivery.decidedAt.toISOString(), resentKey: delivery.resentKey }
+        : null,
   };
 }
 
-/** GET /api/runs: the recent background runs and deliveries of the reach's stores (or one: ?store=), with their outcomes. */
+/** What is known about an `unknown` message, in plain words: the ledger's detail is the mail server's, or the sender's. */
+function whatIsKnown(delivery: AwaitingDelivery): string {
+  if (delivery.detail?.startsWith("The sending instance stopped mid-send"))
+    return "The instance sending it stopped in the middle of the send: it may have arrived.";
+  return "The mail server did not answer after the message was sent: it may have arrived.";
+}
+
+function awaitingItem(delivery: AwaitingDelivery, viewer: string): AwaitingItem {
+  return {
+    key: delivery.key,
+    storeUrl: delivery.storeUrl,
+    recipient: delivery.recipient,
+    subject: delivery.subject,
+    sentBy: delivery.source?.kind ?? null,
+    createdAt: delivery.createdAt.toISOString(),
+    updatedAt: delivery.updatedAt.toISOString(),
+    known: whatIsKnown(delivery),
+    detail: delivery.detail,
+    ownerEmail: delivery.ownerEmail,
+    mayDecide: delivery.ownerEmail !== null && samePerson(delivery.ownerEmail, viewer),
+    bodyKept: delivery.bodyKept,
+  };
+}
+
+/**
+ * GET /api/runs: the recent background runs and deliveries of the reach's stores (or one: ?store=),
+ * with their outcomes, and the `unknown` deliveries awaiting their owner's decision.
+ */
 export const listRunsAndDeliveries = route(
   { methods: ["GET"], path: "/api/runs", scope: "reach", query: storeFilterSchema },
-  async ({ scope, query, requestId }) => {
+  async ({ scope, query, session, requestId }) => {
     const db = await database();
     const storeUrls = storesToRead(scope, query.store);
-    const [runs, deliveries] = await Promise.all([listRuns(db, storeUrls), listDeliveries(db, storeUrls)]);
+    const [runs, deliveries, awaiting] = await Promise.all([
+      listRuns(db, storeUrls),
+      listDeliveries(db, storeUrls),
+      listAwaitingDecision(db, storeUrls),
+    ]);
     return jsonResponse(
       {
         stores: storeItems(scope),
@@ -43,6 +80,7 @@ export const listRunsAndDeliveries = route(
           runAt: run.runAt.toISOString(),
         })),
         deliveries: deliveries.map(deliveryItem),
+        awaitingDecision: awaiting.map((delivery) => awaitingItem(delivery, session.data.user.email)),
       },
       { requestId },
     );

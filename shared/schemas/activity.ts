@@ -17,6 +17,8 @@ const changeActions = [
   "digest.create",
   "digest.delete",
   "digest.send-now",
+  "delivery.send-again",
+  "delivery.arrived",
 ] as const;
 export const auditActions = [...upstreamActions, ...changeActions] as const;
 export type AuditAction = (typeof auditActions)[number];

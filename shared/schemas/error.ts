@@ -44,6 +44,8 @@ const errorCodes = [
   "limit_reached",
   "ring_full",
   "store_in_ring",
+  "already_decided",
+  "cannot_send_again",
 ] as const;
 export const errorCodeSchema = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
