@@ -106,4 +106,16 @@ describe("totalsOf", () => {
     expect(totals.unitsPerOrder).toBeNull();
     expect(productMetricsViewSchema.shape.totals.safeParse(totals).success).toBe(true);
   });
+
+  it("gives the same average order value for the same rows summed in another order (a half-cent boundary)", () => {
+    // 49.88 + 270.21 + 262.14 is 582.23 one way and 582.2299999999999 the other; 291.115 per order.
+    const leftFirst = 49.88 + 270.21 + 262.14;
+    const rightFirst = 49.88 + (270.21 + 262.14);
+    expect(leftFirst).not.toBe(rightFirst);
+    const one = totalsOf({ orders: 2, units: 2, revenue: leftFirst }, 3, 2);
+    const other = totalsOf({ orders: 2, units: 2, revenue: rightFirst }, 3, 2);
+    expect(one.revenue).toBe(582.23);
+    expect(other.averageOrderValue).toBe(one.averageOrderValue);
+    expect(one.averageOrderValue).toBe(291.12);
+  });
 });

@@ -65,7 +65,9 @@ export function totalsOf(sums: Sums, rows: number, decimals: number): MetricsTot
     revenue,
     orders: sums.orders,
     units: sums.units,
-    averageOrderValue: sums.orders > 0 ? ratio(roundMoney(sums.revenue / sums.orders, decimals)) : null,
+    // From the revenue as shown: the raw sum carries float error that adding the same rows in
+    // another order (the rollups' exact sums) moves, and at a half-cent it moved the last digit.
+    averageOrderValue: sums.orders > 0 ? ratio(roundMoney(revenue / sums.orders, decimals)) : null,
     unitsPerOrder: sums.orders > 0 ? ratio(sums.units / sums.orders) : null,
     rows,
   };
