@@ -12,7 +12,7 @@ import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openDatabase, type Db } from "@/server/db/database";
 import { applicationDb } from "@/server/db/reach";
-import { claimJobs, enqueue } from "@/server/jobs/queue";
+import { claimForSlots, enqueue } from "@/server/jobs/queue";
 
 const FLOOD_JOBS = Number(process.env.FLOOD_JOBS ?? 2_000);
 const WORKERS = Number(process.env.FLOOD_WORKERS ?? 2);
@@ -32,7 +32,11 @@ const OTHER = "org_scheduled_b";
 type Claim = (db: Db, workerId: string, limit: number) => Promise<{ id: string; payload: unknown }[]>;
 
 const fairClaim: Claim = (db, workerId, limit) =>
-  claimJobs(db, workerId, [NAME], limit, LEASE_SECONDS, DEADLINE_SECONDS, TENANT_CONCURRENCY);
+  claimForSlots(db, workerId, [NAME], limit, {
+    leaseSeconds: LEASE_SECONDS,
+    deadlineSeconds: DEADLINE_SECONDS,
+    tenantConcurrency: TENANT_CONCURRENCY,
+  });
 
 /** The queue's claim before it was fair: the oldest due jobs first, whoever queued them. */
 const fifoClaim: Claim = (db, workerId, limit) =>

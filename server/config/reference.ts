@@ -311,7 +311,7 @@ const SETTING_GROUPS: SettingGroup[] = [
         fallback: "`2`",
         production: "",
         meaning:
-          "Jobs one organization (or a store of none; the dashboard's own jobs count as one more) runs at once across all instances, so one organization's burst never holds every worker.",
+          "Jobs one organization (or a store of none; the dashboard's own jobs count as one more) is sure to get at once across all instances; beyond it, only a worker's spare slots, never its last free one, so one organization's burst never holds every worker.",
       },
       {
         name: "WEBHOOK_ALLOW_PRIVATE",

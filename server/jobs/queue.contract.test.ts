@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends, unique } from "@/test/databases";
 import type { Db } from "@/server/db/database";
-import { claimJobs, enqueue, renewLeases } from "./queue";
+import { claimForSlots, claimJobs, enqueue, renewLeases } from "./queue";
 import { listRuns, pruneRuns } from "./runs";
 
 describe.each(storageBackends())("the job queue on %s", (backend) => {
@@ -171,6 +171,20 @@ describe.each(storageBackends())("the job queue on %s", (backend) => {
         [two],
       );
       expect(running!.count).toBe(2);
+    });
+
+    it("lets a tenant alone past its cap into a worker's spare slots, always leaving one for a tenant that runs nothing", async () => {
+      const name = unique("job");
+      const [alone, late] = [unique("org"), unique("org")];
+      for (let index = 0; index < 10; index += 1) await enqueue(name, { index }, { db, organizationId: alone });
+      const options = { leaseSeconds: 30, deadlineSeconds: 900, tenantConcurrency: 2 };
+      // Two within the cap, one more into the spare slots, one slot left.
+      expect(await claimForSlots(db, "worker-a", [name], 4, options)).toHaveLength(3);
+      // Another worker's free slots: none within the cap (3 run), all but one beyond it.
+      expect(await claimForSlots(db, "worker-b", [name], 4, options)).toHaveLength(3);
+      // A tenant that runs nothing takes a worker's last slot at once.
+      const { id } = await enqueue(name, {}, { db, organizationId: late });
+      expect((await claimForSlots(db, "worker-a", [name], 1, options)).map((job) => job.id)).toEqual([id]);
     });
 
     it("keeps each tenant's jobs in the order of their run_at, then of their enqueueing", async () => {

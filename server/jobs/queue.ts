@@ -300,21 +300,40 @@ async function enqueueRecurring(): Promise<void> {
   }
 }
 
+/** A cap no tenant reaches: the spare claim's. */
+const NO_TENANT_CAP = 1_000_000;
+
+/**
+ * A worker's claim for its `free` slots: first fairly within each tenant's cap; then, when slots
+ * are left over, into all of them but one beyond the cap (still round-robin), so a tenant alone
+ * in the queue is not held to its cap while this worker idles, and one slot always stays for a
+ * tenant that runs nothing yet.
+ */
+export async function claimForSlots(
+  db: Db,
+  workerId: string,
+  names: string[],
+  free: number,
+  options: { leaseSeconds: number; deadlineSeconds: number; tenantConcurrency: number },
+): Promise<ClaimedRow[]> {
+  const { leaseSeconds, deadlineSeconds, tenantConcurrency } = options;
+  const fair = await claimJobs(db, workerId, names, free, leaseSeconds, deadlineSeconds, tenantConcurrency);
+  const spare = free - fair.length - 1;
+  if (spare <= 0) return fair;
+  return [...fair, ...(await claimJobs(db, workerId, names, spare, leaseSeconds, deadlineSeconds, NO_TENANT_CAP))];
+}
+
 async function poll(worker: Worker): Promise<void> {
   const { leaseSeconds, concurrency, tenantConcurrency } = settings().jobs;
   const deadlineSeconds = worker.runDeadlineSeconds;
   await enqueueRecurring();
   const free = concurrency - worker.running.size;
   if (free <= 0 || worker.stopped) return;
-  const claimed = await claimJobs(
-    await database(),
-    worker.id,
-    [...registry.jobs.keys()],
-    free,
+  const claimed = await claimForSlots(await database(), worker.id, [...registry.jobs.keys()], free, {
     leaseSeconds,
     deadlineSeconds,
     tenantConcurrency,
-  );
+  });
   for (const job of claimed) {
     const run: Promise<void> = runJob(worker, job, deadlineSeconds).finally(() => worker.inFlight.delete(run));
     worker.inFlight.add(run);
