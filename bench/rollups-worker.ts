@@ -9,7 +9,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { openDatabase } from "@/server/db/database";
 import { acrossStores, reachDb } from "@/server/db/reach";
 import { readRange } from "@/server/rollups/reader";
-import { restatements } from "@/server/rollups/repository";
+import { restatements } from "@/server/rollups/restatements";
 import { upstreamClient } from "@/server/upstream/client";
 import { ADMIN_KEY, US_STORE } from "./processes";
 

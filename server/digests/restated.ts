@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/server/db/database";
-import { restatements } from "@/server/rollups/repository";
+import { restatements } from "@/server/rollups/restatements";
 import type { DataChange } from "@/shared/schemas/data-change";
 import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import { formatCurrency, formatDate, formatNumber } from "@/shared/format";

@@ -5,7 +5,8 @@ import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import { cellMatches, type CellFilter, type DayCells } from "./cells";
 import { filterKeyOf, type UpstreamRowFilters } from "./filter-key";
 import { readRange, type RollupPolicy } from "./reader";
-import { evictOverBudget, storedDaySums, type RollupScope } from "./repository";
+import { evictOverBudget } from "./bounds";
+import { storedDaySums, type RollupScope } from "./repository";
 
 interface Sums {
   revenue: number;

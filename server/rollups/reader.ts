@@ -6,18 +6,9 @@ import { openProductRows } from "@/server/metrics/product-rows";
 import { logger } from "@/server/observability/log";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { DayCells, dayWrite, RangeSummary, type CellFilter, type DayWrite } from "./cells";
+import { evictFilterKeys } from "./bounds";
 import { filterKeyOf, upstreamRowFilters } from "./filter-key";
-import {
-  claimDays,
-  deleteDays,
-  evictFilterKeys,
-  releaseClaims,
-  saveDays,
-  storedDays,
-  summarizeStored,
-  touchDays,
-  type RollupScope,
-} from "./repository";
+import { claimDays, deleteDays, releaseClaims, saveDays, storedDays, summarizeStored, touchDays, type RollupScope } from "./repository";
 
 export interface RollupPolicy {
   db: Db;

@@ -1,17 +1,15 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/server/db/database";
-import { acrossStores } from "@/server/db/reach";
 import type { DimensionSource } from "@/shared/schemas/product-metrics";
-import type { DataChange } from "@/shared/schemas/data-change";
 import { currencyDecimals } from "@/shared/format";
 import { RangeSummary, type CellFilter, type DayWrite } from "./cells";
 
 /**
- * Every statement on the rollup tables, in one place. The tables are under row-level security
+ * The statements that read and write a store's rollup days and cells (the bounds are in
+ * bounds.ts, the restatements' list in restatements.ts). The tables are under row-level security
  * (migration 0013): a store's statements run on the caller's handle, whose reach must hold the
- * store (the route's reach, or the store's own for background work), and each still names its
- * store; only the deployment-wide eviction and usage run across stores, each for a stated reason.
+ * store (the route's reach, or the store's own for background work), and each names its store.
  */
 export interface RollupScope {
   storeUrl: string;
@@ -318,101 +316,6 @@ export async function deleteDays(db: Db, scope: RollupScope, days: string[]): Pr
     keyOf(scope),
   ]);
 }
-
-/** Drops the least recently used store-days of every store until the rollups fit the budget; returns how many went. */
-export async function evictOverBudget(db: Db, budgetBytes: number): Promise<number> {
-  const why = "day rollups: least recently used store-days evicted to fit the deployment's budget";
-  const rows = await acrossStores(db, why, (tx) =>
-    tx.query<{ day: string }>(
-      `with ranked as (
-       select store_url, source, filter_key, day,
-         sum(bytes) over (order by used_at desc, store_url, source, filter_key, day) as running from rollup_days
-     )
-     delete from rollup_days d using ranked r
-     where d.store_url = r.store_url and d.source = r.source and d.filter_key = r.filter_key and d.day = r.day and r.running > $1
-     returning to_char(d.day, 'YYYY-MM-DD') as day`,
-      [budgetBytes],
-    ),
-  );
-  return rows.length;
-}
-
-/**
- * Keeps the store's `keep` most recently used filtered keys (by the latest use of any of their
- * days, either attribution) and drops every day of the older ones; the unfiltered key is not
- * counted. Returns the keys dropped.
- */
-export async function evictFilterKeys(db: Db, storeUrl: string, keep: number): Promise<string[]> {
-  const rows = await db.query<{ key: string }>(
-    `with keys as (
-       select filter_key, max(used_at) as used from rollup_days where store_url = $1 and filter_key <> '' group by filter_key
-     ), old as (
-       select filter_key from keys order by used desc, filter_key offset $2
-     )
-     delete from rollup_days d using old where d.store_url = $1 and d.filter_key = old.filter_key
-     returning d.filter_key as key`,
-    [storeUrl, keep],
-  );
-  return [...new Set(rows.map((row) => row.key))];
-}
-
-/** What the rollups of the whole deployment hold: store-days and their estimated bytes. */
-export async function rollupUsage(db: Db): Promise<{ days: number; bytes: number }> {
-  const [row] = await acrossStores(db, "day rollups: the deployment's usage against its budget", (tx) =>
-    tx.query<{ days: number; bytes: number }>("select count(*)::int as days, coalesce(sum(bytes), 0)::float8 as bytes from rollup_days"),
-  );
-  return row ?? { days: 0, bytes: 0 };
-}
-
-type RestatementRow = {
-  id: string;
-  day: string;
-  source: DataChange["source"];
-  detectedAt: Date;
-  currency: string | null;
-  revenueBefore: number;
-  revenueAfter: number;
-  ordersBefore: number;
-  ordersAfter: number;
-  unitsBefore: number;
-  unitsAfter: number;
-  channels: DataChange["channels"];
-  products: DataChange["products"];
-};
-
-/** The store's restated days, newest day first; within a range when one is given. */
-export async function restatements(db: Db, storeUrl: string, range?: { startDate: string; endDate: string }): Promise<DataChange[]> {
-  const rows = await db.query<RestatementRow>(
-    `select id, to_char(day, 'YYYY-MM-DD') as day, source, detected_at as "detectedAt", currency,
-       revenue_before::float8 as "revenueBefore", revenue_after::float8 as "revenueAfter", orders_before::float8 as "ordersBefore",
-       orders_after::float8 as "ordersAfter", units_before::float8 as "unitsBefore", units_after::float8 as "unitsAfter", channels, products
-     from rollup_restatements where store_url = $1 and ($2::date is null or day between $2 and $3)
-     order by day desc, detected_at desc limit 500`,
-    [storeUrl, range?.startDate ?? null, range?.endDate ?? null],
-  );
-  return rows.map((row) => {
-    const decimals = currencyDecimals(row.currency);
-    const pair = (before: number, after: number, places: number) => ({
-      before: round(before, places),
-      after: round(after, places),
-      change: round(after - before, places),
-    });
-    return {
-      id: row.id,
-      day: row.day,
-      source: row.source,
-      detectedAt: new Date(row.detectedAt).toISOString(),
-      currency: row.currency,
-      revenue: pair(row.revenueBefore, row.revenueAfter, decimals),
-      orders: pair(row.ordersBefore, row.ordersAfter, 6),
-      units: pair(row.unitsBefore, row.unitsAfter, 6),
-      channels: typeof row.channels === "string" ? JSON.parse(row.channels) : row.channels,
-      products: typeof row.products === "string" ? JSON.parse(row.products) : row.products,
-    };
-  });
-}
-
-const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
 /** One stored day's sums for one channel or one product (`key`), within a filter. */
 interface StoredDaySum {

@@ -13,7 +13,8 @@ import { openForSuite, storageBackends, type Location } from "@/test/databases";
 import { acrossStores, reachDb } from "@/server/db/reach";
 import { dimensionValuesSchema } from "@/shared/schemas/product-metrics";
 import { readRange, rollupFilterOf, type RollupPolicy } from "./reader";
-import { evictFilterKeys, restatements, rollupUsage } from "./repository";
+import { evictFilterKeys, rollupUsage } from "./bounds";
+import { restatements } from "./restatements";
 
 const DAY_MS = 86_400_000;
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);

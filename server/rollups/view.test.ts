@@ -7,7 +7,7 @@ import { productMetricsEventSchema } from "@/shared/schemas/product-metrics-view
 import { ADMIN_KEY, cookieFrom, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
 import { dataChanges as dataChangesRoute } from "@/server/routes/data-changes";
 import { reachDb } from "@/server/db/reach";
-import { rollupUsage } from "./repository";
+import { rollupUsage } from "./bounds";
 import { productsCsv } from "@/server/metrics/export";
 
 let upstream: DemoUpstream;

@@ -7,7 +7,8 @@ import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/share
 import type { CellFilter } from "./cells";
 import { filterKeyOf } from "./filter-key";
 import { readRange, type ReadHooks, type ReadProgress, type RollupPolicy } from "./reader";
-import { evictOverBudget, restatements } from "./repository";
+import { evictOverBudget } from "./bounds";
+import { restatements } from "./restatements";
 import { logger } from "@/server/observability/log";
 
 /**

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { database } from "@/server/db/database";
 import { jsonResponse } from "@/server/http/responses";
 import { route } from "@/server/http/pipeline";
-import { restatements } from "@/server/rollups/repository";
+import { restatements } from "@/server/rollups/restatements";
 import { isoDateSchema } from "@/shared/schemas/common";
 import { dateRangeRefinement } from "@/shared/schemas/product-metrics";
 
