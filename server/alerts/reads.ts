@@ -5,22 +5,11 @@ import { openProductRows } from "@/server/metrics/product-rows";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { settings } from "@/server/config/settings";
 import type { Db } from "@/server/db/database";
-import { readDays, type DaysRead } from "@/server/rollups/day-sums";
+import { add, addTo, periodOf, readDays, type DaysRead, type PeriodSums } from "@/server/rollups/day-sums";
+
+export type { PeriodSums };
 import { upstreamRowFilters } from "@/server/rollups/filter-key";
 import { rollupFilterOf, type RollupPolicy } from "@/server/rollups/reader";
-
-interface Sums {
-  revenue: number;
-  orders: number;
-  units: number;
-}
-
-/** One period's sums: the whole, by channel and by product. */
-export interface PeriodSums {
-  total: Sums;
-  channels: Map<string, Sums>;
-  products: Map<string, Sums>;
-}
 
 /** A read's sums by store-local day ("2026-11-23") and by hour ("2026-11-23 14:00"). */
 export interface Summary {
@@ -28,22 +17,6 @@ export interface Summary {
   /** Product names as the rows carry them, by product ID. */
   productNames: Map<string, string>;
   periods: Map<string, PeriodSums>;
-}
-
-const zero = (): Sums => ({ revenue: 0, orders: 0, units: 0 });
-
-function periodOf(periods: Map<string, PeriodSums>, key: string): PeriodSums {
-  let found = periods.get(key);
-  if (!found) periods.set(key, (found = { total: zero(), channels: new Map(), products: new Map() }));
-  return found;
-}
-
-function add(into: Map<string, Sums>, key: string, row: Sums) {
-  let sums = into.get(key);
-  if (!sums) into.set(key, (sums = zero()));
-  sums.revenue += row.revenue;
-  sums.orders += row.orders;
-  sums.units += row.units;
 }
 
 /** Streams one products read into day and hour sums; the rows themselves are never held. */
@@ -60,9 +33,7 @@ async function summarize(upstream: UpstreamClient, storeUrl: string, filters: Me
         const period = periodOf(summary.periods, key);
         add(period.channels, row.channel, row);
         add(period.products, row.product_id, row);
-        period.total.revenue += row.revenue;
-        period.total.orders += row.orders;
-        period.total.units += row.units;
+        addTo(period.total, row);
       }
     }
   }

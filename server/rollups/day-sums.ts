@@ -14,8 +14,8 @@ interface Sums {
   units: number;
 }
 
-/** One store-local day's sums within a filter: the whole, by channel and by product. */
-interface DaySums {
+/** One period's sums (a store-local day, or an hour of the alert checks' raw reads): the whole, by channel and by product. */
+export interface PeriodSums {
   total: Sums;
   channels: Map<string, Sums>;
   products: Map<string, Sums>;
@@ -33,25 +33,26 @@ export interface DaysRead {
   /** The writes of the days read from the upstream (nothing waits for them but tests). */
   saved: Promise<void>;
   /** The days that have rows within the filter, each with its sums. */
-  sums(filter: CellFilter): Promise<Map<string, DaySums>>;
+  sums(filter: CellFilter): Promise<Map<string, PeriodSums>>;
 }
 
 const DAY_MS = 86_400_000;
 const zero = (): Sums => ({ revenue: 0, orders: 0, units: 0 });
 
-function addTo(sums: Sums, from: Sums) {
+export function addTo(sums: Sums, from: Sums) {
   sums.revenue += from.revenue;
   sums.orders += from.orders;
   sums.units += from.units;
 }
 
-function add(into: Map<string, Sums>, key: string, from: Sums) {
+export function add(into: Map<string, Sums>, key: string, from: Sums) {
   let sums = into.get(key);
   if (!sums) into.set(key, (sums = zero()));
   addTo(sums, from);
 }
 
-function dayOf(days: Map<string, DaySums>, day: string): DaySums {
+/** The period's sums in `days`, made empty on first use. */
+export function periodOf(days: Map<string, PeriodSums>, day: string): PeriodSums {
   let found = days.get(day);
   if (!found) days.set(day, (found = { total: zero(), channels: new Map(), products: new Map() }));
   return found;
@@ -97,18 +98,18 @@ export async function readDays(
     upstreamRequests: read.upstreamRequests,
     saved: read.saved,
     async sums(filter) {
-      const days = new Map<string, DaySums>();
+      const days = new Map<string, PeriodSums>();
       const held = await storedDaySums(policy.db, scope, stored, filter);
       for (const row of held.channels) {
-        const day = dayOf(days, row.day);
+        const day = periodOf(days, row.day);
         add(day.channels, row.key, row);
         addTo(day.total, row);
       }
-      for (const row of held.products) add(dayOf(days, row.day).products, row.key, row);
+      for (const row of held.products) add(periodOf(days, row.day).products, row.key, row);
       for (const cells of fromUpstream)
         for (const cell of cells.cells.values()) {
           if (!cellMatches(cell, filter)) continue;
-          const day = dayOf(days, cells.day);
+          const day = periodOf(days, cells.day);
           add(day.channels, cell.channel, cell);
           add(day.products, cell.productId, cell);
           addTo(day.total, cell);
