@@ -36,6 +36,28 @@ async function restatement(
   );
 }
 
+/** A daily 08:00 digest of the US store's view through the grant, to one address. */
+const dailyAtEight = (
+  db: Db,
+  of: { savedViewId: string; grantId: string },
+  to: { timeZone: string; recipient: string; by: string },
+  createdAt: Date,
+) =>
+  createSchedule(
+    db,
+    {
+      organizationId: ORGANIZATION,
+      storeUrl: US_STORE,
+      ...of,
+      cadence: "daily",
+      localTime: "08:00",
+      timeZone: to.timeZone,
+      recipients: [to.recipient],
+      createdByEmail: to.by,
+    },
+    createdAt,
+  );
+
 describe("the days a digest names as restated", () => {
   beforeAll(async () => {
     db = reachDb(await database(), [US_STORE]);
@@ -147,19 +169,10 @@ describe("a digest over the real path, with the day rollups on", () => {
       },
       new Date(),
     );
-    const schedule = await createSchedule(
+    const schedule = await dailyAtEight(
       db,
-      {
-        organizationId: ORGANIZATION,
-        storeUrl: US_STORE,
-        savedViewId: view.id,
-        grantId: grant.id,
-        cadence: "daily",
-        localTime: "08:00",
-        timeZone: "America/New_York",
-        recipients: [address],
-        createdByEmail: "ada@example.com",
-      },
+      { savedViewId: view.id, grantId: grant.id },
+      { timeZone: "America/New_York", recipient: address, by: "ada@example.com" },
       new Date(),
     );
 
@@ -223,19 +236,10 @@ describe("a digest over the real path, with the day rollups on", () => {
       new Date(),
     );
     const created = new Date("2026-01-01T00:00:00Z");
-    const schedule = await createSchedule(
+    const schedule = await dailyAtEight(
       db,
-      {
-        organizationId: ORGANIZATION,
-        storeUrl: US_STORE,
-        savedViewId: view.id,
-        grantId: grant.id,
-        cadence: "daily",
-        localTime: "08:00",
-        timeZone: "UTC",
-        recipients: ["b@example.com"],
-        createdByEmail: "a@example.com",
-      },
+      { savedViewId: view.id, grantId: grant.id },
+      { timeZone: "UTC", recipient: "b@example.com", by: "a@example.com" },
       created,
     );
     expect(await lastSendOf(db, schedule.id, "a")).toEqual({ at: created, lastDigest: false });
