@@ -46,7 +46,7 @@ async function main() {
     const [size] = await acrossStores(db, "benchmark: size of the deployment's rollups", (tx) =>
       tx.query<{ cells: number; tableBytes: number; estimatedBytes: number; days: number }>(
         `select (select count(*)::int from rollup_cells) as cells, (select count(*)::int from rollup_days) as days,
-           (pg_total_relation_size('rollup_cells') + pg_total_relation_size('rollup_days'))::float8 as "tableBytes",
+           (pg_total_relation_size('rollup_day_cells') + pg_total_relation_size('rollup_days'))::float8 as "tableBytes",
            (select coalesce(sum(bytes), 0)::float8 from rollup_days) as "estimatedBytes"`,
       ),
     );

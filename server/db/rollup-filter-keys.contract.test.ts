@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newLocation, storageBackends } from "@/test/databases";
 import { openDatabase, type Db } from "./database";
-import { migrate, migrationsDir } from "./migrate";
+import { migrationsDir } from "./migrate";
 import { withReach } from "./reach";
 
 /**
@@ -25,11 +25,16 @@ async function openBefore0017(backend: "pglite" | "postgres"): Promise<{ db: Db;
     drop = location.drop;
   }
   await db.exec("create table schema_migrations (version text primary key, applied_at timestamptz not null default now())");
-  for (const name of (await readdir(migrationsDir())).filter((file) => /^\d{4}_.*\.sql$/.test(file) && file < "0017").sort()) {
-    await db.exec(await readFile(join(migrationsDir(), name), "utf8"));
-    await db.query("insert into schema_migrations (version) values ($1)", [name.slice(0, -4)]);
-  }
+  for (const name of await migrationsBefore("0017")) await apply(db, name);
   return { db, drop };
+}
+
+const migrationsBefore = async (version: string) =>
+  (await readdir(migrationsDir())).filter((file) => /^\d{4}_.*\.sql$/.test(file) && file < version).sort();
+
+async function apply(db: Db, name: string): Promise<void> {
+  await db.exec(await readFile(join(migrationsDir(), name), "utf8"));
+  await db.query("insert into schema_migrations (version) values ($1)", [name.slice(0, -4)]);
 }
 
 const STORE = "shop.example";
@@ -49,7 +54,8 @@ describe.each(storageBackends())("the rollup filter keys of migration 0017 on %s
         insert into rollup_claims (store_url, source, day, claimed_until) values ('${STORE}', 'conversion', '2026-01-02', now());
       `),
     );
-    expect((await migrate(db))[0]).toBe("0017_rollup_filter_keys");
+    // 0017 alone: the later migrations change the cells' table (0021 keeps a day's cells as one row).
+    await apply(db, "0017_rollup_filter_keys.sql");
   }, 60_000);
   afterAll(async () => {
     await db.close();

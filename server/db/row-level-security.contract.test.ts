@@ -24,7 +24,7 @@ const STORE_TABLES = [
   "notification_reads",
   "webhook_deliveries",
   "rollup_days",
-  "rollup_cells",
+  "rollup_day_cells",
   "rollup_claims",
   "rollup_restatements",
   "mail_suppressions",
@@ -123,8 +123,9 @@ async function plant(tx: Db, store: string): Promise<void> {
       [store],
     ],
     [
-      `insert into rollup_cells (store_url, source, day, channel, product_id, first_row, row_count, orders, units, revenue)
-       values ($1, 'conversion', '2026-01-01', 'google', 'prod_1', 0, 1, 1, 1, 10)`,
+      `insert into rollup_day_cells (store_url, source, filter_key, day, channel, product_id, product_name, product_sku, first_row,
+         currency, currency_row, row_count, orders, units, revenue)
+       values ($1, 'conversion', '', '2026-01-01', '{google}', '{prod_1}', '{NULL}', '{NULL}', '{0}', '{USD}', '{0}', '{1}', '{1}', '{1}', '{10}')`,
       [store],
     ],
     [`insert into rollup_claims (store_url, source, day, claimed_until) values ($1, 'conversion', '2026-01-02', now())`, [store]],

@@ -150,36 +150,31 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
   return summary;
 }
 
-/** Cells per insert, about: the days' cells come as array literals made off the event loop (cells.ts, dayWrite). */
-const CELL_BATCH = 5_000;
+/** Days per insert: each is one row of 11 arrays (rollup_day_cells), made off the event loop (cells.ts, dayWrite). */
+const DAYS_PER_INSERT = 16;
+const CELL_ARRAYS = ["text", "text", "text", "text", "int", "text", "int", "int", "numeric", "numeric", "numeric"];
 
 async function insertCells(tx: Db, scope: RollupScope, days: DayWrite[]): Promise<void> {
-  const insert = (batch: DayWrite[]) =>
-    tx.query(
-      `insert into rollup_cells (store_url, source, filter_key, day, channel, product_id, product_name, product_sku, first_row, currency,
-         currency_row, row_count, orders, units, revenue)
-       select $1, $2, $15, * from unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::int[],
-         $11::int[], $12::float8[], $13::float8[], $14::float8[])`,
-      [
-        scope.storeUrl,
-        scope.source,
-        ...batch[0]!.columns.map((_, column) => `{${batch.map((day) => day.columns[column]).join(",")}}`),
-        keyOf(scope),
-      ],
+  const withCells = days.filter((day) => day.cellCount > 0);
+  for (let start = 0; start < withCells.length; start += DAYS_PER_INSERT) {
+    const batch = withCells.slice(start, start + DAYS_PER_INSERT);
+    const params: unknown[] = [scope.storeUrl, scope.source, keyOf(scope)];
+    const rows = batch.map((day) => {
+      params.push(day.day);
+      const placeholders = [`$${params.length}::date`];
+      day.columns.forEach((body, column) => {
+        params.push(`{${body}}`);
+        placeholders.push(`$${params.length}::${CELL_ARRAYS[column]}[]`);
+      });
+      return `(${placeholders.join(", ")})`;
+    });
+    await tx.query(
+      `insert into rollup_day_cells (store_url, source, filter_key, day, channel, product_id, product_name, product_sku, first_row,
+         currency, currency_row, row_count, orders, units, revenue)
+       select $1, $2, $3, v.* from (values ${rows.join(", ")}) as v`,
+      params,
     );
-  let batch: DayWrite[] = [];
-  let cells = 0;
-  for (const day of days) {
-    if (day.cellCount === 0) continue;
-    batch.push(day);
-    cells += day.cellCount;
-    if (cells >= CELL_BATCH) {
-      await insert(batch);
-      batch = [];
-      cells = 0;
-    }
   }
-  if (batch.length > 0) await insert(batch);
 }
 
 type DayTotals = { day: string; currency: string | null; orders: number; units: number; revenue: number };
