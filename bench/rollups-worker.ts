@@ -8,6 +8,8 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { openDatabase } from "@/server/db/database";
 import { acrossStores, reachDb } from "@/server/db/reach";
+import { settings } from "@/server/config/settings";
+import { prestartRowWorker } from "@/server/metrics/rows-off-thread";
 import { readRange } from "@/server/rollups/reader";
 import { restatements } from "@/server/rollups/restatements";
 import { upstreamClient } from "@/server/upstream/client";
@@ -24,6 +26,8 @@ async function main() {
   try {
     // A day due to be read again, as ROLLUP_REVALIDATE_SECONDS would make it.
     if (staleDay) await store.query("update rollup_days set filled_at = filled_at - interval '2 days' where day = $1", [staleDay]);
+    // As the server does when it starts (server/main.ts): the rows worker is loaded before any read.
+    if (settings().upstream.rowWorkers) await prestartRowWorker();
     const policy = { db: store, freshDays: 3, revalidateSeconds: 86_400, claimHoldMs: 600_000 };
     // How long the event loop was held at a time: what another request would have waited.
     const delay = monitorEventLoopDelay({ resolution: 5 });

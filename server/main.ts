@@ -13,6 +13,7 @@ import v8 from "node:v8";
 import { setProcessMode, settings, applyStandaloneConfig } from "@/server/config/settings";
 import { database } from "@/server/db/database";
 import { registerAllJobs } from "@/server/jobs/catalog";
+import { prestartRowWorker } from "@/server/metrics/rows-off-thread";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
 import { logger } from "@/server/observability/log";
 import { gaugeReadOnScrape, metrics } from "@/server/observability/metrics";
@@ -101,6 +102,8 @@ async function main(): Promise<void> {
   await openDatabaseOrExit();
   registerAllJobs();
   startBackgroundWork();
+  // The first product-rows read after a start finds its worker thread loaded and waiting.
+  if (config.upstream.rowWorkers) void prestartRowWorker();
   // Runs in flight finish (or lose their lease) before the database closes.
   onShutdown(() => stopBackgroundWork(), { first: true });
   metrics.buildInfo.set({ version: info.version, build_id: info.buildId, migration: info.migration }, 1);

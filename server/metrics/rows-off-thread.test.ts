@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MalformedJsonError } from "./json-array-stream";
 import { RangeSummary } from "@/server/rollups/cells";
 import { RowShapeError, type RowSumsOptions } from "./row-sums";
-import { sumRowBody, type Summed } from "./rows-off-thread";
+import { prestartRowWorker, sumRowBody, type Summed } from "./rows-off-thread";
 
 /** Rows over `days` days, several per channel and product a day, with cents that do not add up exactly in binary. */
 function rows(days: number, perDay: number) {
@@ -90,7 +90,7 @@ describe("product rows summed on a worker thread", () => {
       expect(offThread.days.filter((day) => day.cells).map((day) => day.day)).toEqual(
         offThread.days.filter((day) => day.day === "2025-01-02").map((day) => day.day),
       );
-      expect(offThread.days.every((day) => day.columns.length === 12 && day.columns[0]!.split(",").length === day.cellCount)).toBe(true);
+      expect(offThread.days.every((day) => day.columns.length === 11 && day.columns[1]!.split(",").length === day.cellCount)).toBe(true);
     }
     const segments = (await all(sumRowBody(body(shuffled), DAYS(), true))).days.map((day) => day.day);
     expect(segments).toEqual(["2025-01-01", "2025-01-02", "2025-01-03", "2025-01-02", "2025-01-03"]);
@@ -101,6 +101,17 @@ describe("product rows summed on a worker thread", () => {
     await expect(all(sumRowBody(body(text.slice(0, -1)), SUMS, true))).rejects.toThrow("the array ended early");
     await expect(all(sumRowBody(body('[{"date": 1}]'), DAYS(), true))).rejects.toBeInstanceOf(RowShapeError);
     await expect(all(sumRowBody(body(text.slice(0, 50_000), 7_777, new Error("cut off")), SUMS, true))).rejects.toThrow("cut off");
+  });
+
+  it("has a worker loaded and waiting after a prestart, which the next read takes", async () => {
+    const idle = () => (globalThis as { __dashboardSingletons?: Map<string, unknown[]> }).__dashboardSingletons?.get("rows-workers") ?? [];
+    for (const worker of idle().splice(0)) await (worker as { terminate: () => Promise<number> }).terminate();
+    expect(await prestartRowWorker()).toBe(true);
+    expect(idle()).toHaveLength(1);
+    const read = sumRowBody(body(text), SUMS, true);
+    expect(idle()).toHaveLength(0);
+    expect((await all(read)).rows).toBe(6_000);
+    expect(idle()).toHaveLength(1);
   });
 
   it("keeps the parsing and summing off the event loop", async () => {

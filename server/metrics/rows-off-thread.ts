@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { logger } from "@/server/observability/log";
+import { processSingleton } from "@/server/runtime/singleton";
 import type { DayWrite, SummaryState } from "@/server/rollups/cells";
 import type { AggregatorState } from "./aggregate";
 import { MalformedJsonError, readJsonArray } from "./json-array-stream";
@@ -50,8 +51,12 @@ function startWorker(): Worker | undefined {
   return start(`import("tsx/esm/api").then(({ tsImport }) => tsImport(${url}, ${url}))`);
 }
 
-/** Workers that finished a read cleanly wait here for the next (starting one costs tens of milliseconds, more through tsx). */
-const idle: Worker[] = [];
+/**
+ * Workers that finished a read cleanly wait here for the next (starting one costs tens of
+ * milliseconds, a second through tsx). One list per process: the server's own program starts
+ * one (prestartRowWorker) that the route handlers' copy of this module takes.
+ */
+const idle = processSingleton("rows-workers", (): Worker[] => []);
 const IDLE_WORKERS = 2;
 
 function takeWorker(options: RowSumsOptions): Worker | undefined {
@@ -154,6 +159,28 @@ async function* offThread(worker: Worker, body: ReadableStream<Uint8Array>): Asy
     if (clean) giveBack(worker);
     else await worker.terminate();
   }
+}
+
+/**
+ * Starts a worker and has it read an empty body, so that the first read after a start does not
+ * wait for the worker's program to load. Resolves once it is ready and waiting (false when there
+ * is no worker program, or it failed: reads then start their own, as before).
+ */
+export async function prestartRowWorker(): Promise<boolean> {
+  const worker = startWorker();
+  if (!worker) return false;
+  const ready = new Promise<boolean>((resolve) => {
+    worker.on("message", (reply: WorkerReply) => reply.type !== "summed" && resolve(reply.type === "done"));
+    worker.once("error", () => resolve(false)).once("exit", () => resolve(false));
+  });
+  worker.postMessage({ type: "start", options: { mode: "sums" } } satisfies WorkerRequest);
+  worker.postMessage({ type: "chunk", bytes: new TextEncoder().encode("[]") } satisfies WorkerRequest);
+  worker.postMessage({ type: "end" } satisfies WorkerRequest);
+  const ok = await ready;
+  worker.removeAllListeners("message").removeAllListeners("error");
+  if (ok) giveBack(worker);
+  else await worker.terminate();
+  return ok;
 }
 
 /** The same work on the event loop (ROW_WORKERS=off, or no worker program to start). */
