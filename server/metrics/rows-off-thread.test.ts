@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { MalformedJsonError } from "./json-array-stream";
@@ -112,6 +113,17 @@ describe("product rows summed on a worker thread", () => {
     expect(idle()).toHaveLength(0);
     expect((await all(read)).rows).toBe(6_000);
     expect(idle()).toHaveLength(1);
+  });
+
+  it.runIf(process.platform === "linux")("runs the worker at a lower priority than the event loop that answers requests", async () => {
+    const niceOf = (task: string) => {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    };
+    expect(await prestartRowWorker()).toBe(true);
+    const nices = readdirSync("/proc/self/task").map(niceOf);
+    expect(niceOf(String(process.pid))).toBe(0);
+    expect(nices).toContain(10);
   });
 
   it("keeps the parsing and summing off the event loop", async () => {

@@ -6,10 +6,25 @@
  * Each read begins with a `start` message; a worker reads one body at a time and is kept for the
  * next after a clean end. Started by rows-off-thread.ts; bundled into the release by scripts/build.mjs.
  */
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { JsonArrayDecoder, MalformedJsonError } from "./json-array-stream";
 import { RowShapeError, RowSums } from "./row-sums";
 import type { WorkerReply, WorkerRequest } from "./rows-protocol";
+
+/**
+ * The worker's thread yields the CPU to the event loop's, which answers every other request: on
+ * Linux a thread may lower its own priority (raise its nice value) without any privilege. A
+ * thread id is not in Node's API; /proc/thread-self names it. Elsewhere it runs as the process does.
+ */
+const WORKER_NICE = 10;
+try {
+  const threadId = Number(readlinkSync("/proc/thread-self").split("/").at(-1));
+  if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, WORKER_NICE);
+} catch {
+  // No /proc (not Linux), or the priority cannot be changed: the worker keeps the process's.
+}
 
 const port = parentPort!;
 let decoder = new JsonArrayDecoder();
