@@ -83,8 +83,10 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
     months.length === 0
       ? Promise.resolve([])
       : db.query<{ month: string }>(
-          `select to_char(m, 'YYYY-MM-DD') as month from unnest($4::date[]) as m
-           where exists (select 1 from rollup_product_months p where p.store_url = $1 and p.source = $2 and p.filter_key = $3 and p.month = m)`,
+          // One index probe per month (a lateral limit, never a scan of every month row).
+          `select to_char(m, 'YYYY-MM-DD') as month from unnest($4::date[]) as m cross join lateral (
+             select 1 from rollup_product_months p where p.store_url = $1 and p.source = $2 and p.filter_key = $3 and p.month = m limit 1
+           ) as found`,
           [scope.storeUrl, scope.source, key, months],
         ),
     unfiltered
@@ -105,13 +107,14 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
   rowsRead.dayChannels = filter.productIds ? 0 : series.length;
   const monthRows = new Set(built.map((row) => row.month));
   const cellDays = days.filter((day) => !monthRows.has(monthOf(day)));
-  // One grouped query over the month rows and the remaining days' cells.
+  // One grouped query over the month rows and the remaining days' cells. A part without days is
+  // skipped by its one-time filter (else an index not yet analyzed may be scanned for nothing).
   const products = await db.query<Product & { fromMonths: number; fromCells: number }>(
     `select ${PRODUCT_SUMS}, sum(from_months)::int as "fromMonths", sum(1 - from_months)::int as "fromCells" from (
        select ${MONTH_PRODUCT_COLUMNS}, 1 as from_months from rollup_product_months
-       where store_url = $1 and source = $2 and filter_key = $3 and month = any($7::date[])
+       where cardinality($7::date[]) > 0 and store_url = $1 and source = $2 and filter_key = $3 and month = any($7::date[])
        union all
-       select ${CELL_PRODUCT_COLUMNS}, 0 as from_months from rollup_cells where ${cellWhere}
+       select ${CELL_PRODUCT_COLUMNS}, 0 as from_months from rollup_cells where cardinality($4::date[]) > 0 and ${cellWhere}
      ) as sums group by product_id`,
     [...cellParams(cellDays), [...monthRows]],
   );

@@ -64,7 +64,8 @@ create trigger rollup_days_drop_product_month
   after insert or delete or update of store_url, source, filter_key, day, currency, row_count, orders, units, revenue, filled_at
   on rollup_days for each row execute function rollup_drop_product_month();
 
--- Row-level security as the other rollup tables have it (migration 0013).
+-- Row-level security as the other rollup tables have it (migration 0013), with the reach read once
+-- per statement (migration 0015).
 grant select, insert, update, delete on rollup_day_channels, rollup_product_months to dashboard_app, dashboard_maintenance;
 
 do $$
@@ -76,8 +77,8 @@ begin
     execute format('alter table %I force row level security', store_table);
     execute format(
       $policy$create policy store_reach on %I
-        using (current_user = 'dashboard_app' and store_url = any (dashboard_reach()))
-        with check (current_user = 'dashboard_app' and store_url = any (dashboard_reach()))$policy$,
+        using (current_user = 'dashboard_app' and store_url = any ((select dashboard_reach())::text[]))
+        with check (current_user = 'dashboard_app' and store_url = any ((select dashboard_reach())::text[]))$policy$,
       store_table);
     execute format(
       $policy$create policy across_stores on %I
