@@ -83,11 +83,25 @@ export async function buildMonths(db: Db, scope: RollupScope, months: string[]):
   return built;
 }
 
-/** `buildMonths` behind an answer: a failure is logged, never thrown. */
-export async function buildMonthsQuietly(db: Db, scope: RollupScope, months: string[]): Promise<void> {
+/** `buildMonths` behind an answer (`missingOnly`: of the months that have no row yet): a failure is logged, never thrown. */
+export async function buildMonthsQuietly(
+  db: Db,
+  scope: RollupScope,
+  months: string[],
+  options: { missingOnly?: boolean } = {},
+): Promise<void> {
   if (months.length === 0) return;
   try {
-    await buildMonths(db, scope, months);
+    const missing = options.missingOnly
+      ? (
+          await db.query<{ month: string }>(
+            `select to_char(m, 'YYYY-MM-DD') as month from unnest($4::date[]) as m
+             where not exists (select 1 from rollup_product_months p where p.store_url = $1 and p.source = $2 and p.filter_key = $3 and p.month = m)`,
+            [scope.storeUrl, scope.source, keyOf(scope), months],
+          )
+        ).map((row) => row.month)
+      : months;
+    await buildMonths(db, scope, missing);
   } catch (error) {
     logger.warn(
       { storeUrl: scope.storeUrl, err: error instanceof Error ? error.message : String(error) },

@@ -315,10 +315,10 @@ export async function readRange(
   }
 
   const looked = performance.now();
-  const { summary, unbuiltMonths, rowsRead: storedRows } = await summarizeStored(db, scope, fromRollups, filter, now());
+  const { summary, wholeMonths, rowsRead: storedRows } = await summarizeStored(db, scope, fromRollups, filter, now());
   const summarizeMs = performance.now() - looked;
   // Whole months held without their product sums are built behind the answer, for the next view.
-  if (unbuiltMonths.length > 0) writes.chain = writes.chain.then(() => buildMonthsQuietly(db, scope, unbuiltMonths));
+  if (wholeMonths.length > 0) writes.chain = writes.chain.then(() => buildMonthsQuietly(db, scope, wholeMonths, { missingOnly: true }));
   if (scope.filterKey !== "" && daysRead > 0) {
     // A new key may have been stored: the store keeps its most recently used filtered keys only
     // (after this view's own stored days were summed, so that it never loses them midway).

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/server/db/database";
 import { RangeSummary, type CellFilter } from "./cells";
-import { fullMonths, monthOf, PLACE_BASE } from "./grain";
+import { fullMonths, PLACE_BASE } from "./grain";
 import { touchDays, type RollupScope } from "./repository";
 
 const keyOf = (scope: RollupScope) => scope.filterKey ?? "";
@@ -21,11 +21,11 @@ type Product = Omit<Series, "date" | "channel"> & {
 };
 type Currency = { currency: string; day: string; row: number };
 
-/** What a view's stored days came to, and the months it found whole but without their product sums. */
+/** What a view's stored days came to, and the whole months it held. */
 export interface StoredSummary {
   summary: RangeSummary;
-  /** Months whose every day this read held, fresh, and whose product sums are not built: build them after answering. */
-  unbuiltMonths: string[];
+  /** Months every day of which this read held, fresh (unfiltered views only): those without a row are built after answering. */
+  wholeMonths: string[];
   /** Rows each grain gave (what the view cost the database). */
   rowsRead: { dayChannels: number; productMonths: number; cells: number };
 }
@@ -49,10 +49,12 @@ const PRODUCT_SUMS = `product_id as "productId", sum(row_count)::int as rows, su
 export async function summarizeStored(db: Db, scope: RollupScope, days: string[], filter: CellFilter, now: Date): Promise<StoredSummary> {
   const summary = new RangeSummary();
   const rowsRead = { dayChannels: 0, productMonths: 0, cells: 0 };
-  if (days.length === 0) return { summary, unbuiltMonths: [], rowsRead };
+  if (days.length === 0) return { summary, wholeMonths: [], rowsRead };
   const key = keyOf(scope);
   const unfiltered = filter.channel === undefined && !filter.productIds;
-  const cellWhere = `store_url = $1 and source = $2 and filter_key = $3 and day = any($4::date[])
+  const dayBounds = `day between (select min(d) from unnest($4::date[]) as d) and (select max(d) from unnest($4::date[]) as d)
+    and day = any($4::date[])`;
+  const cellWhere = `store_url = $1 and source = $2 and filter_key = $3 and ${dayBounds}
     and ($5::text is null or channel = $5) and ($6::text[] is null or product_id = any($6::text[]))`;
   const cellParams = (onDays: string[]) => [
     scope.storeUrl,
@@ -65,7 +67,33 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
   const params = cellParams(days);
   const months = unfiltered ? fullMonths(days) : [];
 
-  const [series, built, currency] = await Promise.all([
+  // One grouped query over the month rows of the whole months that have one and the cells of the
+  // other days, in one snapshot: a month row dropped meanwhile is then summed from its cells. Each
+  // month is one index probe (a lateral limit). The bounds of the days keep the index scan to them
+  // even where the planner has no statistics yet (it then leaves a list of days out of the index
+  // condition and would scan every day of the key).
+  const productsQuery = db.query<Product & { fromMonths: number; fromCells: number }>(
+    `with held as materialized (
+       select m from unnest($7::date[]) as m cross join lateral (
+         select 1 from rollup_product_months p where p.store_url = $1 and p.source = $2 and p.filter_key = $3 and p.month = m limit 1
+       ) as found
+     ), cell_days as materialized (
+       select array_agg(d) as days, min(d) as first, max(d) as last from unnest($4::date[]) as d
+       where date_trunc('month', d)::date <> all (array(select m from held))
+     )
+     select ${PRODUCT_SUMS}, sum(from_months)::int as "fromMonths", sum(1 - from_months)::int as "fromCells" from (
+       select ${MONTH_PRODUCT_COLUMNS}, 1 as from_months from rollup_product_months
+       where store_url = $1 and source = $2 and filter_key = $3 and month between (select min(m) from held) and (select max(m) from held)
+         and month = any (array(select m from held)::date[])
+       union all
+       select ${CELL_PRODUCT_COLUMNS}, 0 as from_months from rollup_cells
+       where store_url = $1 and source = $2 and filter_key = $3 and day between (select first from cell_days) and (select last from cell_days)
+         and day = any ((select days from cell_days)::date[]) and ($5::text is null or channel = $5)
+         and ($6::text[] is null or product_id = any($6::text[]))
+     ) as sums group by product_id`,
+    [...params, months],
+  );
+  const [series, products, currency] = await Promise.all([
     filter.productIds
       ? db.query<Series>(
           `select to_char(day, 'YYYY-MM-DD') as date, channel, sum(row_count)::int as rows, sum(orders)::float8 as orders,
@@ -76,24 +104,16 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
       : db.query<Series>(
           `select to_char(day, 'YYYY-MM-DD') as date, channel, row_count as rows, orders::float8 as orders, units::float8 as units,
              revenue::float8 as revenue
-           from rollup_day_channels where store_url = $1 and source = $2 and filter_key = $3 and day = any($4::date[])
+           from rollup_day_channels where store_url = $1 and source = $2 and filter_key = $3 and ${dayBounds}
              and ($5::text is null or channel = $5)`,
           params.slice(0, 5),
         ),
-    months.length === 0
-      ? Promise.resolve([])
-      : db.query<{ month: string }>(
-          // One index probe per month (a lateral limit, never a scan of every month row).
-          `select to_char(m, 'YYYY-MM-DD') as month from unnest($4::date[]) as m cross join lateral (
-             select 1 from rollup_product_months p where p.store_url = $1 and p.source = $2 and p.filter_key = $3 and p.month = m limit 1
-           ) as found`,
-          [scope.storeUrl, scope.source, key, months],
-        ),
+    productsQuery,
     unfiltered
       ? // The day's first currency; days come whole from here or from the upstream, so the day alone orders them.
         db.query<Currency>(
           `select currency, to_char(day, 'YYYY-MM-DD') as day, 0 as row from rollup_days
-           where store_url = $1 and source = $2 and filter_key = $3 and day = any($4::date[]) and currency is not null
+           where store_url = $1 and source = $2 and filter_key = $3 and ${dayBounds} and currency is not null
            order by day limit 1`,
           params.slice(0, 4),
         )
@@ -105,19 +125,6 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
     touchDays(db, scope, days, now),
   ]);
   rowsRead.dayChannels = filter.productIds ? 0 : series.length;
-  const monthRows = new Set(built.map((row) => row.month));
-  const cellDays = days.filter((day) => !monthRows.has(monthOf(day)));
-  // One grouped query over the month rows and the remaining days' cells. A part without days is
-  // skipped by its one-time filter (else an index not yet analyzed may be scanned for nothing).
-  const products = await db.query<Product & { fromMonths: number; fromCells: number }>(
-    `select ${PRODUCT_SUMS}, sum(from_months)::int as "fromMonths", sum(1 - from_months)::int as "fromCells" from (
-       select ${MONTH_PRODUCT_COLUMNS}, 1 as from_months from rollup_product_months
-       where cardinality($7::date[]) > 0 and store_url = $1 and source = $2 and filter_key = $3 and month = any($7::date[])
-       union all
-       select ${CELL_PRODUCT_COLUMNS}, 0 as from_months from rollup_cells where cardinality($4::date[]) > 0 and ${cellWhere}
-     ) as sums group by product_id`,
-    [...cellParams(cellDays), [...monthRows]],
-  );
   rowsRead.productMonths = products.reduce((sum, p) => sum + p.fromMonths, 0);
   rowsRead.cells = products.reduce((sum, p) => sum + p.fromCells, 0);
 
@@ -142,5 +149,5 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
     summary.addProduct({ productId: p.productId, name, sku, first, rows: p.rows, orders: p.orders, units: p.units, revenue: p.revenue });
   }
   for (const found of currency) summary.addCurrency(found.currency, { day: found.day, row: found.row });
-  return { summary, unbuiltMonths: months.filter((month) => !monthRows.has(month)), rowsRead };
+  return { summary, wholeMonths: months, rowsRead };
 }
