@@ -37,9 +37,10 @@ export async function writeDayChannels(tx: Db, scope: RollupScope, days: string[
   await tx.query(
     `insert into rollup_day_channels (store_url, source, filter_key, day, channel, row_count, orders, units, revenue)
      select store_url, source, filter_key, day, channel, sum(row_count), sum(orders), sum(units), sum(revenue)
-     from rollup_cells where store_url = $1 and source = $2 and filter_key = $3 and day = any($4::date[])
+     from rollup_cells where store_url = $1 and source = $2 and filter_key = $3 and day between $5 and $6 and day = any($4::date[])
      group by store_url, source, filter_key, day, channel`,
-    [scope.storeUrl, scope.source, keyOf(scope), days],
+    // The bounds keep the scan to the days written where the planner has no statistics yet.
+    [scope.storeUrl, scope.source, keyOf(scope), days, days.reduce((a, b) => (a < b ? a : b)), days.reduce((a, b) => (a > b ? a : b))],
   );
 }
 

@@ -265,7 +265,9 @@ export async function storedDaySums(
   filter: CellFilter,
 ): Promise<{ channels: StoredDaySum[]; products: StoredDaySum[] }> {
   if (days.length === 0) return { channels: [], products: [] };
-  const where = `store_url = $1 and source = $2 and filter_key = $6 and day = any($3::date[])
+  // The days' bounds keep the index scan to them where the planner has no statistics yet.
+  const where = `store_url = $1 and source = $2 and filter_key = $6
+    and day between (select min(d) from unnest($3::date[]) as d) and (select max(d) from unnest($3::date[]) as d) and day = any($3::date[])
     and ($4::text is null or channel = $4) and ($5::text[] is null or product_id = any($5::text[]))`;
   const params = [
     scope.storeUrl,
