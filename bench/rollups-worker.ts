@@ -48,9 +48,11 @@ async function main() {
     };
     const result = read.summary.result(2);
     const [size] = await acrossStores(db, "benchmark: size of the deployment's rollups", (tx) =>
-      tx.query<{ cells: number; tableBytes: number; estimatedBytes: number; days: number }>(
+      tx.query<{ cells: number; tableBytes: number; estimatedBytes: number; days: number; dayChannels: number; productMonths: number }>(
         `select (select count(*)::int from rollup_cells) as cells, (select count(*)::int from rollup_days) as days,
-           (pg_total_relation_size('rollup_day_cells') + pg_total_relation_size('rollup_days'))::float8 as "tableBytes",
+           (select count(*)::int from rollup_day_channels) as "dayChannels", (select count(*)::int from rollup_product_months) as "productMonths",
+           (pg_total_relation_size('rollup_day_cells') + pg_total_relation_size('rollup_days') + pg_total_relation_size('rollup_day_channels')
+             + pg_total_relation_size('rollup_product_months'))::float8 as "tableBytes",
            (select coalesce(sum(bytes), 0)::float8 from rollup_days) as "estimatedBytes"`,
       ),
     );
@@ -64,6 +66,8 @@ async function main() {
         daysFromRollups: read.daysFromRollups,
         daysFromUpstream: read.daysFromUpstream,
         upstreamRequests: read.upstreamRequests,
+        timings: { lookMs: Math.round(read.timings.lookMs), summarizeMs: Math.round(read.timings.summarizeMs) },
+        storedRows: read.storedRows,
         restated,
         ...size,
         loopDelayMs,

@@ -24,7 +24,12 @@ interface ViewResult {
   upstreamRequests: number;
   restated: number;
   cells: number;
+  dayChannels: number;
+  productMonths: number;
   days: number;
+  /** Before the answer: looking up and claiming days (upstream reads included), then summing the held ones. */
+  timings: { lookMs: number; summarizeMs: number };
+  storedRows: { dayChannels: number; productMonths: number; cells: number };
   tableBytes: number;
   estimatedBytes: number;
   /** The viewing process's peak RSS (worker threads included) and its event loop's longest waits. */
@@ -93,17 +98,25 @@ export async function benchRollups() {
               `rollups written by ${r.savedMs} ms; peak RSS ${r.peakRssMb} MB; ` +
               `event-loop delay p99 ${r.loopDelayMs.answerP99.toFixed(0)} ms, max ${r.loopDelayMs.answerMax.toFixed(0)} ms`,
           );
+        const split = (name: string, r: ViewResult) =>
+          console.log(
+            `    ${name}: ${r.timings.lookMs} ms to look up and read the days, ${r.timings.summarizeMs} ms summing held days ` +
+              `(${r.storedRows.dayChannels} day × channel rows, ${r.storedRows.productMonths} month × product rows, ${r.storedRows.cells} cells)`,
+          );
         line("year cold", cold);
         line("year warm (after restart)", warm);
         line("year shifted 7 days", shifted);
         line("after a restated day (1 day stale)", restated);
+        split("warm", warm);
+        split("shifted", shifted);
         console.log(
           `  after the restatement: year revenue ${cold.revenue.toFixed(2)} → ${restated.revenue.toFixed(2)} ` +
             `(the upstream's rows sum to ${restatedRevenue.toFixed(2)}: ${Math.abs(restated.revenue - restatedRevenue) < 0.005 ? "equal" : "DIFFERENT"}); ` +
             `restated days recorded: ${restated.restated}`,
         );
         console.log(
-          `  size: ${cold.cells.toLocaleString("en-US")} cells for ${cold.days} store-days; tables ${(cold.tableBytes / 1048576).toFixed(1)} MiB, ` +
+          `  size: ${cold.cells.toLocaleString("en-US")} cells, ${cold.dayChannels.toLocaleString("en-US")} day × channel rows, ` +
+            `${cold.productMonths.toLocaleString("en-US")} month × product rows for ${cold.days} store-days; tables ${(cold.tableBytes / 1048576).toFixed(1)} MiB, ` +
             `budget count ${(cold.estimatedBytes / 1048576).toFixed(1)} MiB; restatements recorded: ${restated.restated}`,
         );
       } finally {

@@ -5,7 +5,7 @@ import { openForSuite, storageBackends, unique, type Location } from "@/test/dat
 import type { Db } from "./database";
 import { acrossStores, applicationDb, inReach, withReach } from "./reach";
 
-/** Every table that holds a store's data (migrations 0011, 0013 and 0014 put each under row-level security). */
+/** Every table that holds a store's data (migrations 0011, 0013, 0014 and 0020 put each under row-level security). */
 const STORE_TABLES = [
   "audit_entries",
   "idempotency_records",
@@ -27,6 +27,8 @@ const STORE_TABLES = [
   "rollup_day_cells",
   "rollup_claims",
   "rollup_restatements",
+  "rollup_day_channels",
+  "rollup_product_months",
   "mail_suppressions",
   "send_now_presses",
   "mail_unsubscribe_links",
@@ -126,6 +128,17 @@ async function plant(tx: Db, store: string): Promise<void> {
       `insert into rollup_day_cells (store_url, source, filter_key, day, channel, product_id, product_name, product_sku, first_row,
          currency, currency_row, row_count, orders, units, revenue)
        values ($1, 'conversion', '', '2026-01-01', '{google}', '{prod_1}', '{NULL}', '{NULL}', '{0}', '{USD}', '{0}', '{1}', '{1}', '{1}', '{10}')`,
+      [store],
+    ],
+    [
+      `insert into rollup_day_channels (store_url, source, filter_key, day, channel, row_count, orders, units, revenue)
+       values ($1, 'conversion', '', '2026-01-01', 'google', 1, 1, 1, 10)`,
+      [store],
+    ],
+    [
+      `insert into rollup_product_months (store_url, source, filter_key, month, product_id, row_count, orders, units, revenue,
+         first_key, cells, names, skus)
+       values ($1, 'conversion', '', '2026-01-01', 'prod_1', 1, 1, 1, 10, 0, 1, 0, 0)`,
       [store],
     ],
     [`insert into rollup_claims (store_url, source, day, claimed_until) values ($1, 'conversion', '2026-01-02', now())`, [store]],

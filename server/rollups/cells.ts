@@ -73,6 +73,8 @@ export class DayCells {
 const CELL_OVERHEAD_BYTES = 16;
 /** A day's two rows (its totals and its arrays), their index entries and the arrays' headers. */
 const DAY_OVERHEAD_BYTES = 400;
+/** Bytes counted per row of the day's channel sums (rollup_day_channels) on top of its channel's text. */
+const DAY_CHANNEL_OVERHEAD_BYTES = 110;
 
 const cellBytes = (cell: Cell) =>
   CELL_OVERHEAD_BYTES + cell.channel.length + cell.productId.length + (cell.name?.length ?? 0) + (cell.sku?.length ?? 0);
@@ -109,7 +111,12 @@ export function dayWrite(day: DayCells, keepCells: boolean): DayWrite {
   const totals = { orders: 0, units: 0, revenue: 0 };
   let bytes = DAY_OVERHEAD_BYTES;
   const columns: string[][] = Array.from({ length: 11 }, () => []);
+  const channels = new Set<string>();
   for (const cell of day.cells.values()) {
+    if (!channels.has(cell.channel)) {
+      channels.add(cell.channel);
+      bytes += DAY_CHANNEL_OVERHEAD_BYTES + cell.channel.length;
+    }
     totals.orders += cell.orders;
     totals.units += cell.units;
     totals.revenue += cell.revenue;

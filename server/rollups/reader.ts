@@ -8,7 +8,9 @@ import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { DayCells, dayWrite, RangeSummary, type CellFilter, type DayWrite } from "./cells";
 import { evictFilterKeys } from "./bounds";
 import { filterKeyOf, upstreamRowFilters } from "./filter-key";
-import { claimDays, deleteDays, releaseClaims, saveDays, storedDays, summarizeStored, touchDays, type RollupScope } from "./repository";
+import { buildMonthsQuietly, monthOf } from "./grain";
+import { claimDays, deleteDays, releaseClaims, saveDays, storedDays, touchDays, type RollupScope } from "./repository";
+import { summarizeStored, type StoredSummary } from "./summarize";
 
 export interface RollupPolicy {
   db: Db;
@@ -60,6 +62,10 @@ interface RangeRead {
    * rejects: a failed write frees its days' claims and is logged.
    */
   saved: Promise<void>;
+  /** Where a read's time went before its answer: looking up and claiming days, upstream reads included, then summing the held ones. */
+  timings: { lookMs: number; summarizeMs: number };
+  /** Rows the held days' sums read from each grain. */
+  storedRows: StoredSummary["rowsRead"];
 }
 
 const DAY_MS = 86_400_000;
@@ -178,7 +184,10 @@ async function readRun(
           scope,
           batch.map((day) => day.day),
         ).catch(() => undefined);
+        return;
       }
+      // The months this write may have completed, each built once its days are committed.
+      await buildMonthsQuietly(db, scope, [...new Set(batch.map((day) => monthOf(day.day)))]);
     });
     into.writes.queued.push(into.writes.chain);
     if (into.writes.queued.length > QUEUED_WRITES + 1) await into.writes.queued.shift();
@@ -220,6 +229,7 @@ export async function readRange(
   policy: RollupPolicy,
   hooks: ReadHooks = {},
 ): Promise<RangeRead> {
+  const started = performance.now();
   const { db } = policy;
   const now = () => policy.now?.() ?? new Date();
   const scope: RollupScope = { storeUrl, source: filters.dimension_source ?? "conversion", filterKey: filterKeyOf(filters) };
@@ -304,7 +314,11 @@ export async function readRange(
     }
   }
 
-  const summary = await summarizeStored(db, scope, fromRollups, filter, now());
+  const looked = performance.now();
+  const { summary, wholeMonths, rowsRead: storedRows } = await summarizeStored(db, scope, fromRollups, filter, now());
+  const summarizeMs = performance.now() - looked;
+  // Whole months held without their product sums are built behind the answer, for the next view.
+  if (wholeMonths.length > 0) writes.chain = writes.chain.then(() => buildMonthsQuietly(db, scope, wholeMonths, { missingOnly: true }));
   if (scope.filterKey !== "" && daysRead > 0) {
     // A new key may have been stored: the store keeps its most recently used filtered keys only
     // (after this view's own stored days were summed, so that it never loses them midway).
@@ -327,5 +341,7 @@ export async function readRange(
     upstreamRequests,
     revalidated,
     saved: writes.chain,
+    timings: { lookMs: looked - started, summarizeMs },
+    storedRows,
   };
 }

@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/server/db/database";
 import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import { currencyDecimals } from "@/shared/format";
-import { RangeSummary, type CellFilter, type DayWrite } from "./cells";
+import type { CellFilter, DayWrite } from "./cells";
+import { writeDayChannels } from "./grain";
 
 /**
  * The statements that read and write a store's rollup days and cells (the bounds are in
@@ -60,7 +61,7 @@ export async function releaseClaims(db: Db, scope: RollupScope, days: string[]):
   ]);
 }
 
-/** Marks held days as used now (summing them does too). */
+/** Marks held days as used now (summing them does too); their months' product sums stay (migration 0020's trigger ignores `used_at`). */
 export async function touchDays(db: Db, scope: RollupScope, days: string[], now: Date): Promise<void> {
   if (days.length === 0) return;
   await db.query("update rollup_days set used_at = $4 where store_url = $1 and source = $2 and filter_key = $5 and day = any($3::date[])", [
@@ -70,84 +71,6 @@ export async function touchDays(db: Db, scope: RollupScope, days: string[], now:
     now,
     keyOf(scope),
   ]);
-}
-
-/** A row's place in a range as one number: days since 1970 × PLACE_BASE + its index in its day. */
-const PLACE_BASE = 1_000_000_000;
-const dayOfNumber = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
-
-/** The stored days' cells summed for a view, and their last use set to now. */
-export async function summarizeStored(db: Db, scope: RollupScope, days: string[], filter: CellFilter, now: Date): Promise<RangeSummary> {
-  const summary = new RangeSummary();
-  if (days.length === 0) return summary;
-  const where = `store_url = $1 and source = $2 and filter_key = $3 and day = any($4::date[])
-    and ($5::text is null or channel = $5) and ($6::text[] is null or product_id = any($6::text[]))`;
-  const params = [
-    scope.storeUrl,
-    scope.source,
-    keyOf(scope),
-    days,
-    filter.channel ?? null,
-    filter.productIds ? [...filter.productIds] : null,
-  ];
-  type Series = { date: string; channel: string; rows: number; orders: number; units: number; revenue: number };
-  type Product = Omit<Series, "date" | "channel"> & {
-    productId: string;
-    firstKey: number;
-    cells: number;
-    names: number;
-    minName: string | null;
-    maxName: string | null;
-    skus: number;
-    minSku: string | null;
-    maxSku: string | null;
-  };
-  type Currency = { currency: string; day: string; row: number };
-  const [series, products, currency] = await Promise.all([
-    db.query<Series>(
-      `select to_char(day, 'YYYY-MM-DD') as date, channel, sum(row_count)::int as rows, sum(orders)::float8 as orders,
-         sum(units)::float8 as units, sum(revenue)::float8 as revenue
-       from rollup_cells where ${where} group by day, channel`,
-      params,
-    ),
-    // Hash-summed without sorting: a product's first row (day, then place) as one number, and
-    // its name and SKU when every cell agrees; the few products whose names vary are looked up after.
-    db.query<Product>(
-      `select product_id as "productId", sum(row_count)::int as rows, sum(orders)::float8 as orders, sum(units)::float8 as units,
-         sum(revenue)::float8 as revenue, min((day - date '1970-01-01')::bigint * ${PLACE_BASE} + first_row)::float8 as "firstKey",
-         count(*)::int as cells, count(product_name)::int as names, min(product_name) as "minName", max(product_name) as "maxName",
-         count(product_sku)::int as skus, min(product_sku) as "minSku", max(product_sku) as "maxSku"
-       from rollup_cells where ${where} group by product_id`,
-      params,
-    ),
-    db.query<Currency>(
-      `select currency, to_char(day, 'YYYY-MM-DD') as day, currency_row as row from rollup_cells
-       where ${where} and currency is not null order by day, currency_row limit 1`,
-      params,
-    ),
-    touchDays(db, scope, days, now),
-  ]);
-  for (const point of series) summary.addSeries(point);
-  const agreed = (count: number, cells: number, min: string | null, max: string | null) =>
-    count === 0 ? { value: null } : count === cells && min === max ? { value: min } : undefined;
-  const varying = products.filter((p) => !agreed(p.names, p.cells, p.minName, p.maxName) || !agreed(p.skus, p.cells, p.minSku, p.maxSku));
-  const firstOf = new Map<string, { name: string | null; sku: string | null }>();
-  if (varying.length > 0) {
-    const rows = await db.query<{ productId: string; name: string | null; sku: string | null }>(
-      `select distinct on (product_id) product_id as "productId", product_name as name, product_sku as sku
-       from rollup_cells where ${where} and product_id = any($7::text[]) order by product_id, day, first_row`,
-      [...params, varying.map((p) => p.productId)],
-    );
-    for (const row of rows) firstOf.set(row.productId, row);
-  }
-  for (const p of products) {
-    const name = agreed(p.names, p.cells, p.minName, p.maxName)?.value ?? firstOf.get(p.productId)?.name ?? null;
-    const sku = agreed(p.skus, p.cells, p.minSku, p.maxSku)?.value ?? firstOf.get(p.productId)?.sku ?? null;
-    const first = { day: dayOfNumber(Math.floor(p.firstKey / PLACE_BASE)), row: p.firstKey % PLACE_BASE };
-    summary.addProduct({ productId: p.productId, name, sku, first, rows: p.rows, orders: p.orders, units: p.units, revenue: p.revenue });
-  }
-  for (const found of currency) summary.addCurrency(found.currency, { day: found.day, row: found.row });
-  return summary;
 }
 
 /** Days per insert: each is one row of 11 arrays (rollup_day_cells), made off the event loop (cells.ts, dayWrite). */
@@ -296,6 +219,11 @@ export async function saveDays(db: Db, scope: RollupScope, days: DayWrite[], now
       ],
     );
     await insertCells(tx, scope, days);
+    await writeDayChannels(
+      tx,
+      scope,
+      days.filter((day) => day.cellCount > 0).map((day) => day.day),
+    );
     await releaseClaims(tx, scope, names);
     return restatedDays.length;
   });
@@ -332,7 +260,9 @@ export async function storedDaySums(
   filter: CellFilter,
 ): Promise<{ channels: StoredDaySum[]; products: StoredDaySum[] }> {
   if (days.length === 0) return { channels: [], products: [] };
-  const where = `store_url = $1 and source = $2 and filter_key = $6 and day = any($3::date[])
+  // The days' bounds keep the index scan to them where the planner has no statistics yet.
+  const where = `store_url = $1 and source = $2 and filter_key = $6
+    and day between (select min(d) from unnest($3::date[]) as d) and (select max(d) from unnest($3::date[]) as d) and day = any($3::date[])
     and ($4::text is null or channel = $4) and ($5::text[] is null or product_id = any($5::text[]))`;
   const params = [
     scope.storeUrl,
@@ -349,6 +279,16 @@ export async function storedDaySums(
        from rollup_cells where ${where} group by day, ${column}`,
       params,
     );
-  const [channels, products] = await Promise.all([by("channel"), by("product_id")]);
-  return { channels, products };
+  // Without a product filter, the channel half is the day × channel sums as written (no cells read).
+  const channels = filter.productIds
+    ? by("channel")
+    : db.query<StoredDaySum>(
+        `select to_char(day, 'YYYY-MM-DD') as day, channel as key, orders::float8 as orders, units::float8 as units,
+           revenue::float8 as revenue
+         from rollup_day_channels where store_url = $1 and source = $2 and filter_key = $5 and day = any($3::date[])
+           and ($4::text is null or channel = $4)`,
+        [scope.storeUrl, scope.source, days, filter.channel ?? null, keyOf(scope)],
+      );
+  const [channelSums, products] = await Promise.all([channels, by("product_id")]);
+  return { channels: channelSums, products };
 }

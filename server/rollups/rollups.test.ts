@@ -142,20 +142,37 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     const values = await rowValues(WINDOW_START, addDays(WINDOW_START, 30));
     const step = fc.record({
       rows: rowFiltersArbitrary(values),
-      start: fc.integer({ min: 0, max: 30 }),
-      length: fc.integer({ min: 1, max: 10 }),
-      channel: fc.option(fc.constantFrom(...channels), { nil: undefined }),
-      productIds: fc.option(fc.uniqueArray(fc.constantFrom(...products), { minLength: 1, maxLength: 3 }), { nil: undefined }),
+      // Short ranges, long ones, and ranges of whole months (March, April, both, half of March and April),
+      // whose product sums are kept by month.
+      range: fc.oneof(
+        fc.record({ start: fc.integer({ min: 0, max: 30 }), length: fc.integer({ min: 1, max: 10 }) }),
+        fc.record({ start: fc.integer({ min: 0, max: 30 }), length: fc.integer({ min: 30, max: 62 }) }),
+        fc.constantFrom({ start: 0, length: 31 }, { start: 31, length: 30 }, { start: 0, length: 61 }, { start: 14, length: 47 }),
+      ),
+      // The previous step's range, row filters and attribution again: its whole months are then held, with their month rows.
+      again: fc.oneof({ arbitrary: fc.constant(true), weight: 2 }, { arbitrary: fc.constant(false), weight: 1 }),
+      channel: fc.option(fc.constantFrom(...channels), { nil: undefined, freq: 2 }),
+      productIds: fc.oneof(
+        { arbitrary: fc.constant(undefined), weight: 3 },
+        { arbitrary: fc.uniqueArray(fc.constantFrom(...products), { minLength: 1, maxLength: 3 }), weight: 1 },
+      ),
       source: fc.option(fc.constantFrom("conversion" as const, "first_touch" as const), { nil: undefined }),
-      restate: fc.option(fc.record({ day: fc.integer({ min: 0, max: 40 }), factor: fc.double({ min: 0.5, max: 2, noNaN: true }) }), {
-        nil: undefined,
-      }),
+      // A restatement makes every held day stale: one step in five, so that later steps still find days (and months) held.
+      restate: fc.oneof(
+        { arbitrary: fc.constant(undefined), weight: 4 },
+        { arbitrary: fc.record({ day: fc.integer({ min: 0, max: 40 }), factor: fc.double({ min: 0.5, max: 2, noNaN: true }) }), weight: 1 },
+      ),
     });
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 4 }), async (steps) => {
+      fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 4 }), async (steps) => {
         upstream.reset();
         await db.query("delete from rollup_days");
-        for (const { start, length, channel, productIds, source, restate, rows } of steps) {
+        let previous: Pick<(typeof steps)[number], "range" | "source" | "rows"> | undefined;
+        for (const step of steps) {
+          const { channel, productIds, restate } = step;
+          const { range, source, rows } = step.again && previous ? previous : step;
+          const { start, length } = range;
+          previous = { range, source, rows };
           if (restate) {
             upstream.restate({ storeUrl: US_STORE, date: addDays(WINDOW_START, restate.day), factor: restate.factor });
             clock = new Date(clock.getTime() + 86_401_000); // every stored day is now due to be read again
