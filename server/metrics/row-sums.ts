@@ -39,20 +39,19 @@ export class RowSums {
   /** Checks and sums parsed elements, in order; throws RowShapeError at the first that is not a row. */
   take(elements: unknown[]): void {
     for (const element of elements) if (!isMetricRow(element)) throw new RowShapeError("a row in an unexpected shape");
-    const rows = elements as MetricRow[];
-    this.rows += rows.length;
-    if (this.options.mode === "sums") {
-      for (const row of rows) this.aggregator.add(row);
-      return;
-    }
-    for (const row of rows) {
-      if (row.date !== this.current?.day) {
-        if (this.current) this.close(this.current);
-        this.current = new DayCells(row.date);
-      }
-      this.current.add(row);
-    }
+    for (const row of elements as MetricRow[]) this.add(row);
   }
+
+  /** Sums one checked row. Keeps its strings and numbers, never the row object (a RowScanner reuses it). */
+  readonly add = (row: MetricRow): void => {
+    this.rows++;
+    if (this.options.mode === "sums") return this.aggregator.add(row);
+    if (row.date !== this.current?.day) {
+      if (this.current) this.close(this.current);
+      this.current = new DayCells(row.date);
+    }
+    this.current.add(row);
+  };
 
   private close(day: DayCells) {
     if (this.options.mode !== "days") return;
