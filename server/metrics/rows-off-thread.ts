@@ -6,7 +6,8 @@ import { Worker } from "node:worker_threads";
 import { logger } from "@/server/observability/log";
 import type { DayWrite, SummaryState } from "@/server/rollups/cells";
 import type { AggregatorState } from "./aggregate";
-import { MalformedJsonError, readJsonArray } from "./json-array-stream";
+import { MalformedJsonError } from "./json-array-stream";
+import { RowScanner } from "./row-scanner";
 import { RowShapeError, RowSums, type RowSumsOptions } from "./row-sums";
 import type { WorkerReply, WorkerRequest } from "./rows-protocol";
 
@@ -159,10 +160,13 @@ async function* offThread(worker: Worker, body: ReadableStream<Uint8Array>): Asy
 /** The same work on the event loop (ROW_WORKERS=off, or no worker program to start). */
 async function* inThread(options: RowSumsOptions, body: ReadableStream<Uint8Array>): AsyncGenerator<Summed> {
   const sums = new RowSums(options);
-  for await (const batch of readJsonArray(body)) {
-    sums.take(batch);
+  const scanner = new RowScanner();
+  for await (const chunk of body) {
+    scanner.push(chunk, sums.add);
     yield { rows: sums.rows, days: sums.takeClosedDays() };
   }
+  scanner.end();
+  scanner.checkComplete();
   yield { rows: sums.rows, ...sums.finish() };
 }
 
