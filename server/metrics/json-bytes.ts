@@ -12,14 +12,14 @@ import { MalformedJsonError } from "./json-array-stream";
 /** Thrown when the bytes end inside a token: the caller keeps them and retries with more. */
 export const NEED_MORE: unique symbol = Symbol("need more bytes");
 
-export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
-export const COMMA = 0x2c;
-export const COLON = 0x3a;
-export const OPEN_BRACE = 0x7b;
-export const CLOSE_BRACE = 0x7d;
-export const OPEN_BRACKET = 0x5b;
-export const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 const MINUS = 0x2d;
 const PLUS = 0x2b;
 const DOT = 0x2e;
@@ -35,7 +35,7 @@ const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 /** Mantissas with at most this many significant digits are below 2^53, exact as doubles. */
 const EXACT_DIGITS = 15;
 
-export const isJsonSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const isJsonSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 const malformed = (): never => {
   throw new MalformedJsonError("an element is not valid JSON");

@@ -15,22 +15,20 @@
  */
 import type { MetricRow } from "./aggregate";
 import { MalformedJsonError } from "./json-array-stream";
-import {
-  BACKSLASH,
-  CLOSE_BRACE,
-  CLOSE_BRACKET,
-  COLON,
-  COMMA,
-  HAS_ESCAPE,
-  JsonBytes,
-  NEED_MORE,
-  NON_ASCII,
-  OPEN_BRACE,
-  OPEN_BRACKET,
-  QUOTE,
-} from "./json-bytes";
+import { HAS_ESCAPE, JsonBytes, NEED_MORE } from "./json-bytes";
 import { RowShapeError } from "./row-sums";
 import { StringCache } from "./string-cache";
+
+// Bytes of JSON's structure. Constants of this module's own: read through another module's
+// exports, as the sources run under tsx, each would be a property read on the hot path.
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 
 /** An element larger than this is refused rather than buffered (JsonArrayDecoder's bound, in bytes). */
 const MAX_PENDING_BYTES = 8 * 1024 * 1024;
@@ -39,6 +37,13 @@ const MAX_PENDING_BYTES = 8 * 1024 * 1024;
 const FIELDS = ["date", "channel", "product_id", "orders", "units", "revenue", "ad_id", "product_name", "product_sku", "currency"] as const;
 const FIELD_BYTES = FIELDS.map((name) => new TextEncoder().encode(name));
 const FIELD_BY_NAME = new Map<string, number>(FIELDS.map((name, index) => [name, index]));
+/** The first field of each name length, and the next field of the same length (-1: none). */
+const BY_LENGTH = new Int8Array(16).fill(-1);
+const NEXT_OF_LENGTH = new Int8Array(FIELDS.length).fill(-1);
+for (let field = FIELDS.length - 1; field >= 0; field--) {
+  NEXT_OF_LENGTH[field] = BY_LENGTH[FIELDS[field]!.length]!;
+  BY_LENGTH[FIELDS[field]!.length] = field;
+}
 const REQUIRED = 0b111111;
 const isNumberField = (field: number) => field >= 3 && field <= 5;
 
@@ -203,12 +208,13 @@ export class RowScanner {
   /** The index of the key just scanned among FIELDS, or -1. */
   private fieldOf(): number {
     const { buf, strStart, strEnd, strFlags } = this.reader;
-    if (strFlags & HAS_ESCAPE) return FIELD_BY_NAME.get(this.reader.decodeString()) ?? -1;
-    if (strFlags & NON_ASCII) return -1;
+    // A key with escapes may still spell a field's name; one outside ASCII cannot.
+    if (strFlags !== 0) return strFlags & HAS_ESCAPE ? (FIELD_BY_NAME.get(this.reader.decodeString()) ?? -1) : -1;
     const length = strEnd - strStart;
-    for (let field = 0; field < FIELD_BYTES.length; field++) {
+    if (length >= BY_LENGTH.length) return -1;
+    // The fields of this length (at most two), told apart by their bytes.
+    for (let field = BY_LENGTH[length]!; field !== -1; field = NEXT_OF_LENGTH[field]!) {
       const name = FIELD_BYTES[field]!;
-      if (name.length !== length) continue;
       let i = 0;
       while (i < length && name[i] === buf[strStart + i]) i++;
       if (i === length) return field;
