@@ -28,7 +28,7 @@ const NINE = 0x39;
 
 /** String flags: an escape, a byte outside ASCII. */
 export const HAS_ESCAPE = 1;
-export const NON_ASCII = 2;
+const NON_ASCII = 2;
 
 /** 10^0 … 10^22: every one exact as a double. */
 const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
@@ -82,11 +82,27 @@ export class JsonBytes {
     throw NEED_MORE;
   }
 
-  /** Reads a string from its opening quote; its content is then [strStart, strEnd). */
-  scanString(): void {
+  /**
+   * Reads a string from its opening quote; its content is then [strStart, strEnd). Its bytes are
+   * hashed only when `hashed` (a value the StringCache takes, not a key or a skipped value).
+   */
+  scanString(hashed = false): void {
     const { buf, end } = this;
     let pos = this.pos + 1;
     const start = pos;
+    if (!hashed) {
+      // The common run: plain ASCII up to the closing quote.
+      let c = 0;
+      while (pos < end && (c = buf[pos]!) !== QUOTE && c !== BACKSLASH && c >= 0x20 && c < 0x80) pos++;
+      if (pos < end && c === QUOTE) {
+        this.strStart = start;
+        this.strEnd = pos;
+        this.strFlags = 0;
+        this.pos = pos + 1;
+        return;
+      }
+      pos = start;
+    }
     let flags = 0;
     let hash = 0x811c9dc5 | 0;
     for (;;) {
@@ -278,7 +294,7 @@ const FALSE = Uint8Array.from([0x66, 0x61, 0x6c, 0x73, 0x65]);
 const NULL = Uint8Array.from([0x6e, 0x75, 0x6c, 0x6c]);
 
 /** ASCII bytes as a string. */
-export function latin1(buf: Uint8Array, start: number, end: number): string {
+function latin1(buf: Uint8Array, start: number, end: number): string {
   if (end - start > 64) return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString("latin1");
   let text = "";
   for (let i = start; i < end; i++) text += String.fromCharCode(buf[i]!);

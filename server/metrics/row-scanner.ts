@@ -235,7 +235,7 @@ export class RowScanner {
     }
     let value: string | null;
     if (c === QUOTE) {
-      reader.scanString();
+      reader.scanString(true);
       value = this.strings.take(reader);
     } else if (reader.skipValue(c) && field >= 6) value = null;
     else return false;

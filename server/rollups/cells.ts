@@ -123,46 +123,37 @@ function quote(value: string): string {
 const orNull = (value: string | null) => (value === null ? "NULL" : quote(value));
 
 /**
- * The columns' literal bodies, built by appending: strings quoted (quote), numbers as JavaScript
- * writes them (integers, or the shortest text that reads back as the same double, exponent
- * included, which float8 reads back the same), NULL unquoted.
+ * The columns' literal bodies: strings quoted (quote), numbers as JavaScript writes them
+ * (integers, or the shortest text that reads back as the same double, exponent included, which
+ * float8 reads back the same), NULL unquoted; each column's elements joined once.
  */
 export function dayWrite(day: DayCells, keepCells: boolean): DayWrite {
   const totals = { orders: 0, units: 0, revenue: 0 };
   let bytes = DAY_OVERHEAD_BYTES;
   const dayText = quote(day.day);
-  let days = "";
-  let channels = "";
-  let productIds = "";
-  let names = "";
-  let skus = "";
-  let firstRows = "";
-  let currencies = "";
-  let currencyRows = "";
-  let rows = "";
-  let orders = "";
-  let units = "";
-  let revenues = "";
-  let comma = "";
+  const [days, channels, productIds, names, skus, firstRows, currencies, currencyRows, rows, orders, units, revenues] = Array.from(
+    { length: 12 },
+    () => new Array<string | number>(),
+  ) as (string | number)[][] & { length: 12 };
   for (const cell of day.cells.values()) {
     totals.orders += cell.orders;
     totals.units += cell.units;
     totals.revenue += cell.revenue;
     bytes += cellBytes(cell);
-    days += comma + dayText;
-    channels += comma + quote(cell.channel);
-    productIds += comma + quote(cell.productId);
-    names += comma + orNull(cell.name);
-    skus += comma + orNull(cell.sku);
-    firstRows += comma + String(cell.firstRow);
-    currencies += comma + orNull(cell.currency);
-    currencyRows += comma + (cell.currencyRow === null ? "NULL" : String(cell.currencyRow));
-    rows += comma + String(cell.rows);
-    orders += comma + String(cell.orders);
-    units += comma + String(cell.units);
-    revenues += comma + String(cell.revenue);
-    comma = ",";
+    days!.push(dayText);
+    channels!.push(quote(cell.channel));
+    productIds!.push(quote(cell.productId));
+    names!.push(orNull(cell.name));
+    skus!.push(orNull(cell.sku));
+    firstRows!.push(cell.firstRow);
+    currencies!.push(orNull(cell.currency));
+    currencyRows!.push(cell.currencyRow ?? "NULL");
+    rows!.push(cell.rows);
+    orders!.push(cell.orders);
+    units!.push(cell.units);
+    revenues!.push(cell.revenue);
   }
+  const columns = [days, channels, productIds, names, skus, firstRows, currencies, currencyRows, rows, orders, units, revenues];
   return {
     day: day.day,
     rows: day.rows,
@@ -170,7 +161,8 @@ export function dayWrite(day: DayCells, keepCells: boolean): DayWrite {
     totals,
     bytes,
     cellCount: day.cells.size,
-    columns: [days, channels, productIds, names, skus, firstRows, currencies, currencyRows, rows, orders, units, revenues],
+    // join writes a number as String(number) does.
+    columns: columns.map((column) => column!.join(",")),
     ...(keepCells ? { cells: day.cells } : {}),
   };
 }
