@@ -64,7 +64,7 @@ const enum At {
 /** Whitespace that JavaScript's trim() removes, in ASCII: allowed around the array, as JsonArrayDecoder allows it. */
 const isEdgeSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
 
-export type RowHandler = (row: MetricRow) => void;
+type RowHandler = (row: MetricRow) => void;
 
 export class RowScanner {
   private at = At.Start;
