@@ -16,6 +16,7 @@ import { benchPage } from "./page";
 import { benchProxy } from "./proxy";
 import { benchRollups } from "./rollups";
 import { benchRetention } from "./retention";
+import { benchScanner } from "./scanner";
 
 const benches: Record<string, () => Promise<unknown>> = {
   proxy: () => benchProxy(),
@@ -31,6 +32,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   coldread: () => benchColdRead(),
   retention: () => benchRetention(),
   flood: () => benchFlood(),
+  scanner: () => benchScanner(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
     console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);

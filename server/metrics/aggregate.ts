@@ -91,6 +91,8 @@ export class ProductMetricsAggregator {
   private readonly series: AggregatorState["series"];
   private readonly channels: AggregatorState["channels"];
   private readonly products: AggregatorState["products"];
+  /** The series points by date, then channel: found without making a key string per row. */
+  private readonly seriesByDate = new Map<string, Map<string, Sums & { date: string; channel: string }>>();
 
   /** Empty, or holding the sums of `state` (summed elsewhere, in the same order). */
   constructor(state?: AggregatorState) {
@@ -100,6 +102,13 @@ export class ProductMetricsAggregator {
     this.series = state?.series ?? new Map();
     this.channels = state?.channels ?? new Map();
     this.products = state?.products ?? new Map();
+    for (const point of this.series.values()) this.indexPoint(point);
+  }
+
+  private indexPoint(point: Sums & { date: string; channel: string }) {
+    let channels = this.seriesByDate.get(point.date);
+    if (!channels) this.seriesByDate.set(point.date, (channels = new Map()));
+    channels.set(point.channel, point);
   }
 
   state(): AggregatorState {
@@ -112,9 +121,12 @@ export class ProductMetricsAggregator {
     if (row.currency && !this.currency) this.currency = row.currency;
     addTo(this.totals, row);
 
-    const seriesKey = `${row.date}\u0000${row.channel}`;
-    let point = this.series.get(seriesKey);
-    if (!point) this.series.set(seriesKey, (point = { date: row.date, channel: row.channel, ...emptySums() }));
+    let point = this.seriesByDate.get(row.date)?.get(row.channel);
+    if (!point) {
+      point = { date: row.date, channel: row.channel, ...emptySums() };
+      this.series.set(`${row.date}\u0000${row.channel}`, point);
+      this.indexPoint(point);
+    }
     addTo(point, row);
 
     let channel = this.channels.get(row.channel);

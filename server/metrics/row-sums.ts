@@ -1,12 +1,12 @@
 /**
- * What a read of product rows does with them once parsed: checks each row's shape and sums it,
+ * What a read of product rows does with them once read and checked (row-scanner.ts): sums each,
  * either into one ProductMetricsAggregator ("sums": a view read without the rollups) or into the
  * day rollups ("days": a new day segment each time the rows' date changes, summed into the view's
  * RangeSummary and made ready to write). The same code runs on a worker thread (rows-worker.ts)
  * and, with ROW_WORKERS=off, on the event loop.
  */
 import { cellMatches, DayCells, dayWrite, RangeSummary, type CellFilter, type DayWrite, type SummaryState } from "../rollups/cells";
-import { isMetricRow, ProductMetricsAggregator, type AggregatorState, type MetricRow } from "./aggregate";
+import { ProductMetricsAggregator, type AggregatorState, type MetricRow } from "./aggregate";
 
 export type RowSumsOptions =
   | { mode: "sums" }
@@ -36,23 +36,16 @@ export class RowSums {
     if (options.mode === "days") this.summary.load(options.summary);
   }
 
-  /** Checks and sums parsed elements, in order; throws RowShapeError at the first that is not a row. */
-  take(elements: unknown[]): void {
-    for (const element of elements) if (!isMetricRow(element)) throw new RowShapeError("a row in an unexpected shape");
-    const rows = elements as MetricRow[];
-    this.rows += rows.length;
-    if (this.options.mode === "sums") {
-      for (const row of rows) this.aggregator.add(row);
-      return;
+  /** Sums one checked row. Keeps its strings and numbers, never the row object (a RowScanner reuses it). */
+  readonly add = (row: MetricRow): void => {
+    this.rows++;
+    if (this.options.mode === "sums") return this.aggregator.add(row);
+    if (row.date !== this.current?.day) {
+      if (this.current) this.close(this.current);
+      this.current = new DayCells(row.date);
     }
-    for (const row of rows) {
-      if (row.date !== this.current?.day) {
-        if (this.current) this.close(this.current);
-        this.current = new DayCells(row.date);
-      }
-      this.current.add(row);
-    }
-  }
+    this.current.add(row);
+  };
 
   private close(day: DayCells) {
     if (this.options.mode !== "days") return;

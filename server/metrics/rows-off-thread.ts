@@ -7,7 +7,8 @@ import { logger } from "@/server/observability/log";
 import { processSingleton } from "@/server/runtime/singleton";
 import type { DayWrite, SummaryState } from "@/server/rollups/cells";
 import type { AggregatorState } from "./aggregate";
-import { MalformedJsonError, readJsonArray } from "./json-array-stream";
+import { MalformedJsonError } from "./json-array-stream";
+import { RowScanner } from "./row-scanner";
 import { RowShapeError, RowSums, type RowSumsOptions } from "./row-sums";
 import type { WorkerReply, WorkerRequest } from "./rows-protocol";
 
@@ -186,10 +187,13 @@ export async function prestartRowWorker(): Promise<boolean> {
 /** The same work on the event loop (ROW_WORKERS=off, or no worker program to start). */
 async function* inThread(options: RowSumsOptions, body: ReadableStream<Uint8Array>): AsyncGenerator<Summed> {
   const sums = new RowSums(options);
-  for await (const batch of readJsonArray(body)) {
-    sums.take(batch);
+  const scanner = new RowScanner();
+  for await (const chunk of body) {
+    scanner.push(chunk, sums.add);
     yield { rows: sums.rows, days: sums.takeClosedDays() };
   }
+  scanner.end();
+  scanner.checkComplete();
   yield { rows: sums.rows, ...sums.finish() };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The worker thread that parses and sums a product-rows body (row-sums.ts), so the event loop
+ * The worker thread that reads (row-scanner.ts) and sums (row-sums.ts) a product-rows body, so the event loop
  * that answers every request only moves bytes in and sums out. It receives the body's bytes in
  * transferred chunks and answers each chunk once it is summed (the sender's flow control), with
  * the day segments it completed. It never sees a key or a request: bytes in, sums out.
@@ -9,7 +9,8 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
-import { JsonArrayDecoder, MalformedJsonError } from "./json-array-stream";
+import { MalformedJsonError } from "./json-array-stream";
+import { RowScanner } from "./row-scanner";
 import { RowShapeError, RowSums } from "./row-sums";
 import type { WorkerReply, WorkerRequest } from "./rows-protocol";
 
@@ -27,7 +28,7 @@ try {
 }
 
 const port = parentPort!;
-let decoder = new JsonArrayDecoder();
+let scanner = new RowScanner();
 let sums = new RowSums({ mode: "sums" });
 
 function reply(message: WorkerReply) {
@@ -37,17 +38,17 @@ function reply(message: WorkerReply) {
 port.on("message", (message: WorkerRequest) => {
   try {
     if (message.type === "start") {
-      decoder = new JsonArrayDecoder();
+      scanner = new RowScanner();
       sums = new RowSums(message.options);
       return;
     }
     if (message.type === "chunk") {
-      sums.take(decoder.push(message.bytes));
+      scanner.push(message.bytes, sums.add);
       reply({ type: "summed", rows: sums.rows, days: sums.takeClosedDays() });
       return;
     }
-    sums.take(decoder.end());
-    decoder.checkComplete();
+    scanner.end();
+    scanner.checkComplete();
     reply({ type: "done", rows: sums.rows, ...sums.finish() });
   } catch (error) {
     const kind = error instanceof RowShapeError ? "shape" : error instanceof MalformedJsonError ? "malformed" : "internal";

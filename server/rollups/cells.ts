@@ -26,17 +26,26 @@ interface Cell {
 export class DayCells {
   rows = 0;
   currency: string | null = null;
+  /** The cells by channel, then product: found without making a key string per row. */
+  private readonly byChannel = new Map<string, Map<string, Cell>>();
 
   constructor(
     readonly day: string,
     readonly cells = new Map<string, Cell>(),
-  ) {}
+  ) {
+    for (const cell of cells.values()) this.index(cell);
+  }
+
+  private index(cell: Cell): void {
+    let products = this.byChannel.get(cell.channel);
+    if (!products) this.byChannel.set(cell.channel, (products = new Map()));
+    products.set(cell.productId, cell);
+  }
 
   add(row: MetricRow): void {
     const index = this.rows++;
     if (row.currency && !this.currency) this.currency = row.currency;
-    const key = `${row.channel}\u0000${row.product_id}`;
-    let cell = this.cells.get(key);
+    let cell = this.byChannel.get(row.channel)?.get(row.product_id);
     if (!cell) {
       cell = {
         day: this.day,
@@ -52,7 +61,8 @@ export class DayCells {
         units: 0,
         revenue: 0,
       };
-      this.cells.set(key, cell);
+      this.cells.set(`${row.channel}\u0000${row.product_id}`, cell);
+      this.index(cell);
     }
     if (row.currency && cell.currency === null) {
       cell.currency = row.currency;
@@ -99,43 +109,61 @@ export interface DayWrite {
 
 const NEEDS_ESCAPE = /["\\]/;
 
-/** One element of an array literal, written as node-postgres writes an array parameter's elements. */
-const element = (value: string | number | null) =>
-  value === null
-    ? "NULL"
-    : typeof value === "number" || !NEEDS_ESCAPE.test(value)
-      ? `"${value}"`
-      : `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+/**
+ * Strings as array literal elements, quoted (and escaped when they hold a quote or backslash) as
+ * node-postgres writes an array parameter's elements: a day's cells repeat the same channels,
+ * products, names and SKUs as every other day's. Emptied when it grows past its bound.
+ */
+const quoted = new Map<string, string>();
+const QUOTED_MAX = 50_000;
 
+function quote(value: string): string {
+  let text = quoted.get(value);
+  if (text === undefined) {
+    text = NEEDS_ESCAPE.test(value) ? `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"` : `"${value}"`;
+    if (quoted.size >= QUOTED_MAX) quoted.clear();
+    quoted.set(value, text);
+  }
+  return text;
+}
+
+const orNull = (value: string | null) => (value === null ? "NULL" : quote(value));
+
+/**
+ * The columns' literal bodies: strings quoted (quote), numbers as JavaScript writes them
+ * (integers, or the shortest text that reads back as the same double, exponent included, which
+ * float8 reads back the same), NULL unquoted; each column's elements joined once.
+ */
 export function dayWrite(day: DayCells, keepCells: boolean): DayWrite {
   const totals = { orders: 0, units: 0, revenue: 0 };
   let bytes = DAY_OVERHEAD_BYTES;
-  const columns: string[][] = Array.from({ length: 11 }, () => []);
-  const channels = new Set<string>();
+  const seenChannels = new Set<string>();
+  const [channels, productIds, names, skus, firstRows, currencies, currencyRows, rows, orders, units, revenues] = Array.from(
+    { length: 11 },
+    () => new Array<string | number>(),
+  ) as (string | number)[][] & { length: 11 };
   for (const cell of day.cells.values()) {
-    if (!channels.has(cell.channel)) {
-      channels.add(cell.channel);
+    if (!seenChannels.has(cell.channel)) {
+      seenChannels.add(cell.channel);
       bytes += DAY_CHANNEL_OVERHEAD_BYTES + cell.channel.length;
     }
     totals.orders += cell.orders;
     totals.units += cell.units;
     totals.revenue += cell.revenue;
     bytes += cellBytes(cell);
-    const values = [
-      cell.channel,
-      cell.productId,
-      cell.name,
-      cell.sku,
-      cell.firstRow,
-      cell.currency,
-      cell.currencyRow,
-      cell.rows,
-      cell.orders,
-      cell.units,
-      cell.revenue,
-    ];
-    for (let i = 0; i < values.length; i++) columns[i]!.push(element(values[i]!));
+    channels!.push(quote(cell.channel));
+    productIds!.push(quote(cell.productId));
+    names!.push(orNull(cell.name));
+    skus!.push(orNull(cell.sku));
+    firstRows!.push(cell.firstRow);
+    currencies!.push(orNull(cell.currency));
+    currencyRows!.push(cell.currencyRow ?? "NULL");
+    rows!.push(cell.rows);
+    orders!.push(cell.orders);
+    units!.push(cell.units);
+    revenues!.push(cell.revenue);
   }
+  const columns = [channels, productIds, names, skus, firstRows, currencies, currencyRows, rows, orders, units, revenues];
   return {
     day: day.day,
     rows: day.rows,
@@ -143,7 +171,8 @@ export function dayWrite(day: DayCells, keepCells: boolean): DayWrite {
     totals,
     bytes,
     cellCount: day.cells.size,
-    columns: columns.map((column) => column.join(",")),
+    // join writes a number as String(number) does.
+    columns: columns.map((column) => column!.join(",")),
     ...(keepCells ? { cells: day.cells } : {}),
   };
 }
