@@ -4,6 +4,9 @@ import { KEYS, US_STORE } from "./support/demo";
 import { expect, signInWithKey, test } from "./support/fixtures";
 import { cloneSource, openPage, PRODUCTS_PAGE, SIGNED_IN_PAGES } from "./support/pages";
 
+// One of the longest files, of tests that need nothing from one another: they spread over the workers.
+test.describe.configure({ mode: "parallel" });
+
 /** Serious and critical WCAG 2.2 A/AA violations on the page as it is now, one line each. */
 async function violations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
