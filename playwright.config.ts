@@ -24,7 +24,9 @@ export const [E2E_PORT, E2E_DEMO_UPSTREAM_PORT] = pairPorts(SLOT) as [number, nu
  * A second dashboard with the day rollups on, for the journeys that need them (e2e/data-changes.spec.ts):
  * the suite's own servers keep the default (ROLLUPS unset: off on the embedded PGlite), so no other
  * journey pays for writing rollups. Its ports follow the suite's, so overriding those moves both.
+ * E2E_ROLLUPS=off leaves it out, for runs of journeys that do not use it (scripts/clock-forward.mjs).
  */
+const withRollups = process.env.E2E_ROLLUPS !== "off";
 export const E2E_ROLLUPS_PORT = Number(process.env.E2E_ROLLUPS_PORT ?? FIRST_PORT + 1);
 export const E2E_ROLLUPS_DEMO_UPSTREAM_PORT = Number(process.env.E2E_ROLLUPS_DEMO_UPSTREAM_PORT ?? FIRST_DEMO_UPSTREAM_PORT + 1);
 export const E2E_ROLLUPS_BASE_URL = `http://localhost:${E2E_ROLLUPS_PORT}`;
@@ -80,7 +82,9 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: [
     ...pairs.map(([port, demoUpstreamPort]) => dashboard(port, demoUpstreamPort)),
-    // Day rollups on the embedded database too; a stored day is read again after 5 s, so a restated day is found within one journey.
-    dashboard(E2E_ROLLUPS_PORT, E2E_ROLLUPS_DEMO_UPSTREAM_PORT, { ROLLUPS: "on", ROLLUP_REVALIDATE_SECONDS: "5" }),
+    // Day rollups on the embedded database too; a stored day is read again after 2 s, so a restated day is found within one journey.
+    ...(withRollups
+      ? [dashboard(E2E_ROLLUPS_PORT, E2E_ROLLUPS_DEMO_UPSTREAM_PORT, { ROLLUPS: "on", ROLLUP_REVALIDATE_SECONDS: "2" })]
+      : []),
   ],
 });
