@@ -36,7 +36,8 @@ const inputsWithoutVisibleLabel = (page: Page) =>
 for (const colorScheme of ["light", "dark"] as const) {
   for (const width of [390, 1440]) {
     test(`every page, dialog and review step passes axe (${colorScheme}, ${width} px)`, async ({ page }) => {
-      test.setTimeout(120_000);
+      // Every page, each read whole by axe: the longest journeys of the suite.
+      test.setTimeout(180_000);
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
       await page.goto("/sign-in");
