@@ -4,6 +4,9 @@ import { KEYS, US_STORE } from "./support/demo";
 import { expect, signInWithKey, test } from "./support/fixtures";
 import { cloneSource, openPage, PRODUCTS_PAGE, SIGNED_IN_PAGES } from "./support/pages";
 
+// One of the longest files, of tests that need nothing from one another: they spread over the workers.
+test.describe.configure({ mode: "parallel" });
+
 /** Serious and critical WCAG 2.2 A/AA violations on the page as it is now, one line each. */
 async function violations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
@@ -33,7 +36,8 @@ const inputsWithoutVisibleLabel = (page: Page) =>
 for (const colorScheme of ["light", "dark"] as const) {
   for (const width of [390, 1440]) {
     test(`every page, dialog and review step passes axe (${colorScheme}, ${width} px)`, async ({ page }) => {
-      test.setTimeout(120_000);
+      // Every page, each read whole by axe: the longest journeys of the suite.
+      test.setTimeout(180_000);
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
       await page.goto("/sign-in");

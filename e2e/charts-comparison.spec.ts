@@ -50,7 +50,8 @@ test("granularity follows the range and stays switchable; the axis carries the c
   await expect(chart(page).locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value").last()).toHaveText(/^\$[\d.]+K?$/);
 
   await page.goto(`/stores/${US_STORE}/products?range=custom&from=2025-02-01&to=2026-01-31`);
-  await expect(granularity.getByRole("radio", { name: "Week" })).toHaveAttribute("aria-checked", "true");
+  // A year of rows is read before the chart shows: the slowest read of the journey.
+  await expect(granularity.getByRole("radio", { name: "Week" })).toHaveAttribute("aria-checked", "true", { timeout: 20_000 });
   await expect(page).not.toHaveURL(/granularity=/);
   await granularity.getByRole("radio", { name: "Month" }).click();
   await expect(page).toHaveURL(/granularity=month/);

@@ -5,6 +5,9 @@ import { expect, signInWithKey, test } from "./support/fixtures";
 import { clippedFigures, splitWords } from "./support/measure";
 import { openPage, PRODUCTS_PAGE, SIGNED_IN_PAGES, sidewaysOverflow } from "./support/pages";
 
+// One of the longest files, of tests that need nothing from one another: they spread over the workers.
+test.describe.configure({ mode: "parallel" });
+
 /** Issue 16, findings 3 and 4: every figure whole and no word split, on phones and desktops, light and dark. */
 
 const WIDTHS = [390, 1440] as const;

@@ -6,6 +6,8 @@ import { E2E_DEMO_UPSTREAM_PORT } from "../playwright.config";
 const PHONE = { width: 390, height: 844 };
 
 test("no page scrolls sideways at 390 px", async ({ page }) => {
+  // It visits every page of a signed-in user, one after the other, as the layout and axe journeys do.
+  test.setTimeout(120_000);
   await page.setViewportSize(PHONE);
   await page.goto("/sign-in");
   await expect(page.getByLabel("API key")).toBeVisible();

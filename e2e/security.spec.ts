@@ -45,7 +45,9 @@ test("a cross-origin DELETE is refused and removes nothing", async ({ signedInPa
 
 test("traversal paths are refused by the dashboard and never reach the upstream", async ({ signedInPage: page }) => {
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-  // Leave the page, so that none of its own requests lands between the two readings.
+  // Let the page's own requests finish, then leave it, so that none of them lands between the two readings
+  // (a request already sent reaches the upstream even after the page is gone).
+  await page.waitForLoadState("networkidle");
   await page.goto("about:blank");
   const before = await demo.state();
   const paths = [
