@@ -2,11 +2,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import type { Db } from "@/server/db/database";
-import { ProductMetricsAggregator } from "@/server/metrics/aggregate";
-import { openProductRows } from "@/server/metrics/product-rows";
 import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
 import { currencyDecimals } from "@/shared/format";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
+import { fullRead } from "@/test/full-read";
 import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
 import { openForSuite, storageBackends, type Location } from "@/test/databases";
 import { reachDb } from "@/server/db/reach";
@@ -24,14 +23,6 @@ beforeAll(async () => {
   client = upstreamClient({ apiKey: ADMIN_KEY, requestId: "req_rollup_grain_test" });
 });
 afterAll(() => upstream.close());
-
-async function fullRead(filters: MetricsFilters) {
-  const rows = await openProductRows(client, US_STORE, filters);
-  const aggregator = new ProductMetricsAggregator();
-  for await (const batch of rows.batches) for (const row of batch) aggregator.add(row);
-  const decimals = aggregator.currency ? currencyDecimals(aggregator.currency) : 2;
-  return { currency: aggregator.currency, ...aggregator.result(decimals) };
-}
 
 const MARCH = { startDate: "2026-03-01", endDate: "2026-03-31" };
 const SPRING = { startDate: "2026-03-01", endDate: "2026-04-30" };
@@ -101,12 +92,12 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
     expect(warm.result.storedRows).toMatchObject({ cells: 0 });
     expect(warm.result.storedRows.productMonths).toBeGreaterThan(0);
     expect(warm.result.storedRows.dayChannels).toBeGreaterThan(0);
-    expect(warm.answer).toEqual(await fullRead(SPRING));
+    expect(warm.answer).toEqual(await fullRead(client, SPRING));
     // A range with partial months: March's row, and the cells of the days of April it covers.
     const partial = { startDate: "2026-03-01", endDate: "2026-04-12" };
     const mixed = await read(partial);
     expect(mixed.result.storedRows.cells).toBeGreaterThan(0);
-    expect(mixed.answer).toEqual(await fullRead(partial));
+    expect(mixed.answer).toEqual(await fullRead(client, partial));
     // A channel filter reads the products from the cells, a product filter everything.
     for (const filters of [
       { ...SPRING, channel: "google" },
@@ -120,7 +111,7 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
     ]) {
       const filtered = await read(filters);
       expect(filtered.result.storedRows.productMonths).toBe(0);
-      expect(filtered.answer).toEqual(await fullRead(filters));
+      expect(filtered.answer).toEqual(await fullRead(client, filters));
     }
   });
 
@@ -139,7 +130,7 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
     expect(await months()).toEqual(["2026-03-01"]);
     const after = await read(MARCH);
     expect(after.result.storedRows.cells).toBe(0);
-    expect(after.answer).toEqual(await fullRead(MARCH));
+    expect(after.answer).toEqual(await fullRead(client, MARCH));
     // A day forgotten.
     await deleteDays(db, scope, ["2026-03-31"]);
     expect(await months()).toEqual([]);

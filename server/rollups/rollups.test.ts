@@ -3,11 +3,11 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import type { Db } from "@/server/db/database";
-import { ProductMetricsAggregator } from "@/server/metrics/aggregate";
 import { openProductRows } from "@/server/metrics/product-rows";
 import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
 import { currencyDecimals } from "@/shared/format";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
+import { fullRead } from "@/test/full-read";
 import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
 import { openForSuite, storageBackends, type Location } from "@/test/databases";
 import { acrossStores, reachDb } from "@/server/db/reach";
@@ -29,15 +29,6 @@ beforeAll(async () => {
   client = upstreamClient({ apiKey: ADMIN_KEY, requestId: "req_rollup_test" });
 });
 afterAll(() => upstream.close());
-
-/** The reference: every raw row of the range read and summed, as the dashboard did without rollups. */
-async function fullRead(filters: MetricsFilters) {
-  const rows = await openProductRows(client, US_STORE, filters);
-  const aggregator = new ProductMetricsAggregator();
-  for await (const batch of rows.batches) for (const row of batch) aggregator.add(row);
-  const decimals = aggregator.currency ? currencyDecimals(aggregator.currency) : 2;
-  return { currency: aggregator.currency, ...aggregator.result(decimals) };
-}
 
 async function rollupRead(policy: RollupPolicy, filters: MetricsFilters) {
   const read = await readRange(client, US_STORE, filters, rollupFilterOf(filters)!, policy);
@@ -136,7 +127,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
   });
 
   it("answers random ranges, filters and restatements exactly as full reads of the raw rows", async () => {
-    const reference = await fullRead({ startDate: WINDOW_START, endDate: addDays(WINDOW_START, 30) });
+    const reference = await fullRead(client, { startDate: WINDOW_START, endDate: addDays(WINDOW_START, 30) });
     const channels = reference.channels.map((channel) => channel.channel);
     const products = reference.products.map((product) => product.productId);
     const values = await rowValues(WINDOW_START, addDays(WINDOW_START, 30));
@@ -186,7 +177,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
             ...(source ? { dimension_source: source } : {}),
             ...rowFiltersOf(rows).query,
           };
-          const [{ answer }, expected] = await Promise.all([rollupRead(policy(), filters), fullRead(filters)]);
+          const [{ answer }, expected] = await Promise.all([rollupRead(policy(), filters), fullRead(client, filters)]);
           expect(answer).toEqual(expected);
         }
       }),
@@ -195,7 +186,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
   }, 120_000);
 
   it("keeps each set of row filters under its own key: held days are never read again, another key's never reused", async () => {
-    const reference = await fullRead({ startDate: WINDOW_START, endDate: addDays(WINDOW_START, 30) });
+    const reference = await fullRead(client, { startDate: WINDOW_START, endDate: addDays(WINDOW_START, 30) });
     const channels = reference.channels.map((channel) => channel.channel);
     const values = await rowValues(WINDOW_START, addDays(WINDOW_START, 30));
     const step = fc.record({
@@ -229,7 +220,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
             const model = `${set} ${source ?? "conversion"}`;
             const mine = held.get(model) ?? new Set<string>();
             const before = requests();
-            const [{ answer, read }, expected] = await Promise.all([rollupRead(policy(), filters), fullRead(filters)]);
+            const [{ answer, read }, expected] = await Promise.all([rollupRead(policy(), filters), fullRead(client, filters)]);
             expect(answer).toEqual(expected);
             const wasHeld = days.filter((day) => mine.has(day)).length;
             expect(read).toMatchObject({ daysFromRollups: wasHeld, daysFromUpstream: length - wasHeld });
@@ -286,7 +277,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     await rollupRead({ ...live(), filterKeys: 2 }, { ...range, filterCountry: "GB" });
     const { answer, read } = await us;
     expect(read).toMatchObject({ daysFromRollups: 3, daysFromUpstream: 1 });
-    expect(answer).toEqual(await fullRead(usFilters));
+    expect(answer).toEqual(await fullRead(client, usFilters));
     const keys = await db.query<{ key: string }>("select distinct filter_key as key from rollup_days order by 1");
     expect(keys.map((row) => row.key)).toEqual(["country=GB", "country=US"]);
   });
@@ -298,7 +289,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
       filterCountry: ["US", ...Array.from({ length: 300 }, (_, i) => `X${i}`)].join(","),
     };
     const { answer } = await rollupRead(policy(), filters);
-    expect(answer).toEqual(await fullRead(filters));
+    expect(answer).toEqual(await fullRead(client, filters));
     expect(answer.totals.rows).toBeGreaterThan(0);
     const keys = await db.query<{ key: string }>("select distinct filter_key as key from rollup_cells");
     expect(keys).toEqual([{ key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }]);
@@ -314,7 +305,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     clock = new Date(clock.getTime() + 86_401_000);
     // The filtered key reads its stale days again and takes the new figures without recording anything.
     const filtered = await rollupRead(policy(), { ...range, filterDeviceType: "mobile" });
-    expect(filtered.answer).toEqual(await fullRead({ ...range, filterDeviceType: "mobile" }));
+    expect(filtered.answer).toEqual(await fullRead(client, { ...range, filterDeviceType: "mobile" }));
     expect(await restatements(db, US_STORE)).toEqual([]);
     // The unfiltered key finds the store-day restated, and the filtered key's copy of that day goes.
     await rollupRead(policy(), range);
@@ -336,7 +327,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     const again = await rollupRead(policy(), { startDate: "2026-05-01", endDate: "2026-05-20", channel: "google" });
     expect(requests() - before).toBe(3);
     expect(again.read).toMatchObject({ daysFromRollups: 20, daysFromUpstream: 0, upstreamRequests: 0 });
-    expect(again.answer).toEqual(await fullRead({ startDate: "2026-05-01", endDate: "2026-05-20", channel: "google" }));
+    expect(again.answer).toEqual(await fullRead(client, { startDate: "2026-05-01", endDate: "2026-05-20", channel: "google" }));
   });
 
   it("two instances asked for the same missing days at once read the upstream once", async () => {
@@ -353,8 +344,8 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
       expect(requests() - before).toBe(1);
       expect(first.read.upstreamRequests + second.read.upstreamRequests).toBe(1);
       upstream.setFaults([]);
-      expect(first.answer).toEqual(await fullRead(filters));
-      expect(second.answer).toEqual(await fullRead({ ...filters, channel: "google" }));
+      expect(first.answer).toEqual(await fullRead(client, filters));
+      expect(second.answer).toEqual(await fullRead(client, { ...filters, channel: "google" }));
       expect(await db.query("select * from rollup_claims")).toEqual([]);
     } finally {
       if (other !== owner) await other.close();
@@ -398,7 +389,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     upstream.restate({ storeUrl: US_STORE, date: "2026-10-03", factor: 1.5 });
     clock = new Date(clock.getTime() + 86_401_000);
     const { answer } = await rollupRead(policy(), filters);
-    expect(answer).toEqual(await fullRead(filters));
+    expect(answer).toEqual(await fullRead(client, filters));
     const changes = await restatements(db, US_STORE);
     expect(changes).toHaveLength(1);
     const [change] = changes;
