@@ -11,7 +11,7 @@ import { openForSuite, storageBackends, type Location } from "@/test/databases";
 import { reachDb } from "@/server/db/reach";
 import { readRange, rollupFilterOf, type RollupPolicy } from "./reader";
 import { evictFilterKeys, evictOverBudget } from "./bounds";
-import { deleteDays } from "./repository";
+import { deleteDays, touchDays } from "./repository";
 import { buildMonths, daysInMonth, fullMonths } from "./grain";
 
 let upstream: DemoUpstream;
@@ -184,6 +184,25 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
         release();
         await rewrite;
         expect(await months()).toEqual([]);
+
+        // A view marking the month's days used at the same time (touchDays, in flight): the build still
+        // counts every day and builds the month. With `for share` it skipped the days being touched.
+        await read(MARCH);
+        await db.query("delete from rollup_product_months");
+        let untouch!: () => void;
+        const touching = new Promise<void>((resolve) => (untouch = resolve));
+        let touched!: () => void;
+        const isTouched = new Promise<void>((resolve) => (touched = resolve));
+        const touch = other.transaction(async (tx) => {
+          await touchDays(tx, scope, ["2026-03-05", "2026-03-06"], new Date());
+          touched();
+          await touching;
+        });
+        await isTouched;
+        expect(await buildMonths(db, scope, ["2026-03-01"])).toEqual(["2026-03-01"]);
+        untouch();
+        await touch;
+        expect(await months()).toEqual(["2026-03-01"]);
 
         // A build in flight (its days locked for share): a rewrite of one of them waits for it, and
         // its delete then drops the month row just built.

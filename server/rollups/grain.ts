@@ -47,10 +47,12 @@ export async function writeDayChannels(tx: Db, scope: RollupScope, days: string[
 /**
  * Builds the month's product sums when every day of it is held, each month in a transaction of
  * its own, after the writes that held its days have committed (never inside one: two writers
- * each locking the other's days would deadlock). The month's days are locked `for share` first,
- * so no day can be rewritten while its cells are summed; a day being rewritten right then is
- * skipped (`skip locked`), so the month counts short and is left for a later view: the build never
- * waits on a writer. Returns the months built.
+ * each locking the other's days would deadlock). The month's days are locked `for key share`
+ * first, so no day can be deleted (a rewrite deletes it first) while its cells are summed; a day
+ * being rewritten right then is skipped (`skip locked`), so the month counts short and is left for
+ * a later view: the build never waits on a writer. Key share, not share: a view marking its days
+ * used (touchDays, an update of `used_at` alone) does not conflict with it, so a build next to a
+ * view still counts every day. Returns the months built.
  */
 export async function buildMonths(db: Db, scope: RollupScope, months: string[]): Promise<string[]> {
   const built: string[] = [];
@@ -60,7 +62,7 @@ export async function buildMonths(db: Db, scope: RollupScope, months: string[]):
       const [held] = await tx.query<{ days: number }>(
         `select count(*)::int as days from (
            select day from rollup_days where store_url = $1 and source = $2 and filter_key = $3
-             and day >= $4::date and day < ($4::date + interval '1 month') order by day for share skip locked
+             and day >= $4::date and day < ($4::date + interval '1 month') order by day for key share skip locked
          ) as held`,
         params,
       );
