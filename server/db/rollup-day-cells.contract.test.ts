@@ -1,10 +1,8 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newLocation, storageBackends } from "@/test/databases";
-import { openDatabase, type Db } from "./database";
-import { migrate, migrationsDir } from "./migrate";
+import { storageBackends } from "@/test/databases";
+import { openBefore } from "@/test/migrations";
+import type { Db } from "./database";
+import { migrate } from "./migrate";
 import { withReach } from "./reach";
 
 /**
@@ -12,25 +10,6 @@ import { withReach } from "./reach";
  * row of arrays, in the order of their first rows, read through the `rollup_cells` view as
  * before, under the same row-level security.
  */
-async function openBefore0021(backend: "pglite" | "postgres"): Promise<{ db: Db; drop: () => Promise<void> }> {
-  let db: Db;
-  let drop: () => Promise<void>;
-  if (backend === "pglite") {
-    const dataDir = await mkdtemp(join(tmpdir(), "dash-day-cells-"));
-    db = await openDatabase({ dataDir, migrate: false });
-    drop = () => rm(dataDir, { recursive: true, force: true });
-  } else {
-    const location = await newLocation("postgres", { blank: true });
-    db = await openDatabase({ url: location.url!, migrate: false });
-    drop = location.drop;
-  }
-  await db.exec("create table schema_migrations (version text primary key, applied_at timestamptz not null default now())");
-  for (const name of (await readdir(migrationsDir())).filter((file) => /^\d{4}_.*\.sql$/.test(file) && file < "0021").sort()) {
-    await db.exec(await readFile(join(migrationsDir(), name), "utf8"));
-    await db.query("insert into schema_migrations (version) values ($1)", [name.slice(0, -4)]);
-  }
-  return { db, drop };
-}
 
 const STORE = "shop.example";
 const OTHER = "other.example";
@@ -40,7 +19,7 @@ describe.each(storageBackends())("a day's cells as one row (migration 0021) on %
   let db: Db;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ db, drop } = await openBefore0021(backend));
+    ({ db, drop } = await openBefore(backend, "0021"));
     for (const store of [STORE, OTHER]) {
       await inStore(db, store, (tx) =>
         tx.exec(`

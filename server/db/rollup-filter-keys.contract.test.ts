@@ -1,10 +1,7 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newLocation, storageBackends } from "@/test/databases";
-import { openDatabase, type Db } from "./database";
-import { migrationsDir } from "./migrate";
+import { storageBackends } from "@/test/databases";
+import { applyMigration, openBefore } from "@/test/migrations";
+import type { Db } from "./database";
 import { withReach } from "./reach";
 
 /**
@@ -12,30 +9,6 @@ import { withReach } from "./reach";
  * unfiltered key's (''), the keys of days, cells and claims take the filter key, and row-level
  * security stays as it was. The rows are written as the schema stood before 0017.
  */
-async function openBefore0017(backend: "pglite" | "postgres"): Promise<{ db: Db; drop: () => Promise<void> }> {
-  let db: Db;
-  let drop: () => Promise<void>;
-  if (backend === "pglite") {
-    const dataDir = await mkdtemp(join(tmpdir(), "dash-filter-keys-"));
-    db = await openDatabase({ dataDir, migrate: false });
-    drop = () => rm(dataDir, { recursive: true, force: true });
-  } else {
-    const location = await newLocation("postgres", { blank: true });
-    db = await openDatabase({ url: location.url!, migrate: false });
-    drop = location.drop;
-  }
-  await db.exec("create table schema_migrations (version text primary key, applied_at timestamptz not null default now())");
-  for (const name of await migrationsBefore("0017")) await apply(db, name);
-  return { db, drop };
-}
-
-const migrationsBefore = async (version: string) =>
-  (await readdir(migrationsDir())).filter((file) => /^\d{4}_.*\.sql$/.test(file) && file < version).sort();
-
-async function apply(db: Db, name: string): Promise<void> {
-  await db.exec(await readFile(join(migrationsDir(), name), "utf8"));
-  await db.query("insert into schema_migrations (version) values ($1)", [name.slice(0, -4)]);
-}
 
 const STORE = "shop.example";
 const inStore = <T>(db: Db, fn: (tx: Db) => Promise<T>) => withReach(db, [STORE], fn);
@@ -44,7 +17,7 @@ describe.each(storageBackends())("the rollup filter keys of migration 0017 on %s
   let db: Db;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ db, drop } = await openBefore0017(backend));
+    ({ db, drop } = await openBefore(backend, "0017"));
     await inStore(db, (tx) =>
       tx.exec(`
         insert into rollup_days (store_url, source, day, currency, row_count, orders, units, revenue, bytes, filled_at, used_at)
@@ -55,7 +28,7 @@ describe.each(storageBackends())("the rollup filter keys of migration 0017 on %s
       `),
     );
     // 0017 alone: the later migrations change the cells' table (0021 keeps a day's cells as one row).
-    await apply(db, "0017_rollup_filter_keys.sql");
+    await applyMigration(db, "0017_rollup_filter_keys.sql");
   }, 60_000);
   afterAll(async () => {
     await db.close();

@@ -1,10 +1,8 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newLocation, storageBackends, type Location } from "@/test/databases";
-import { openDatabase, type Db } from "./database";
-import { migrate, migrationsDir } from "./migrate";
+import { storageBackends } from "@/test/databases";
+import { openBefore } from "@/test/migrations";
+import type { Db } from "./database";
+import { migrate } from "./migrate";
 import { acrossStores } from "./reach";
 
 /**
@@ -12,25 +10,6 @@ import { acrossStores } from "./reach";
  * store (from its parent, or from what a delivery's key names), and only then is the column
  * made non-null. The rows are written as the schema stood at 0009.
  */
-async function openAt0009(backend: "pglite" | "postgres"): Promise<{ db: Db; drop: () => Promise<void> }> {
-  let db: Db;
-  let drop: () => Promise<void>;
-  if (backend === "pglite") {
-    const dataDir = await mkdtemp(join(tmpdir(), "dash-backfill-"));
-    db = await openDatabase({ dataDir, migrate: false });
-    drop = () => rm(dataDir, { recursive: true, force: true });
-  } else {
-    const location: Location = await newLocation("postgres", { blank: true });
-    db = await openDatabase({ url: location.url!, migrate: false });
-    drop = location.drop;
-  }
-  await db.exec("create table schema_migrations (version text primary key, applied_at timestamptz not null default now())");
-  for (const name of (await readdir(migrationsDir())).filter((file) => /^000\d_.*\.sql$/.test(file)).sort()) {
-    await db.exec(await readFile(join(migrationsDir(), name), "utf8"));
-    await db.query("insert into schema_migrations (version) values ($1)", [name.slice(0, -4)]);
-  }
-  return { db, drop };
-}
 
 const STORE = "shop.example";
 
@@ -38,7 +17,7 @@ describe.each(storageBackends())("the store_url backfill of migration 0010 on %s
   let db: Db;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ db, drop } = await openAt0009(backend));
+    ({ db, drop } = await openBefore(backend, "0010"));
     await db.exec(`
       insert into saved_views (id, organization_id, store_url, name, name_key, view, created_by_email, created_at, updated_at)
         values ('view_1', 'org_1', '${STORE}', 'V', 'v', '{}', 'a@example.com', now(), now());
