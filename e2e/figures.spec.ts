@@ -32,22 +32,25 @@ test("the measures see what they look for: a word cut by overflow-wrap anywhere,
 });
 
 for (const width of WIDTHS) {
-  for (const scheme of SCHEMES) {
-    test(`every page at ${width} px, ${scheme}: no word split over two lines, no figure clipped`, async ({ page }) => {
-      test.setTimeout(120_000);
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width, height: 900 });
-      await signInWithKey(page, KEYS.admin);
-      await expect(page).toHaveURL(/\/context$/);
-      await recordOneAction(page);
-      for (const target of SIGNED_IN_PAGES) {
-        await openPage(page, target);
-        expect(await splitWords(page), `${target.name}: words split over two lines`).toEqual([]);
-        expect(await clippedFigures(page), `${target.name}: clipped figures`).toEqual([]);
-        expect(await sidewaysOverflow(page), target.name).toBe(0);
+  test(`every page at ${width} px, light and dark: no word split over two lines, no figure clipped`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height: 900 });
+    await signInWithKey(page, KEYS.admin);
+    await expect(page).toHaveURL(/\/context$/);
+    await recordOneAction(page);
+    for (const target of SIGNED_IN_PAGES) {
+      await openPage(page, target);
+      // The schemes differ in style only: the same page, restyled, is measured in each.
+      for (const scheme of SCHEMES) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const where = `${target.name}, ${scheme}`;
+        expect(await splitWords(page), `${where}: words split over two lines`).toEqual([]);
+        expect(await clippedFigures(page), `${where}: clipped figures`).toEqual([]);
+        expect(await sidewaysOverflow(page), where).toBe(0);
       }
-    });
-  }
+      await page.emulateMedia({ colorScheme: "light" });
+    }
+  });
 }
 
 test("at 390 px the product table keeps each product's name in view while its figures scroll, and every figure whole", async ({ page }) => {
