@@ -1,6 +1,20 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * The process tests (scripts/: builds, servers, instances) first. They are the suite's longest files, and on a
+ * run with no timings cached (a fresh clone in CI) the default order starts them last, leaving one worker
+ * idle while the other finishes a two-minute file.
+ */
+class ProcessTestsFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const isProcessTest = (file: TestSpecification) => file.moduleId.includes("/scripts/");
+    return [...sorted.filter(isProcessTest), ...sorted.filter((file) => !isProcessTest(file))];
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -31,5 +45,6 @@ export default defineConfig({
     // Two files at a time even on two cores: the process tests mostly wait on their children
     // (a build, a planner's minute, a lease), so a second file fills that time.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: ProcessTestsFirst },
   },
 });
