@@ -4,9 +4,8 @@ import { chromiumLaunchOptions } from "./e2e/support/chromium";
 /**
  * Workers may run side by side (E2E_WORKERS), each against a dashboard and a demo upstream of its own
  * (tests change the demo upstream's state and faults, and the dashboard's database): what one worker's
- * test does never reaches another's. One by default: on a 2-core machine two workers took the suite
- * from 10.3 to 16.6 minutes (each worker's dashboard, upstream and browser compete for the same cores),
- * with two journeys passing only on their retry. Set the number here, not with `--workers`: a worker
+ * test does never reaches another's. One by default: on a 2-core machine two workers were no faster
+ * (Chromium's renderer keeps about one core busy), and two journeys passed only on their retry. Set the number here, not with `--workers`: a worker
  * beyond E2E_WORKERS would have no dashboard.
  */
 export const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 1);
