@@ -74,6 +74,9 @@ test("after sign-in the user returns to the page asked for, never to another sit
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(US_OVERVIEW);
 
+  // Off the store's page first: with its cookie gone, the page's own requests are refused and it goes to the
+  // sign-in page by itself, which would abort the sign-in navigation below.
+  await page.goto("about:blank");
   await page.context().clearCookies();
   await signInWithKey(page, KEYS.admin, "//evil.example/steal");
   // Refused: the home instead, which opens on the key's one store, on this site.
