@@ -36,6 +36,13 @@ it("finds the months every day of which is in a list", () => {
   expect(fullMonths(march.slice(1))).toEqual([]);
 });
 
+/** A promise and the function that resolves it: one step of a test that holds a transaction open. */
+function gate(): [Promise<void>, () => void] {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return [opened, open];
+}
+
 describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) => {
   let owner: Db;
   let db: Db;
@@ -168,10 +175,8 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
       try {
         // A rewrite in flight (saveDays deletes a day before writing it again): the build skips the
         // locked day, counts the month short, and builds nothing, without waiting for the writer.
-        let release!: () => void;
-        const holding = new Promise<void>((resolve) => (release = resolve));
-        let locked!: () => void;
-        const isLocked = new Promise<void>((resolve) => (locked = resolve));
+        const [holding, release] = gate();
+        const [isLocked, locked] = gate();
         const rewrite = other.transaction(async (tx) => {
           await tx.query("delete from rollup_days where day = '2026-03-15'");
           locked();
@@ -189,10 +194,8 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
         // counts every day and builds the month. With `for share` it skipped the days being touched.
         await read(MARCH);
         await db.query("delete from rollup_product_months");
-        let untouch!: () => void;
-        const touching = new Promise<void>((resolve) => (untouch = resolve));
-        let touched!: () => void;
-        const isTouched = new Promise<void>((resolve) => (touched = resolve));
+        const [touching, untouch] = gate();
+        const [isTouched, touched] = gate();
         const touch = other.transaction(async (tx) => {
           await touchDays(tx, scope, ["2026-03-05", "2026-03-06"], new Date());
           touched();
@@ -208,10 +211,8 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
         // its delete then drops the month row just built.
         await read(MARCH);
         await db.query("delete from rollup_product_months");
-        let building!: () => void;
-        const built = new Promise<void>((resolve) => (building = resolve));
-        let finish!: () => void;
-        const finishing = new Promise<void>((resolve) => (finish = resolve));
+        const [built, building] = gate();
+        const [finishing, finish] = gate();
         const build = db.transaction(async (tx) => {
           await tx.query("select day from rollup_days where day >= '2026-03-01' and day < '2026-04-01' for share");
           await tx.query(
