@@ -46,7 +46,9 @@ export async function resolveSession(sealed: string | undefined): Promise<{ sess
   const data = await unsealSession(sealed);
   if (!data) return {};
   const db = await database();
-  const row = await getSession(db, data.sessionId);
+  // Both reads at once, on two connections: the keys of an ended session are read for nothing.
+  const [row, firstKeyRows] = await Promise.all([getSession(db, data.sessionId), sessionKeyRows(db, data.sessionId)]);
+  let keyRows = firstKeyRows;
   if (!row) return { ended: "session_revoked" };
   const now = new Date();
   const { ttlSeconds, idleSeconds } = settings().session;
@@ -55,8 +57,12 @@ export async function resolveSession(sealed: string | undefined): Promise<{ sess
   const interval = touchIntervalSeconds(idleSeconds);
   // One read per request: the write happens only when "last seen" is old enough.
   if (now.getTime() - row.lastSeenAt.getTime() >= interval * 1000) await touchSession(db, row.id, now, interval);
-  if (isLegacyFingerprint(row.keyFingerprint)) row.keyFingerprint = await fingerprintOf(data.apiKey);
-  const ring = await activeRing(db, data, row.keyFingerprint, await sessionKeyRows(db, row.id));
+  if (isLegacyFingerprint(row.keyFingerprint)) {
+    row.keyFingerprint = await fingerprintOf(data.apiKey);
+    // Adopting the key's identity moved its rows: the keys read above named the old one.
+    keyRows = await sessionKeyRows(db, row.id);
+  }
+  const ring = await activeRing(db, data, row.keyFingerprint, keyRows);
   // Every key removed or refused: nothing is left to work with.
   if (ring.keys.length === 0) return { ended: "session_revoked" };
   return { session: { id: row.id, data: ring.data, row, keyFingerprint: row.keyFingerprint, keys: ring.keys } };

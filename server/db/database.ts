@@ -17,8 +17,11 @@ export interface Db {
   readonly kind: "postgres" | "pglite";
   /** One statement, `$1`-style parameters; rows come back with the column names the SQL gives them. */
   query<R>(sql: string, params?: unknown[]): Promise<R[]>;
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Nested calls join the outer one. */
-  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Nested calls join the outer one.
+   * `setup` (statements without parameters) runs first, inside it; on PostgreSQL in the same round trip as `begin`.
+   */
+  transaction<T>(fn: (tx: Db) => Promise<T>, setup?: string): Promise<T>;
   /** Several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -104,7 +107,12 @@ function postgresDb(url: string, options: PoolOptions): Db {
     kind: "postgres",
     query: <R>(sql: string, params?: unknown[]) => guarded(async () => (await client.query(sql, params)).rows as R[]),
     exec: (sql) => guarded(async () => void (await client.query(sql))),
-    transaction: inTransaction ? (fn) => fn(on(client, true)) : transaction,
+    transaction: inTransaction
+      ? async (fn, setup) => {
+          if (setup) await guarded(() => client.query(setup));
+          return fn(on(client, true));
+        }
+      : transaction,
     close: async () => {
       if (ended) return;
       ended = true;
@@ -113,11 +121,12 @@ function postgresDb(url: string, options: PoolOptions): Db {
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   });
 
-  async function transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+  async function transaction<T>(fn: (tx: Db) => Promise<T>, setup?: string): Promise<T> {
     const client = await guarded(() => pool.connect());
     let broken: Error | undefined;
     try {
-      await guarded(() => client.query("begin"));
+      // One simple query holding several statements: one round trip, run in order, inside the block `begin` opens.
+      await guarded(() => client.query(setup ? `begin; ${setup}` : "begin"));
       const result = await fn(on(client, true));
       await guarded(() => client.query("commit"));
       return result;
@@ -166,8 +175,20 @@ async function pgliteDb(dataDir: string): Promise<Db> {
     query: <R>(sql: string, params?: unknown[]) => guarded(async () => (ensureOpen(), (await target.query(sql, params)).rows as R[])),
     exec: (sql) => guarded(async () => void (ensureOpen(), await target.exec(sql))),
     transaction: inTransaction
-      ? (fn) => fn(on(target, true))
-      : (fn) => guarded(() => (ensureOpen(), lite.transaction((tx) => fn(on(tx, true))))),
+      ? async (fn, setup) => {
+          if (setup) await guarded(async () => (ensureOpen(), await target.exec(setup)));
+          return fn(on(target, true));
+        }
+      : (fn, setup) =>
+          guarded(
+            () => (
+              ensureOpen(),
+              lite.transaction(async (tx) => {
+                if (setup) await tx.exec(setup);
+                return fn(on(tx, true));
+              })
+            ),
+          ),
     close: async () => {
       if (closed) return;
       closed = true;

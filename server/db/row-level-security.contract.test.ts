@@ -266,6 +266,22 @@ describe.each(storageBackends())("row-level security on %s", (backend) => {
     }
   });
 
+  it("binds a reach and a purpose holding quotes and backslashes exactly as given (they travel as literals with begin)", async () => {
+    const odd = ["https://o'brien.example/\\'; reset role; --", "https://e\\'x.example"];
+    const reach = await withReach(db, odd, (tx) =>
+      tx.query<{ reach: string; role: string }>("select current_setting('dashboard.reach') as reach, current_user as role"),
+    );
+    expect(reach).toEqual([{ reach: JSON.stringify(odd), role: "dashboard_app" }]);
+    const why = "a purpose with ' and \\ and $$";
+    const purpose = await acrossStores(db, why, (tx) =>
+      tx.query<{ purpose: string }>("select current_setting('dashboard.purpose') as purpose"),
+    );
+    expect(purpose).toEqual([{ purpose: why }]);
+    // Nested, a transaction joins the outer one and keeps its binding.
+    const nested = await withReach(db, [theirs], (tx) => tx.transaction((inner) => rowsOf(inner, "saved_views")));
+    expect(new Set(nested.map((row) => row.store_url))).toEqual(new Set([theirs]));
+  });
+
   it("lets only the named maintenance path see across stores", async () => {
     for (const table of STORE_TABLES) {
       const rows = await acrossStores(db, "a test of the maintenance role", (tx) =>
