@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { MalformedJsonError } from "./json-array-stream";
-import { RangeSummary } from "@/server/rollups/cells";
+import { columnLiteral, RangeSummary, type DayWrite } from "@/server/rollups/cells";
 import { RowShapeError, type RowSumsOptions } from "./row-sums";
 import { prestartRowWorker, sumRowBody, type Summed } from "./rows-off-thread";
 
@@ -33,8 +33,8 @@ function rows(days: number, perDay: number) {
 }
 
 /** A body in chunks of `size` bytes, cut anywhere (inside strings and numbers too). */
-function body(text: string, size = 7_777, failWith?: Error): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
+function body(text: string | Uint8Array, size = 7_777, failWith?: Error): ReadableStream<Uint8Array> {
+  const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
   let at = 0;
   return new ReadableStream({
     pull(controller) {
@@ -91,7 +91,10 @@ describe("product rows summed on a worker thread", () => {
       expect(offThread.days.filter((day) => day.cells).map((day) => day.day)).toEqual(
         offThread.days.filter((day) => day.day === "2025-01-02").map((day) => day.day),
       );
-      expect(offThread.days.every((day) => day.columns.length === 11 && day.columns[1]!.split(",").length === day.cellCount)).toBe(true);
+      const literal = (day: DayWrite, column: number) => new TextDecoder().decode(columnLiteral(day, column));
+      expect(
+        offThread.days.every((day) => day.columnEnds.length === 11 && literal(day, 1).slice(1, -1).split(",").length === day.cellCount),
+      ).toBe(true);
     }
     const segments = (await all(sumRowBody(body(shuffled), DAYS(), true))).days.map((day) => day.day);
     expect(segments).toEqual(["2025-01-01", "2025-01-02", "2025-01-03", "2025-01-02", "2025-01-03"]);
@@ -127,7 +130,8 @@ describe("product rows summed on a worker thread", () => {
   });
 
   it("keeps the parsing and summing off the event loop", async () => {
-    const large = JSON.stringify(rows(40, 2_500));
+    // Encoded beforehand: the measure is of the reading alone.
+    const large = new TextEncoder().encode(JSON.stringify(rows(40, 2_500)));
     // The event loop's own work: with the worker, it only copies bytes in and takes the sums back. On Linux, the
     // thread's CPU time (/proc/thread-self), which a loaded machine does not inflate as it does the loop's busy
     // wall time (a thread taken off its core mid-callback counts as busy); elsewhere, the busy time.
@@ -146,7 +150,12 @@ describe("product rows summed on a worker thread", () => {
       return process.platform === "linux" ? threadCpuMs() - cpuBefore : performance.eventLoopUtilization(loopBefore).active;
     };
     await busy(true); // the worker's program is compiled once
-    const [offThread, inThread] = [await busy(true), await busy(false)];
-    expect(offThread).toBeLessThan(inThread / 2);
+    // The least of three each, alternated: a collection of the test process's own heap may fall in any one.
+    const [offThread, inThread] = [[] as number[], [] as number[]];
+    for (let round = 0; round < 3; round++) {
+      offThread.push(await busy(true));
+      inThread.push(await busy(false));
+    }
+    expect(Math.min(...offThread)).toBeLessThan(Math.min(...inThread) / 2);
   });
 });

@@ -31,8 +31,9 @@ const port = parentPort!;
 let scanner = new RowScanner();
 let sums = new RowSums({ mode: "sums" });
 
+/** Each day's literals are moved, not copied: the worker never reads them again. */
 function reply(message: WorkerReply) {
-  port.postMessage(message);
+  port.postMessage(message, "days" in message ? message.days.map((day) => day.columns.buffer as ArrayBuffer) : []);
 }
 
 port.on("message", (message: WorkerRequest) => {

@@ -90,11 +90,13 @@ const cellBytes = (cell: Cell) =>
   CELL_OVERHEAD_BYTES + cell.channel.length + cell.productId.length + (cell.name?.length ?? 0) + (cell.sku?.length ?? 0);
 
 /**
- * A day read whole, as it is written: its totals, its estimated size, and its cells as the bodies
- * of PostgreSQL array literals, one per array of rollup_day_cells from `channel` to `revenue`. Made where
- * the day was summed (a worker thread), so the event loop neither keeps a large store's cells as
- * objects until they are written nor serializes them. The cells themselves are kept only for a
- * day held before, whose restatement names the channels and products that moved.
+ * A day read whole, as it is written: its totals, its estimated size, and its cells as PostgreSQL
+ * array literals, one per array of rollup_day_cells from `channel` to `revenue`, UTF-8 encoded one
+ * after another in `columns` (`columnEnds`: where each ends). Made where the day was summed (a
+ * worker thread) and moved to the event loop without a copy, so the event loop neither keeps a
+ * large store's cells as objects or strings nor encodes them: the bytes go to the database as they
+ * are (repository.ts). The cells themselves are kept only for a day held before, whose
+ * restatement names the channels and products that moved.
  */
 export interface DayWrite {
   day: string;
@@ -103,8 +105,34 @@ export interface DayWrite {
   totals: { orders: number; units: number; revenue: number };
   bytes: number;
   cellCount: number;
-  columns: string[];
+  columns: Uint8Array;
+  columnEnds: number[];
   cells?: Map<string, Cell>;
+}
+
+/** The array literal of one column of a day's write (a view of its bytes). */
+export function columnLiteral(day: DayWrite, column: number): Uint8Array {
+  return day.columns.subarray(column === 0 ? 0 : day.columnEnds[column - 1], day.columnEnds[column]);
+}
+
+const BRACE_OPEN = 0x7b;
+const BRACE_CLOSE = 0x7d;
+const utf8 = new TextEncoder();
+
+/** Column bodies as array literals in one buffer of their own (never a pooled one: it is transferred). */
+function encodeColumns(bodies: string[]): { columns: Uint8Array; columnEnds: number[] } {
+  let size = 0;
+  for (const body of bodies) size += Buffer.byteLength(body, "utf8") + 2;
+  const columns = new Uint8Array(size);
+  const columnEnds: number[] = [];
+  let at = 0;
+  for (const body of bodies) {
+    columns[at++] = BRACE_OPEN;
+    at += utf8.encodeInto(body, columns.subarray(at)).written;
+    columns[at++] = BRACE_CLOSE;
+    columnEnds.push(at);
+  }
+  return { columns, columnEnds };
 }
 
 const NEEDS_ESCAPE = /["\\]/;
@@ -172,7 +200,7 @@ export function dayWrite(day: DayCells, keepCells: boolean): DayWrite {
     bytes,
     cellCount: day.cells.size,
     // join writes a number as String(number) does.
-    columns: columns.map((column) => column!.join(",")),
+    ...encodeColumns(columns.map((column) => column!.join(","))),
     ...(keepCells ? { cells: day.cells } : {}),
   };
 }

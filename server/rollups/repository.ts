@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/server/db/database";
 import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import { currencyDecimals } from "@/shared/format";
-import type { CellFilter, DayWrite } from "./cells";
+import { columnLiteral, type CellFilter, type DayWrite } from "./cells";
 import { writeDayChannels } from "./grain";
 
 /**
@@ -85,9 +85,10 @@ async function insertCells(tx: Db, scope: RollupScope, days: DayWrite[]): Promis
     const rows = batch.map((day) => {
       params.push(day.day);
       const placeholders = [`$${params.length}::date`];
-      day.columns.forEach((body, column) => {
-        params.push(`{${body}}`);
-        placeholders.push(`$${params.length}::${CELL_ARRAYS[column]}[]`);
+      CELL_ARRAYS.forEach((type, column) => {
+        // The literal's UTF-8 bytes, sent as they are (bytea) and read as an array by the server.
+        params.push(columnLiteral(day, column));
+        placeholders.push(`convert_from($${params.length}::bytea, 'UTF8')::${type}[]`);
       });
       return `(${placeholders.join(", ")})`;
     });
