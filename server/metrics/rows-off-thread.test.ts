@@ -77,6 +77,16 @@ describe("product rows summed on a worker thread", () => {
     expect(offThread.sums?.totals.revenue).toBe(inThread.sums?.totals.revenue);
   });
 
+  it("gives the same days from a body of many chunks", async () => {
+    const large = new TextEncoder().encode(JSON.stringify(rows(30, 2_000)));
+    const offThread = await all(sumRowBody(body(large, 50_000), DAYS(), true));
+    const inThread = await all(sumRowBody(body(large, 50_000), DAYS(), false));
+    expect(large.length).toBeGreaterThan(40 * 256 * 1024);
+    expect(offThread.rows).toBe(60_000);
+    expect(offThread.days).toEqual(inThread.days);
+    expect(offThread.summary).toEqual(inThread.summary);
+  });
+
   it("gives the same day segments, in the order the rows came, a day that comes back being a segment of its own", async () => {
     const some = rows(3, 50);
     const shuffled = JSON.stringify([...some.slice(0, 60), ...some.slice(120), ...some.slice(60, 120)]);
