@@ -32,7 +32,7 @@ function ownerOf(db: Db): Db {
  * (one round trip instead of three on every query of the application). The values are quoted as
  * PostgreSQL literals by the driver's own escaping.
  */
-export function bindingSql(binding: Binding): string {
+function bindingSql(binding: Binding): string {
   if ("acrossStores" in binding)
     return `set local role ${MAINTENANCE_ROLE}; select set_config('dashboard.purpose', ${pg.escapeLiteral(binding.acrossStores)}, true)`;
   return `set local role ${APP_ROLE}; select set_config('dashboard.reach', ${pg.escapeLiteral(JSON.stringify(binding.storeUrls))}, true)`;
