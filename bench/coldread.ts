@@ -9,6 +9,7 @@
  * measures one storage only.
  */
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpuSnapshot, cpuSpent, describeCpu, type CpuSpent } from "./cpu";
 import { readYear, rollupsWritten, sample, type Samples } from "./isolation";
 import {
   ADMIN_KEY,
@@ -64,6 +65,8 @@ function resetPeaks(root: number) {
 }
 /** The largest process of the tree (the dashboard server; the launcher is small). */
 const largest = (root: number, field: "VmRSS" | "VmHWM") => Math.max(...processTree(root).map((pid) => statusMb(pid, field)));
+const largestPid = (root: number) =>
+  processTree(root).reduce((best, pid) => (statusMb(pid, "VmRSS") > statusMb(best, "VmRSS") ? pid : best), root);
 
 /**
  * The server's own event-loop lag (prom-client's nodejs_eventloop_lag_*), in ms, since the last
@@ -96,9 +99,11 @@ interface Line {
   lag: { p99: number; max: number };
   idleLag: { p99: number; max: number };
   writes?: { ms: number; session: Samples; rssPeakMb: number };
+  /** CPU spent from the read's start to its answer, by the server's threads and the other processes. */
+  cpu: CpuSpent;
 }
 
-async function measure(storage: BenchStorage, baseUrl: string, workers: "on" | "off"): Promise<Line> {
+async function measure(storage: BenchStorage, baseUrl: string, upstreamPid: number, workers: "on" | "off"): Promise<Line> {
   const dashboard = await startDashboardProcess(baseUrl, DASHBOARD_PORT, {
     ...storage.env,
     ROW_WORKERS: workers,
@@ -118,12 +123,27 @@ async function measure(storage: BenchStorage, baseUrl: string, workers: "on" | "
     const rssIdleMb = largest(pid, "VmRSS");
     resetPeaks(pid);
     await loopLag();
+    const server = largestPid(pid);
+    const cpuBefore = cpuSnapshot(server, upstreamPid);
     const year = readYear(dashboard.origin, reader);
+    const cpu = year.then(() => cpuSpent(cpuBefore, cpuSnapshot(server, upstreamPid), server));
     const during = await sample(session, watcher, year);
     const { ms, failure } = await year;
     const lag = await loopLag();
     const rssPeakMb = largest(pid, "VmHWM");
-    const line: Line = { storage: storage.name, workers, idle, during, yearMs: ms, failure, rssIdleMb, rssPeakMb, lag, idleLag };
+    const line: Line = {
+      storage: storage.name,
+      workers,
+      idle,
+      during,
+      yearMs: ms,
+      failure,
+      rssIdleMb,
+      rssPeakMb,
+      lag,
+      idleLag,
+      cpu: await cpu,
+    };
     if (storage.name === "PostgreSQL" && !failure) {
       // The rollups of the year are written after the answer.
       const started = performance.now();
@@ -155,6 +175,7 @@ function report(scale: string, streamMs: number, lines: Line[]) {
         `peak RSS ${line.rssPeakMb} MB, event-loop lag p99 ${line.lag.p99.toFixed(1)} ms max ${line.lag.max.toFixed(1)} ms` +
         (line.failure ? `   the year read FAILED: ${line.failure}` : ""),
     );
+    console.log(`    ${describeCpu(line.cpu)}`);
     if (line.writes)
       console.log(
         `    rollups written GET /api/session ${samples(line.writes.session)}   ${line.writes.ms} ms after the answer, peak RSS ${line.writes.rssPeakMb} MB`,
@@ -175,7 +196,7 @@ export async function benchColdRead() {
       // A new database for each line: the year is cold.
       for (const storage of await benchStorages()) {
         try {
-          if (!only || only === storage.name) lines.push(await measure(storage, upstream.baseUrl, workers));
+          if (!only || only === storage.name) lines.push(await measure(storage, upstream.baseUrl, upstream.child.pid!, workers));
         } finally {
           await storage.drop();
         }
