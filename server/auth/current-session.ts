@@ -47,8 +47,7 @@ export async function resolveSession(sealed: string | undefined): Promise<{ sess
   if (!data) return {};
   const db = await database();
   // Both reads at once, on two connections: the keys of an ended session are read for nothing.
-  const [row, firstKeyRows] = await Promise.all([getSession(db, data.sessionId), sessionKeyRows(db, data.sessionId)]);
-  let keyRows = firstKeyRows;
+  const [row, keyRowsRead] = await Promise.all([getSession(db, data.sessionId), sessionKeyRows(db, data.sessionId)]);
   if (!row) return { ended: "session_revoked" };
   const now = new Date();
   const { ttlSeconds, idleSeconds } = settings().session;
@@ -57,11 +56,10 @@ export async function resolveSession(sealed: string | undefined): Promise<{ sess
   const interval = touchIntervalSeconds(idleSeconds);
   // One read per request: the write happens only when "last seen" is old enough.
   if (now.getTime() - row.lastSeenAt.getTime() >= interval * 1000) await touchSession(db, row.id, now, interval);
-  if (isLegacyFingerprint(row.keyFingerprint)) {
-    row.keyFingerprint = await fingerprintOf(data.apiKey);
-    // Adopting the key's identity moved its rows: the keys read above named the old one.
-    keyRows = await sessionKeyRows(db, row.id);
-  }
+  const legacy = isLegacyFingerprint(row.keyFingerprint);
+  if (legacy) row.keyFingerprint = await fingerprintOf(data.apiKey);
+  // Adopting the key's identity moved its rows: the keys read above named the old one.
+  const keyRows = legacy ? await sessionKeyRows(db, row.id) : keyRowsRead;
   const ring = await activeRing(db, data, row.keyFingerprint, keyRows);
   // Every key removed or refused: nothing is left to work with.
   if (ring.keys.length === 0) return { ended: "session_revoked" };
