@@ -12,7 +12,8 @@ import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openDatabase, type Db } from "@/server/db/database";
 import { applicationDb } from "@/server/db/reach";
-import { claimForSlots, enqueue } from "@/server/jobs/queue";
+import { claimForSlots } from "@/server/jobs/claims";
+import { enqueue } from "@/server/jobs/queue";
 
 const FLOOD_JOBS = Number(process.env.FLOOD_JOBS ?? 2_000);
 const WORKERS = Number(process.env.FLOOD_WORKERS ?? 2);

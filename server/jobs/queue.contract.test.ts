@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends, unique } from "@/test/databases";
 import type { Db } from "@/server/db/database";
-import { claimForSlots, claimJobs, enqueue, renewLeases } from "./queue";
+import { claimForSlots, claimJobs, renewLeases } from "./claims";
+import { enqueue } from "./queue";
 import { listRuns, pruneRuns } from "./runs";
 
 describe.each(storageBackends())("the job queue on %s", (backend) => {
