@@ -1,4 +1,5 @@
 import { E2E_ROLLUPS_BASE_URL, E2E_ROLLUPS_DEMO_UPSTREAM_PORT } from "../playwright.config";
+import { violationsInBothSchemes } from "./support/axe";
 import { demoUpstream, US_STORE } from "./support/demo";
 import { expect, test } from "./support/fixtures";
 
@@ -33,4 +34,10 @@ test("a restated day is named on the product page and listed on the store's data
   await expect(card.getByRole("heading", { name: /May 8, 2024: revenue \+\$[\d,]+\.\d{2}/ })).toBeVisible();
   await expect(card).toContainText(/Revenue\s*\$[\d,.]+ → \$[\d,.]+/);
   await expect(card).toContainText("Channels:");
+  // The list is one of the store's sections, and with a change on it passes axe in both schemes.
+  await expect(page.getByRole("navigation", { name: "Store sections" }).getByRole("link", { name: "Data changes" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  await violationsInBothSchemes(page, "data changes with a restated day");
 });

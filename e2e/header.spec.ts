@@ -90,7 +90,7 @@ test("at 390 px every store tab is on screen, none hidden past the edge", async 
   await page.setViewportSize({ width: 390, height: 844 });
   await signInWithKey(page, KEYS.admin, `/stores/${US_STORE}`);
   const tabs = page.getByRole("navigation", { name: "Store sections" }).getByRole("link");
-  await expect(tabs).toHaveCount(6);
+  await expect(tabs).toHaveCount(7);
   for (const tab of await tabs.all()) {
     await expect(tab).toBeInViewport({ ratio: 1 });
     const box = (await tab.boundingBox())!;

@@ -28,6 +28,7 @@ const pages = [
   { name: "clone", path: `/stores/${store}/campaigns/clone`, ready: "Ad account", signedIn: true },
   { name: "activity", path: "/activity", ready: "Activity", signedIn: true },
   { name: "sign-ins", path: "/sign-ins", ready: "This device", signedIn: true },
+  { name: "data-changes", path: `/stores/${store}/data-changes`, ready: "Data changes", signedIn: true },
   { name: "verify", path: `/stores/${store}/verify`, ready: "Its manifest", signedIn: true },
   { name: "digests", path: `/stores/${store}/digests`, ready: "Schedule digest", signedIn: true },
   { name: "alerts", path: `/stores/${store}/alerts`, ready: "Alert rules", signedIn: true },

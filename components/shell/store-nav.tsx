@@ -12,6 +12,7 @@ function storeSections(storeUrl: string) {
     { href: `${base}/campaigns/clone`, label: "Clone a campaign" },
     { href: `${base}/digests`, label: "Digests" },
     { href: `${base}/alerts`, label: "Alerts" },
+    { href: `${base}/data-changes`, label: "Data changes" },
   ];
 }
 
