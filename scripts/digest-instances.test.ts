@@ -83,8 +83,9 @@ describe.skipIf(!postgresUrl)("digests from two dashboard instances on one Postg
     const ids: string[] = [];
     for (let index = 0; index < SCHEDULES; index++)
       ids.push(await schedule(`Shared ${index}`, [`shared-${index}@example.com`, `copy-${index}@example.com`]));
-    // Every schedule due now: the next planner slot (each minute) hands them out.
+    // Every schedule due now, and a planner run queued now rather than at the next minute's slot: it hands them out.
     await db.query("update digest_schedules set next_run_at = now() - interval '1 second' where id = any($1)", [ids]);
+    await db.query("insert into jobs (name, payload, unique_key, max_attempts) values ('digest.plan', '{}', 'digest.plan@test', 1)");
     await sink.waitFor(SCHEDULES * 2, 150_000);
     await sleep(3_000);
     for (let index = 0; index < SCHEDULES; index++) {
