@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/server/db/database";
-import { enqueue, PermanentJobFailure, registerJob, startBackgroundWork, stopBackgroundWork } from "./queue";
+import { enqueue, PermanentJobFailure, registerJob, scheduleRecurring, startBackgroundWork, stopBackgroundWork } from "./queue";
 
 /** A run's deadline in this file: short, so a handler that never ends is abandoned quickly. */
 const DEADLINE_SECONDS = 1;
@@ -51,9 +51,27 @@ describe("the background worker", () => {
       },
       { maxAttempts: 2, backoffMs: 20 },
     );
+    registerJob("test.recurring", async () => ({ detail: "ran" }), { maxAttempts: 1 });
+    scheduleRecurring("test.recurring", 500);
     startBackgroundWork({ pollMs: 20, runDeadlineSeconds: DEADLINE_SECONDS });
   });
   afterAll(() => stopBackgroundWork());
+
+  it("queues a recurring job once per slot, under the slot's key, and runs it with no one asking", async () => {
+    const db = await database();
+    const runs = async () =>
+      db.query<{ uniqueKey: string; state: string }>(
+        `select unique_key as "uniqueKey", state from jobs where name = 'test.recurring' and state = 'done' order by run_at`,
+      );
+    // Polled every 20 ms, a slot of 500 ms is seen about 25 times: it must still be run once.
+    for (let waited = 0; (await runs()).length < 3 && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const done = await runs();
+    expect(done.length).toBeGreaterThanOrEqual(3);
+    const slots = done.map((run) => run.uniqueKey);
+    expect(new Set(slots).size).toBe(slots.length);
+    for (const key of slots) expect(new Date(key.replace("test.recurring@", "")).getTime() % 500).toBe(0);
+  });
 
   it("retries a failing job with backoff until it succeeds", async () => {
     const { id } = await enqueue("test.flaky", {});
