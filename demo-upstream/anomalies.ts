@@ -6,9 +6,8 @@
  */
 
 import { z } from "zod";
+import { isoDateSchema as date } from "@/shared/schemas/common";
 import { dayNumber } from "./fixtures";
-
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date as YYYY-MM-DD");
 
 const anomalyRuleSchema = z.strictObject({
   storeUrl: z.string().min(1),

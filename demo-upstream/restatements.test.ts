@@ -43,8 +43,18 @@ describe("PUT /__control/restate", () => {
     expect(await rows("2026-10-03")).toEqual(day);
   });
 
-  it("refuses a body without a valid date or factor", async () => {
-    expect((await restate({ storeUrl: STORE, date: "3 Oct", factor: 1.5 })).status).toBe(400);
-    expect((await restate({ storeUrl: STORE, date: "2026-10-03", factor: -1 })).status).toBe(400);
+  it("refuses a body without a real date, a factor above zero or a store of the demo, saying which field", async () => {
+    for (const [body, field] of [
+      [{ storeUrl: STORE, date: "3 Oct", factor: 1.5 }, "date"],
+      [{ storeUrl: STORE, date: "2026-02-30", factor: 1.5 }, "date"],
+      [{ storeUrl: STORE, date: "2026-10-03", factor: -1 }, "factor"],
+      [{ storeUrl: "no-such-store.myshopify.com", date: "2026-10-03", factor: 1.5 }, "storeUrl"],
+    ] as const) {
+      const answer = await restate(body);
+      expect(answer.status).toBe(400);
+      expect(JSON.stringify(await answer.json())).toContain(field);
+    }
+    const state = (await (await fetch(`${upstream.origin}/__control/state`)).json()) as { restatements: unknown[] };
+    expect(state.restatements).toEqual([]);
   });
 });

@@ -4,11 +4,12 @@
  */
 
 import { z } from "zod";
-import { dayNumber } from "./fixtures";
+import { isoDateSchema } from "@/shared/schemas/common";
+import { dayNumber, findStore } from "./fixtures";
 
 export const restateSchema = z.strictObject({
-  storeUrl: z.string().min(1),
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date as YYYY-MM-DD"),
+  storeUrl: z.string().refine((url) => findStore(url) !== undefined, "is not a store of the demo upstream"),
+  date: isoDateSchema,
   /** Multiplies each of the day's rows' revenue; 1 undoes a restatement. */
   factor: z.number().positive().max(1000),
 });
