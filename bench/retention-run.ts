@@ -20,6 +20,8 @@ const LIFETIMES = {
   webhookAttemptsDays: 30,
   grantNoticesDays: 90,
   deletedRulesDays: 30,
+  dataChangesDays: 400,
+  rollupStoreDays: 30,
 };
 
 async function seed(db: Db): Promise<void> {

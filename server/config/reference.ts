@@ -123,7 +123,12 @@ const SETTING_GROUPS: SettingGroup[] = [
         meaning:
           "Longest statement (`statement_timeout`, a client-side timeout a second later, TCP keepalive): a silent partition answers 503 instead of hanging.",
       },
-      { name: "AUDIT_RETENTION_DAYS", fallback: "`400`", production: "", meaning: "How long Activity entries are kept." },
+      {
+        name: "AUDIT_RETENTION_DAYS",
+        fallback: "`400`",
+        production: "",
+        meaning: "How long Activity entries, and the day rollups' Data changes, are kept.",
+      },
       {
         name: "RETENTION_MAIL_BODY_DAYS",
         fallback: "`30`",
@@ -363,6 +368,13 @@ const SETTING_GROUPS: SettingGroup[] = [
         production: "",
         meaning:
           "Views filtered by country, device type, OS, browser or ad keep their rollups under their filters' key: this many keys per store, the least recently used dropped first (0 to 1000; 0: such views read the upstream every time).",
+      },
+      {
+        name: "ROLLUP_RETENTION_DAYS",
+        fallback: "`30`",
+        production: "",
+        meaning:
+          "Days a store's rollups are kept once no key reaches it (no session holding one of its keys, no open grant); the daily retention purge then removes them.",
       },
     ],
   },

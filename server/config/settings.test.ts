@@ -68,6 +68,8 @@ describe("the settings", () => {
       webhookAttemptsDays: 30,
       grantNoticesDays: 90,
       deletedRulesDays: 30,
+      dataChangesDays: 400,
+      rollupStoreDays: 30,
     });
     production({ RETENTION_MAIL_BODY_DAYS: "100", RETENTION_WEBHOOK_ATTEMPTS_DAYS: "500" });
     expect(settingProblems()).toEqual([

@@ -101,6 +101,7 @@ const environmentSchema = z
     ROLLUP_REVALIDATE_SECONDS: wholeNumber("ROLLUP_REVALIDATE_SECONDS", 86_400, { min: 1, max: 31_536_000 }),
     ROLLUP_BUDGET_MB: wholeNumber("ROLLUP_BUDGET_MB", 2_048, { min: 1, max: 1_048_576 }),
     ROLLUP_FILTER_KEYS: wholeNumber("ROLLUP_FILTER_KEYS", 50, { min: 0, max: 1_000 }),
+    ROLLUP_RETENTION_DAYS: wholeNumber("ROLLUP_RETENTION_DAYS", 30, { min: 1, max: 36_500 }),
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(["1", "0", ""], { message: "WEBHOOK_ALLOW_PRIVATE must be 1, 0 or unset." })
       .optional()
@@ -248,6 +249,9 @@ const environmentSchema = z
         webhookAttemptsDays: env.RETENTION_WEBHOOK_ATTEMPTS_DAYS,
         grantNoticesDays: env.RETENTION_GRANT_NOTICES_DAYS,
         deletedRulesDays: env.RETENTION_DELETED_RULES_DAYS,
+        // Data changes are kept as long as Activity.
+        dataChangesDays: env.AUDIT_RETENTION_DAYS,
+        rollupStoreDays: env.ROLLUP_RETENTION_DAYS,
       },
       delegation: {
         // Production needs its own master keys; the demo and development generate one per process.

@@ -32,6 +32,7 @@ const STORE_TABLES = [
   "mail_suppressions",
   "send_now_presses",
   "mail_unsubscribe_links",
+  "rollup_stores_unreached",
 ];
 
 /** One row in every store table, for `store`; returns nothing, throws when a row is refused. */
@@ -160,6 +161,7 @@ async function plant(tx: Db, store: string): Promise<void> {
       `insert into mail_unsubscribe_links (token, organization_id, store_url, email) values ($1, 'org_rls', $2, 'ada@example.com')`,
       [id("link"), store],
     ],
+    [`insert into rollup_stores_unreached (store_url, since) values ($1, now())`, [store]],
   ];
   for (const [sql, params] of rows) await tx.query(sql, params);
 }

@@ -13,6 +13,8 @@ const LIFETIMES = {
   webhookAttemptsDays: 30,
   grantNoticesDays: 90,
   deletedRulesDays: 30,
+  dataChangesDays: 400,
+  rollupStoreDays: 30,
 };
 
 describe.each(storageBackends())("the retention purge on %s", (backend) => {
@@ -119,5 +121,95 @@ describe.each(storageBackends())("the retention purge on %s", (backend) => {
 
     // Run again the same day: nothing more to remove.
     expect(Object.values(await purgeRetained(db, now, LIFETIMES)).every((value) => value === 0)).toBe(true);
+  });
+
+  /** A store with a day of rollups, a month's product row and a claim. */
+  async function rollupsOf(storeUrl: string, detectedDaysAgo: number[] = []) {
+    await withReach(db, [storeUrl], async (tx) => {
+      await tx.query(
+        `insert into rollup_days (store_url, source, filter_key, day, row_count, orders, units, revenue, bytes, filled_at, used_at)
+         values ($1, 'conversion', '', '2025-03-01', 1, 1, 1, 10, 400, $2, $2)`,
+        [storeUrl, ago(40)],
+      );
+      await tx.query(
+        `insert into rollup_product_months (store_url, source, filter_key, month, product_id, row_count, orders, units, revenue, first_key, cells, names, skus)
+         values ($1, 'conversion', '', '2025-03-01', 'p1', 1, 1, 1, 10, 0, 1, 0, 0)`,
+        [storeUrl],
+      );
+      await tx.query(
+        `insert into rollup_claims (store_url, source, filter_key, day, claimed_until) values ($1, 'conversion', '', '2025-03-02', $2)`,
+        [storeUrl, ago(40)],
+      );
+      for (const days of detectedDaysAgo)
+        await tx.query(
+          `insert into rollup_restatements (id, store_url, source, day, detected_at, revenue_before, revenue_after, orders_before, orders_after,
+             units_before, units_after, channels, products) values ($1, $2, 'conversion', '2025-03-01', $3, 1, 2, 1, 1, 1, 1, '[]', '[]')`,
+          [id("restated"), storeUrl, ago(days)],
+        );
+    });
+  }
+
+  /** A session, signed in or out, holding one key that reaches `storeUrl`. */
+  async function sessionReaching(storeUrl: string, signedOut = false) {
+    const session = id("session");
+    await db.query(
+      `insert into sessions (id, key_fingerprint, user_email, user_name, created_at, last_seen_at, revoked_at)
+       values ($1, 'fp', 'ada@example.com', 'Ada', $2, $2, $3)`,
+      [session, now, signedOut ? now : null],
+    );
+    await db.query(`insert into session_keys (session_id, key_fingerprint, label, store_urls, added_at) values ($1, 'fp', 'k', $2, $3)`, [
+      session,
+      [storeUrl],
+      now,
+    ]);
+  }
+
+  const rollupRows = (storeUrl: string) =>
+    withReach(db, [storeUrl], async (tx) =>
+      Promise.all(
+        ["rollup_days", "rollup_product_months", "rollup_claims"].map(async (table) => {
+          const [row] = await tx.query<{ count: number }>(`select count(*)::int as count from ${table} where store_url = $1`, [storeUrl]);
+          return row!.count;
+        }),
+      ),
+    );
+
+  it("purges a store's rollups once no key has reached it for their retention period, and data changes as old as Activity's", async () => {
+    const [unreached, signedIn, granted, back] = ["unreached", "signed-in", "granted", "back"].map((name) => unique(`${name}.example`)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    await rollupsOf(unreached, [10, 500]);
+    await rollupsOf(signedIn);
+    await rollupsOf(granted);
+    await rollupsOf(back);
+    await sessionReaching(signedIn);
+    // A key signed out counts for nothing; an open grant keeps its store reached.
+    await sessionReaching(unreached, true);
+    await withReach(db, [granted], (tx) =>
+      tx.query(
+        `insert into grants (id, organization_id, store_url, key_fingerprint, owner_email, master_key_id, wrapped_data_key, sealed_api_key, created_at, expires_at)
+         values ($1, 'org_r', $2, 'fp', 'ada@example.com', 'k', '\\x00', '\\x00', $3, $4)`,
+        [id("grant"), granted, now, new Date(now.getTime() + 90 * DAY_MS)],
+      ),
+    );
+
+    // Today: the stores without a key are noted, nothing goes yet; the restatement older than Activity's lifetime does.
+    expect(await purgeRetained(db, now, LIFETIMES)).toMatchObject({ rollupStores: 0, dataChanges: 1 });
+    for (const store of [unreached, signedIn, granted, back]) expect(await rollupRows(store)).toEqual([1, 1, 1]);
+    // A key reaches one of them again before the period ends: its note is cleared.
+    await sessionReaching(back);
+    expect(await purgeRetained(db, new Date(now.getTime() + 10 * DAY_MS), LIFETIMES)).toMatchObject({ rollupStores: 0 });
+
+    const later = new Date(now.getTime() + 31 * DAY_MS);
+    expect(await purgeRetained(db, later, LIFETIMES)).toMatchObject({ rollupStores: 1 });
+    expect(await rollupRows(unreached)).toEqual([0, 0, 0]);
+    for (const store of [signedIn, granted, back]) expect(await rollupRows(store)).toEqual([1, 1, 1]);
+    // Data changes keep their own lifetime, like Activity's entries.
+    const kept = await withReach(db, [unreached], (tx) => tx.query("select 1 from rollup_restatements where store_url = $1", [unreached]));
+    expect(kept).toHaveLength(1);
+    expect(await purgeRetained(db, later, LIFETIMES)).toMatchObject({ rollupStores: 0 });
   });
 });

@@ -3,11 +3,13 @@ import { settings } from "@/server/config/settings";
 import { database, type Db } from "@/server/db/database";
 import { acrossStores } from "@/server/db/reach";
 import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
+import { purgeUnreachedStores } from "@/server/rollups/retention";
 
 /**
  * The daily retention purge: what the background work wrote is kept for its lifetime (settings
  * RETENTION_*), then erased. One instance runs each day's slot (the queue's schedule); it runs
  * across stores, a deliberate maintenance path. A message loses its body first, its row later.
+ * The day rollups of a store no key reaches go once it has been so for their retention period.
  */
 const PURGE = "retention.purge";
 const DAY_MS = 86_400_000;
@@ -16,7 +18,15 @@ type Lifetimes = ReturnType<typeof settings>["retention"];
 
 /** What one purge removed, by what. */
 type Purged = Record<
-  "mailBodies" | "deliveries" | "webhookAttempts" | "notifications" | "episodes" | "grantNotices" | "deletedRules",
+  | "mailBodies"
+  | "deliveries"
+  | "webhookAttempts"
+  | "notifications"
+  | "episodes"
+  | "grantNotices"
+  | "deletedRules"
+  | "dataChanges"
+  | "rollupStores",
   number
 >;
 
@@ -45,6 +55,8 @@ export function purgeRetained(db: Db, now: Date, lifetimes: Lifetimes = settings
       grantNotices: await count(tx, "delete from grant_notices where created_at < $1", [before(now, lifetimes.grantNoticesDays)]),
       // A deleted rule's episodes go with it (on delete cascade); its notifications keep their own lifetime.
       deletedRules: await count(tx, "delete from alert_rules where deleted_at < $1", [before(now, lifetimes.deletedRulesDays)]),
+      dataChanges: await count(tx, "delete from rollup_restatements where detected_at < $1", [before(now, lifetimes.dataChangesDays)]),
+      rollupStores: await purgeUnreachedStores(tx, now, lifetimes.rollupStoreDays),
     };
   });
 }
