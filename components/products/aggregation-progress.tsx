@@ -5,7 +5,7 @@ import { formatNumber } from "@/shared/format";
 import { useAggregationProgress } from "@/client/queries/product-metrics";
 import { Card } from "@/components/ui/card";
 
-/** What the server has read so far: "Reading 2025, 61%" from the day rollups, or rows read from a plain read. */
+/** What the server has read so far: "Reading 2025, 61%" (days read out of the range's), or the rows read before any day is known. */
 export function progressWords(progress: { rows: number; percent?: number; day?: string } | undefined): string {
   if (!progress) return "Reading the orders…";
   if (progress.percent !== undefined && progress.day) return `Reading ${progress.day.slice(0, 4)}, ${progress.percent}%`;

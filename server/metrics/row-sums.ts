@@ -25,6 +25,8 @@ export class RowShapeError extends Error {}
 
 export class RowSums {
   rows = 0;
+  /** The date of the last row read: how far a body sent day by day has come. */
+  lastDay: string | undefined;
   private readonly aggregator = new ProductMetricsAggregator();
   private readonly summary = new RangeSummary();
   private readonly keepCells: ReadonlySet<string>;
@@ -39,6 +41,7 @@ export class RowSums {
   /** Sums one checked row. Keeps its strings and numbers, never the row object (a RowScanner reuses it). */
   readonly add = (row: MetricRow): void => {
     this.rows++;
+    this.lastDay = row.date;
     if (this.options.mode === "sums") return this.aggregator.add(row);
     if (row.date !== this.current?.day) {
       if (this.current) this.close(this.current);

@@ -15,6 +15,8 @@ import type { WorkerReply, WorkerRequest } from "./rows-protocol";
 /** What a body has given so far: rows read, the day segments completed, and at the end the sums. */
 export interface Summed {
   rows: number;
+  /** The date of the last row read so far. */
+  lastDay?: string;
   days: DayWrite[];
   sums?: AggregatorState;
   summary?: SummaryState;
@@ -144,12 +146,12 @@ async function* offThread(worker: Worker, body: ReadableStream<Uint8Array>): Asy
       if (reply.type === "done") {
         finished = true;
         clean = true;
-        yield { rows: reply.rows, days: reply.days, sums: reply.sums, summary: reply.summary };
+        yield { rows: reply.rows, lastDay: reply.lastDay, days: reply.days, sums: reply.sums, summary: reply.summary };
         return;
       }
       unanswered--;
       room?.();
-      yield { rows: reply.rows, days: reply.days };
+      yield { rows: reply.rows, lastDay: reply.lastDay, days: reply.days };
     }
   } finally {
     finished = true;
@@ -190,11 +192,11 @@ async function* inThread(options: RowSumsOptions, body: ReadableStream<Uint8Arra
   const scanner = new RowScanner();
   for await (const chunk of body) {
     scanner.push(chunk, sums.add);
-    yield { rows: sums.rows, days: sums.takeClosedDays() };
+    yield { rows: sums.rows, lastDay: sums.lastDay, days: sums.takeClosedDays() };
   }
   scanner.end();
   scanner.checkComplete();
-  yield { rows: sums.rows, ...sums.finish() };
+  yield { rows: sums.rows, lastDay: sums.lastDay, ...sums.finish() };
 }
 
 /**

@@ -7,6 +7,6 @@ import type { RowSumsOptions } from "./row-sums";
 export type WorkerRequest = { type: "start"; options: RowSumsOptions } | { type: "chunk"; bytes: Uint8Array } | { type: "end" };
 
 export type WorkerReply =
-  | { type: "summed"; rows: number; days: DayWrite[] }
-  | { type: "done"; rows: number; days: DayWrite[]; sums?: AggregatorState; summary?: SummaryState }
+  | { type: "summed"; rows: number; lastDay?: string; days: DayWrite[] }
+  | { type: "done"; rows: number; lastDay?: string; days: DayWrite[]; sums?: AggregatorState; summary?: SummaryState }
   | { type: "failed"; kind: "shape" | "malformed" | "internal"; message: string };

@@ -45,12 +45,12 @@ port.on("message", (message: WorkerRequest) => {
     }
     if (message.type === "chunk") {
       scanner.push(message.bytes, sums.add);
-      reply({ type: "summed", rows: sums.rows, days: sums.takeClosedDays() });
+      reply({ type: "summed", rows: sums.rows, lastDay: sums.lastDay, days: sums.takeClosedDays() });
       return;
     }
     scanner.end();
     scanner.checkComplete();
-    reply({ type: "done", rows: sums.rows, ...sums.finish() });
+    reply({ type: "done", rows: sums.rows, lastDay: sums.lastDay, ...sums.finish() });
   } catch (error) {
     const kind = error instanceof RowShapeError ? "shape" : error instanceof MalformedJsonError ? "malformed" : "internal";
     reply({ type: "failed", kind, message: error instanceof Error ? error.message : String(error) });

@@ -4,7 +4,7 @@ import { currencyDecimals } from "@/shared/format";
 import type { ComparisonMode, MetricsFilters, ProductBreakdown, ProductMetricsView } from "@/shared/schemas/product-metrics-view";
 import { BreakdownAggregator, ProductMetricsAggregator } from "./aggregate";
 import { biggestChanges } from "./changes";
-import { comparisonRange } from "@/shared/metrics/date-range";
+import { comparisonRange, dayCount, daysBetween } from "@/shared/metrics/date-range";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { openProductRows, type ProductRows } from "./product-rows";
 import { ViewCache } from "./view-cache";
@@ -22,19 +22,41 @@ interface AggregationHooks {
   /** Called once every upstream read has answered 200: from here on, errors arrive mid-stream. */
   onOpened?: () => void;
   onProgress?: (rowsRead: number) => void;
-  /** Days read from the upstream so far, when the view comes from the day rollups. */
+  /** Days read from the upstream so far (with the day rollups, or as far as the rows have come). */
   onDays?: (progress: ReadProgress) => void;
 }
 
-/** The rows' sums, made off the event loop (ROW_WORKERS); `progress` is told of rows as they are read. */
-async function sumRows(rows: ProductRows, progress: (added: number) => void): Promise<ProductMetricsAggregator> {
-  let read = 0;
+/** The rows' sums, made off the event loop (ROW_WORKERS); `progress` is told of the rows read and the last one's date. */
+async function sumRows(rows: ProductRows, progress: (rowsRead: number, lastDay?: string) => void): Promise<ProductMetricsAggregator> {
   for await (const summed of rows.summed({ mode: "sums" })) {
-    progress(summed.rows - read);
-    read = summed.rows;
+    progress(summed.rows, summed.lastDay);
     if (summed.sums) return new ProductMetricsAggregator(summed.sums);
   }
   return new ProductMetricsAggregator();
+}
+
+/**
+ * The reads of a view (its range, and its comparison's) as one progress: rows read, and the days
+ * up to each read's last row out of all their days, as the upstream sends a range day by day.
+ */
+function readsProgress(ranges: { startDate: string; endDate: string }[], hooks: AggregationHooks) {
+  const read = ranges.map(() => ({ rows: 0, days: 0, lastDay: undefined as string | undefined }));
+  const daysToRead = ranges.reduce((sum, range) => sum + dayCount(range), 0);
+  let reported = 0;
+  return (index: number) => (rowsRead: number, lastDay?: string) => {
+    const range = ranges[index]!;
+    const mine = read[index]!;
+    mine.rows = rowsRead;
+    // Never backwards, and never past the range, whatever order the rows come in.
+    if (lastDay) mine.days = Math.max(mine.days, Math.min(dayCount(range), Math.max(0, daysBetween(range.startDate, lastDay) + 1)));
+    mine.lastDay = lastDay ?? mine.lastDay;
+    const rows = read.reduce((sum, one) => sum + one.rows, 0);
+    if (rows - reported < PROGRESS_EVERY_ROWS) return;
+    reported = rows;
+    const day = read[0]!.lastDay ?? mine.lastDay;
+    if (hooks.onDays && day) hooks.onDays({ daysRead: read.reduce((sum, one) => sum + one.days, 0), daysToRead, rowsRead: rows, day });
+    else hooks.onProgress?.(rows);
+  };
 }
 
 async function aggregate(
@@ -67,18 +89,10 @@ async function aggregate(
   ]);
   hooks.onOpened?.();
 
-  let read = 0;
-  let reported = 0;
-  const progress = (added: number) => {
-    read += added;
-    if (read - reported >= PROGRESS_EVERY_ROWS) {
-      reported = read;
-      hooks.onProgress?.(read);
-    }
-  };
+  const progress = readsProgress(comparisonFilters ? [filters, comparisonFilters] : [filters], hooks);
   const [current, earlier] = await Promise.all([
-    sumRows(main, progress),
-    previous ? sumRows(previous, progress) : new ProductMetricsAggregator(),
+    sumRows(main, progress(0)),
+    previous ? sumRows(previous, progress(1)) : new ProductMetricsAggregator(),
   ]);
 
   const currency = current.currency ?? earlier.currency;
