@@ -13,8 +13,6 @@ import { database } from "@/server/db/database";
 import { rollupFilterOf, type ReadProgress } from "@/server/rollups/reader";
 import { rollupView } from "@/server/rollups/view";
 
-const PROGRESS_EVERY_ROWS = 50_000;
-
 /** One minute is enough to move between views of one range; 50 views bound the memory. */
 const viewCache = processSingleton("productMetricsCache", () => new ViewCache<ProductMetricsView>(60_000, 50));
 
@@ -42,7 +40,6 @@ async function sumRows(rows: ProductRows, progress: (rowsRead: number, lastDay?:
 function readsProgress(ranges: { startDate: string; endDate: string }[], hooks: AggregationHooks) {
   const read = ranges.map(() => ({ rows: 0, days: 0, lastDay: undefined as string | undefined }));
   const daysToRead = ranges.reduce((sum, range) => sum + dayCount(range), 0);
-  let reported = 0;
   return (index: number) => (rowsRead: number, lastDay?: string) => {
     const range = ranges[index]!;
     const mine = read[index]!;
@@ -51,8 +48,7 @@ function readsProgress(ranges: { startDate: string; endDate: string }[], hooks: 
     if (lastDay) mine.days = Math.max(mine.days, Math.min(dayCount(range), Math.max(0, daysBetween(range.startDate, lastDay) + 1)));
     mine.lastDay = lastDay ?? mine.lastDay;
     const rows = read.reduce((sum, one) => sum + one.rows, 0);
-    if (rows - reported < PROGRESS_EVERY_ROWS) return;
-    reported = rows;
+    // Told after each chunk of the body; the route sends the latest when the page is ready for it.
     const day = read[0]!.lastDay ?? mine.lastDay;
     if (hooks.onDays && day) hooks.onDays({ daysRead: read.reduce((sum, one) => sum + one.days, 0), daysToRead, rowsRead: rows, day });
     else hooks.onProgress?.(rows);
