@@ -4,6 +4,18 @@ import type { Db } from "@/server/db/database";
 const DAY_MS = 86_400_000;
 
 /**
+ * The distinct stores of a table whose primary key begins with `store_url`, one index probe per
+ * store (a skip scan): the cost grows with the stores, not with their days.
+ */
+const storesIn = (table: string) =>
+  `(with recursive stores (store_url) as (
+      (select store_url from ${table} order by store_url limit 1)
+      union all
+      select (select t.store_url from ${table} t where t.store_url > s.store_url order by t.store_url limit 1)
+      from stores s where s.store_url is not null
+    ) select store_url from stores where store_url is not null)`;
+
+/**
  * A store's rollups outlive its keys by `retentionDays` at most. Run by the daily retention purge
  * (server/maintenance/retention.ts), across stores: a store with rollups that no key reaches (no
  * key of a session not signed out, whose row goes a day after it ends, and no grant still open) is
@@ -17,7 +29,7 @@ export async function purgeUnreachedStores(tx: Db, now: Date, retentionDays: num
   await tx.query(`delete from rollup_stores_unreached where store_url in (${reached})`, [now]);
   await tx.query(
     `insert into rollup_stores_unreached (store_url, since)
-     select held.store_url, $1 from (select distinct store_url from rollup_days union select store_url from rollup_product_months) held
+     select held.store_url, $1 from (${storesIn("rollup_days")} union ${storesIn("rollup_product_months")}) held
      where held.store_url not in (${reached})
      on conflict (store_url) do nothing`,
     [now],
