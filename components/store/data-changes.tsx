@@ -71,7 +71,11 @@ export function DataChanges({ storeUrl, organizationId }: { storeUrl: string; or
       ) : changes.isError ? (
         <ErrorPanel error={changes.error} onRetry={() => changes.refetch()} />
       ) : changes.data.changes.length === 0 ? (
-        <EmptyState title="No data changes">No past day of this store has changed since the dashboard read it.</EmptyState>
+        <EmptyState title="No data changes">
+          {changes.data.watching
+            ? "No past day of this store has changed since the dashboard read it."
+            : "This dashboard does not store past days (its day rollups are off), so it cannot see when one changes afterwards."}
+        </EmptyState>
       ) : (
         <ul className="space-y-3">
           {changes.data.changes.map((change) => (

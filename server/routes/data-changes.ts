@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { database } from "@/server/db/database";
+import { settings } from "@/server/config/settings";
 import { jsonResponse } from "@/server/http/responses";
 import { route } from "@/server/http/pipeline";
 import { restatements } from "@/server/rollups/restatements";
@@ -24,6 +25,6 @@ export const dataChanges = route(
   async ({ scope, query, requestId }) => {
     const range = query.startDate && query.endDate ? { startDate: query.startDate, endDate: query.endDate } : undefined;
     const changes = await restatements(await database(), scope.store!.url, range);
-    return jsonResponse({ changes }, { requestId });
+    return jsonResponse({ changes, watching: settings().rollups.enabled }, { requestId });
   },
 );

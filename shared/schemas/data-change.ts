@@ -19,4 +19,8 @@ const dataChangeSchema = z.strictObject({
 });
 export type DataChange = z.infer<typeof dataChangeSchema>;
 
-export const dataChangesSchema = z.strictObject({ changes: z.array(dataChangeSchema) });
+export const dataChangesSchema = z.strictObject({
+  changes: z.array(dataChangeSchema),
+  /** Whether the dashboard keeps day rollups (ROLLUPS): without them it reads no day twice, so it finds no change. */
+  watching: z.boolean(),
+});
