@@ -30,9 +30,18 @@ export async function violations(page: Page, rules?: string[]) {
  * page restyled, not loaded again). Leaves the page in light.
  */
 export async function violationsInBothSchemes(page: Page, name: string) {
-  await page.emulateMedia({ colorScheme: "light" });
+  await inScheme(page, "light");
   expect(await violations(page), `${name}, light`).toEqual([]);
-  await page.emulateMedia({ colorScheme: "dark" });
+  await inScheme(page, "dark");
   expect(await violations(page, COLOUR_RULES), `${name}, dark`).toEqual([]);
-  await page.emulateMedia({ colorScheme: "light" });
+  await inScheme(page, "light");
+}
+
+/**
+ * Restyles the page in a scheme with no colour transition running (a button's `transition-colors`
+ * would otherwise show axe a colour midway between the schemes).
+ */
+async function inScheme(page: Page, colorScheme: "light" | "dark") {
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
+  await page.emulateMedia({ colorScheme });
 }
