@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { openDatabase } from "@/server/db/database";
+import { migrationVersions } from "@/server/db/migrate";
 import { copyOfTemplate } from "@/test/pglite-template";
 import { ensureBuild, freePort, runNode, SERVE, type RunningScript } from "@/test/processes";
 
@@ -102,6 +103,30 @@ describe("a server that cannot start says why in one line, exits 1 and never lis
     ]);
     const { script } = await server({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir, APP_ORIGIN: "https://dashboard.example.com" });
     await script.waitFor(/Listening on/);
+  }, 90_000);
+
+  it("a database a newer build migrated, with a migration that does not say this build keeps working", async () => {
+    // Recorded with no judgement of older builds: this build cannot tell that it keeps working, so it refuses.
+    const dataDir = copyOfTemplate();
+    dirs.push(dataDir);
+    const db = await openDatabase({ dataDir });
+    const newest = migrationVersions().at(-1)!;
+    await db.query("insert into schema_migrations (version) values ('9999_future_contract')");
+    await db.close();
+    const { code, lines } = await refusal({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(onlyLine(lines)).toEqual([
+      `Database error: the database is at 9999_future_contract, this build knows up to ${newest}: start the newer build, or restore the backup taken before migrating`,
+    ]);
+    // A newer migration that names this build as still working: it starts, and readiness says the schema is ahead.
+    const again = await openDatabase({ dataDir, migrate: false });
+    await again.query("update schema_migrations set oldest_build = $1 where version = '9999_future_contract'", [newest]);
+    await again.close();
+    const { script, port } = await server({ EMBEDDED_DATABASE: "1", DATA_DIR: dataDir });
+    await script.waitFor(/Listening on/);
+    const ready = await fetch(`http://localhost:${port}/api/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: "ok", schema: { expected: newest, applied: "9999_future_contract" } });
   }, 90_000);
 
   it("a DATA_DIR holding files the embedded database cannot open", async () => {

@@ -21,11 +21,12 @@ export class Dashboard {
   private constructor(
     readonly port: number,
     private readonly env: Record<string, string>,
+    private readonly cwd?: string,
   ) {}
 
-  /** Not started yet: `start` it. */
-  static async create(env: Record<string, string>): Promise<Dashboard> {
-    return new Dashboard(await freePort(), env);
+  /** Not started yet: `start` it. `cwd`: the checkout whose current release it serves (by default this one). */
+  static async create(env: Record<string, string>, cwd?: string): Promise<Dashboard> {
+    return new Dashboard(await freePort(), env, cwd);
   }
 
   get running(): boolean {
@@ -40,7 +41,7 @@ export class Dashboard {
     // After a kill the kernel may take a moment to release the port.
     for (const deadline = Date.now() + 5_000; !(await portIsFree(this.port)) && Date.now() < deadline;)
       await new Promise((resolve) => setTimeout(resolve, 50));
-    this.script = runNode(SERVE, { ...this.env, PORT: String(this.port) });
+    this.script = runNode(SERVE, { ...this.env, PORT: String(this.port) }, { cwd: this.cwd });
     await this.script.waitFor(/Listening on/);
   }
 

@@ -96,10 +96,13 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...inherited, ...env };
 }
 
-/** Runs `node <args>` in the checkout, collecting its output; `detached` gives it a process group of its own, as a terminal would. */
-export function runNode(args: string[], env: Record<string, string>, { detached = false } = {}): RunningScript {
+/**
+ * Runs `node <args>` in the checkout (or in `cwd`, another checkout), collecting its output;
+ * `detached` gives it a process group of its own, as a terminal would.
+ */
+export function runNode(args: string[], env: Record<string, string>, { detached = false, cwd = ROOT } = {}): RunningScript {
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd,
     env: childEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
     detached,

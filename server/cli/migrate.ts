@@ -4,7 +4,8 @@
  * `--status` applies nothing: it lists the pending migrations and exits 3 when there are any.
  */
 import { setProcessMode, settingProblems, settings } from "@/server/config/settings";
-import { describeOpenFailure, openDatabase } from "@/server/db/database";
+import { openDatabase } from "@/server/db/database";
+import { describeOpenFailure } from "@/server/db/open-failure";
 import { migrate, newestAppliedMigration, pendingMigrations } from "@/server/db/migrate";
 
 const statusOnly = process.argv.includes("--status");

@@ -2,9 +2,10 @@ import "server-only";
 import { resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { checkDataDir, DataDirInUse, DataDirUnusable, lockDataDir } from "./data-dir-lock";
+import { checkDataDir, DataDirUnusable, lockDataDir } from "./data-dir-lock";
 import { settings } from "@/server/config/settings";
 import { migrate } from "./migrate";
+import { listenOnPostgres } from "./listen";
 import { applicationDb } from "./reach";
 import { initDataDirOutOfProcess, pgliteStartParams } from "./pglite-options";
 
@@ -24,6 +25,11 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>, setup?: string): Promise<T>;
   /** Several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Calls `onNotify` with the payload of each notification on `channel`, and `onListening` each
+   * time it starts listening (again after a lost connection, when what was notified meanwhile is lost).
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onListening: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** The connection pool's state (PostgreSQL): for the metrics. */
   poolStats?(): { total: number; idle: number; waiting: number };
@@ -107,6 +113,7 @@ function postgresDb(url: string, options: PoolOptions): Db {
     kind: "postgres",
     query: <R>(sql: string, params?: unknown[]) => guarded(async () => (await client.query(sql, params)).rows as R[]),
     exec: (sql) => guarded(async () => void (await client.query(sql))),
+    listen: async (channel, onNotify, onListening) => listenOnPostgres(url, channel, onNotify, onListening),
     transaction: inTransaction
       ? async (fn, setup) => {
           if (setup) await guarded(() => client.query(setup));
@@ -174,6 +181,11 @@ async function pgliteDb(dataDir: string): Promise<Db> {
     kind: "pglite",
     query: <R>(sql: string, params?: unknown[]) => guarded(async () => (ensureOpen(), (await target.query(sql, params)).rows as R[])),
     exec: (sql) => guarded(async () => void (ensureOpen(), await target.exec(sql))),
+    listen: async (channel, onNotify, onListening) => {
+      const unlisten = await lite.listen(channel, onNotify);
+      onListening();
+      return async () => void (closed || (await unlisten()));
+    },
     transaction: inTransaction
       ? async (fn, setup) => {
           if (setup) await guarded(async () => (ensureOpen(), await target.exec(setup)));
@@ -255,49 +267,4 @@ export async function pingDatabase(timeoutMs = 2_000): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** A PostgreSQL URL as it may be shown: its host, port, user and database, never its password. */
-function describeUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    return `${url.username ? `${decodeURIComponent(url.username)}@` : ""}${url.hostname}:${url.port || "5432"}${url.pathname}`;
-  } catch {
-    return "(not a URL)";
-  }
-}
-
-/** Why PostgreSQL refused, from its SQLSTATE or the network error, in words. */
-function postgresCause(error: unknown, target: string): string {
-  const code = (error as { code?: unknown }).code;
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof AggregateError && error.errors.length > 0) return postgresCause(error.errors[0], target);
-  switch (code) {
-    case "ECONNREFUSED":
-      return `nothing accepts connections at ${target} (connection refused)`;
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return `the host of ${target} cannot be found`;
-    case "28P01":
-    case "28000":
-      return `the server refused the user or password (${message})`;
-    case "3D000":
-      return `the database does not exist (${message})`;
-    case "42501":
-      return `the user lacks a privilege the migrations need (${message}); see docs/operations.md, "Database"`;
-  }
-  if (/timeout/i.test(message)) return `no answer from ${target} in time`;
-  return message;
-}
-
-/**
- * One line saying why the process's database could not be opened at start: the setting, the
- * place (host and database, or the folder) and the cause, never a password.
- */
-export function describeOpenFailure(error: unknown): string {
-  const { url, dataDir } = settings().database;
-  if (error instanceof DataDirInUse || error instanceof DataDirUnusable) return error.message;
-  const cause = error instanceof DatabaseUnavailable ? (error.cause ?? error) : error;
-  if (url) return `DATABASE_URL (${describeUrl(url)}) cannot be used: ${postgresCause(cause, describeUrl(url))}.`;
-  return `DATA_DIR ${resolve(/* turbopackIgnore: true */ dataDir)} cannot be used: ${cause instanceof Error ? cause.message : String(cause)}.`;
 }

@@ -11,30 +11,91 @@ export function migrationsDir(): string {
   return join(process.cwd(), "server", "db", "migrations");
 }
 
-function migrationFiles(): { version: string; sql: string }[] {
+/**
+ * What a migration says about the builds before it, on its first line (docs/operations.md,
+ * "Upgrade and rollback"): `-- Upgrade: expand` (every build that worked before it still works),
+ * or `-- Upgrade: contract, works with builds from 0044_…` (only builds that know that migration).
+ */
+const UPGRADE_LINE = /^-- Upgrade: (?:(expand)|contract, works with builds from (\d{4}_[a-z0-9_]+))\s*$/m;
+
+interface Migration {
+  version: string;
+  sql: string;
+  /** The oldest build (named by the newest migration it knows) that works with this one applied. */
+  oldestBuild: string;
+  /** Whether its file says so; migrations from before the rule say nothing, and only their own build is assumed to work. */
+  declared: boolean;
+}
+
+/** Every migration this build holds, oldest first, with the oldest build each keeps working. */
+export function migrationFiles(): Migration[] {
   const dir = migrationsDir();
-  return readdirSync(dir)
+  const files = readdirSync(dir)
     .filter((name) => /^\d{4}_[a-z0-9_]+\.sql$/.test(name))
-    .sort()
-    .map((name) => ({ version: name.slice(0, -4), sql: readFileSync(join(dir, name), "utf8") }));
+    .sort();
+  const migrations: Migration[] = [];
+  for (const name of files) {
+    const version = name.slice(0, -4);
+    const sql = readFileSync(join(dir, name), "utf8");
+    const [, expand, from] = UPGRADE_LINE.exec(sql.split("\n", 1)[0] ?? "") ?? [];
+    // An expansion keeps every build its predecessor kept working.
+    const oldestBuild = expand ? (migrations.at(-1)?.oldestBuild ?? version) : (from ?? version);
+    migrations.push({ version, sql, oldestBuild, declared: Boolean(expand ?? from) });
+  }
+  return migrations;
+}
+
+/** The database holds a migration this build does not know and that does not say this build keeps working. */
+export class DatabaseAhead extends Error {
+  constructor(applied: string, known: string) {
+    super(
+      `the database is at ${applied}, this build knows up to ${known}: start the newer build, or restore the backup taken before migrating`,
+    );
+    this.name = "DatabaseAhead";
+  }
+}
+
+type Applied = { version: string; oldestBuild: string | null };
+
+/** What the database has applied, with what each migration said about older builds (nothing before migration 0040 recorded it). */
+async function appliedMigrations(db: Db): Promise<Applied[]> {
+  const [table] = await db.query<{ name: string | null }>("select to_regclass('schema_migrations')::text as name");
+  if (!table?.name) return [];
+  return db.query<Applied>(`select version, to_jsonb(m) ->> 'oldest_build' as "oldestBuild" from schema_migrations m order by version`);
+}
+
+/**
+ * Refuses (DatabaseAhead) when the database holds a migration this build does not know, unless
+ * that migration recorded an oldest build this build is, or is newer than: during a rolling
+ * upgrade whose migrations only expand, the build before keeps serving.
+ */
+export async function judgeNewerMigrations(db: Db): Promise<void> {
+  const known = new Set(migrationFiles().map((file) => file.version));
+  const applied = await appliedMigrations(db);
+  const breaking = applied.filter((row) => !known.has(row.version) && !(row.oldestBuild && known.has(row.oldestBuild)));
+  if (breaking.length > 0) throw new DatabaseAhead(applied.at(-1)!.version, [...known].at(-1) ?? "(none)");
 }
 
 /**
  * Applies the migrations not yet applied, in order, in one transaction holding an advisory
  * lock: two instances starting at once take turns, and the second finds nothing left to do.
+ * First refuses, applying nothing, if the database is ahead of this build in a way that breaks it.
  */
 export async function migrate(db: Db): Promise<string[]> {
   const files = migrationFiles();
   return db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await tx.exec("create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())");
-    type Row = { version: string };
-    const applied = new Set((await tx.query<Row>("select version from schema_migrations")).map((row) => row.version));
+    await judgeNewerMigrations(tx);
+    const applied = new Set((await appliedMigrations(tx)).map((row) => row.version));
     const pending = files.filter((file) => !applied.has(file.version));
     for (const file of pending) {
       await tx.exec(file.sql);
       await tx.query("insert into schema_migrations (version) values ($1)", [file.version]);
     }
+    // Recorded once the column exists (migration 0040 adds it), for the builds that come after.
+    for (const file of pending.filter((candidate) => candidate.declared))
+      await tx.query("update schema_migrations set oldest_build = $2 where version = $1", [file.version, file.oldestBuild]);
     return pending.map((file) => file.version);
   });
 }
@@ -46,13 +107,8 @@ export function migrationVersions(): string[] {
 
 /** The migrations this build holds that the database has not applied, oldest first. */
 export async function pendingMigrations(db: Db): Promise<string[]> {
-  const [table] = await db.query<{ name: string | null }>("select to_regclass('schema_migrations')::text as name");
-  const applied = table?.name
-    ? new Set((await db.query<{ version: string }>("select version from schema_migrations")).map((row) => row.version))
-    : new Set();
-  return migrationFiles()
-    .map((file) => file.version)
-    .filter((version) => !applied.has(version));
+  const applied = new Set((await appliedMigrations(db)).map((row) => row.version));
+  return migrationVersions().filter((version) => !applied.has(version));
 }
 
 /** The newest migration the database has applied ("" before the first). */

@@ -103,6 +103,7 @@ function handle(owner: Db, binding: () => Binding): Db {
     [OWNER]: owner,
     query: <R>(sql: string, params?: unknown[]) => bound(owner, binding(), (tx) => tx.query<R>(sql, params)),
     exec: (sql) => bound(owner, binding(), (tx) => tx.exec(sql)),
+    listen: (channel, onNotify, onListening) => owner.listen(channel, onNotify, onListening),
     transaction: (fn, setup) => bound(owner, binding(), fn, setup),
     close: () => owner.close(),
     poolStats: owner.poolStats ? () => owner.poolStats!() : undefined,

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { settings } from "@/server/config/settings";
-import { newestAppliedMigration } from "@/server/db/migrate";
+import { DatabaseAhead, judgeNewerMigrations, newestAppliedMigration } from "@/server/db/migrate";
 import { database, DatabaseUnavailable } from "@/server/db/database";
 import { jsonResponse } from "@/server/http/responses";
 import { route } from "@/server/http/pipeline";
@@ -34,12 +34,25 @@ function identity() {
   };
 }
 
-/** The newest migration the database has applied, within the timeout; "unavailable" otherwise. */
-async function appliedMigration(): Promise<string | "unavailable"> {
+/**
+ * The newest migration the database has applied, within the timeout; "unavailable" otherwise.
+ * Ahead of this build, also whether a migration it does not know breaks it (DatabaseAhead's words).
+ */
+async function appliedMigration(): Promise<{ applied: string; breaks: string | null } | "unavailable"> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DatabaseUnavailable()), READY_TIMEOUT_MS)));
+  const read = async () => {
+    const db = await database();
+    const applied = await newestAppliedMigration(db);
+    if (!buildInfo().migration || applied <= buildInfo().migration) return { applied, breaks: null };
+    const breaks = await judgeNewerMigrations(db).then(
+      () => null,
+      (error: unknown) => (error instanceof DatabaseAhead ? error.message : Promise.reject(error)),
+    );
+    return { applied, breaks };
+  };
   try {
-    return await Promise.race([database().then(newestAppliedMigration), timedOut]);
+    return await Promise.race([read(), timedOut]);
   } catch {
     return "unavailable";
   } finally {
@@ -74,12 +87,22 @@ export const liveness = route(
 );
 
 const readinessHandler = async ({ requestId }: { requestId: string }) => {
-  const applied = await appliedMigration();
+  const read = await appliedMigration();
+  const applied = read === "unavailable" ? "unavailable" : read.applied;
   const expected = buildInfo().migration;
   const database = applied === "unavailable" ? "unavailable" : "ok";
   const schema =
     applied === "unavailable" ? "unknown" : !expected || applied === expected ? "current" : applied < expected ? "behind" : "ahead";
-  const status = isDraining() ? "draining" : database !== "ok" ? "unavailable" : schema === "behind" ? "migrations_pending" : "ok";
+  const breaks = read === "unavailable" ? null : read.breaks;
+  const status = isDraining()
+    ? "draining"
+    : database !== "ok"
+      ? "unavailable"
+      : schema === "behind"
+        ? "migrations_pending"
+        : breaks
+          ? "schema_too_new"
+          : "ok";
   const databaseKind = settings().database.embedded ? "embedded (PGlite, this instance only)" : "postgresql";
   const grants = database === "ok" && schema !== "behind" && settings().delegation.enabled ? await grantCensus() : null;
   return jsonResponse(
@@ -87,7 +110,7 @@ const readinessHandler = async ({ requestId }: { requestId: string }) => {
       status,
       database,
       databaseKind,
-      schema: { expected, applied: applied === "unavailable" ? null : applied },
+      schema: { expected, applied: applied === "unavailable" ? null : applied, ...(breaks ? { problem: breaks } : {}) },
       grants,
       ...identity(),
     },

@@ -1,7 +1,8 @@
 import "server-only";
 import { settingProblems, settings } from "@/server/config/settings";
 import { webhookOriginProblem } from "@/server/db/alert-rules";
-import { closeDatabase, database, describeOpenFailure } from "@/server/db/database";
+import { closeDatabase, database } from "@/server/db/database";
+import { describeOpenFailure } from "@/server/db/open-failure";
 import { onShutdown } from "./lifecycle";
 
 /**

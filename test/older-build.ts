@@ -1,0 +1,50 @@
+/**
+ * The build of the commit before the newest migration, in a clone of the repository at that
+ * commit, for the upgrade test (scripts/older-build.test.ts). Built once per commit and kept in
+ * the system's temporary folder, so that a second run starts it at once.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { childEnv, ROOT } from "./processes";
+
+const git = (args: string[], cwd = ROOT) => execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+
+/** The newest migration of this checkout, and the commit before the one that added it (HEAD while it is not committed). */
+export function commitBeforeNewestMigration(): { migration: string; commit: string } {
+  const newest = readdirSync(join(ROOT, "server/db/migrations"))
+    .filter((name) => /^\d{4}_.*\.sql$/.test(name))
+    .sort()
+    .at(-1)!;
+  const added = git(["log", "--no-renames", "--diff-filter=A", "--format=%H", "-1", "--", `server/db/migrations/${newest}`]);
+  return { migration: newest.slice(0, -4), commit: git(["rev-parse", added ? `${added}^` : "HEAD"]) };
+}
+
+/**
+ * A clone at `commit`, built as `npm run build` builds it, with this checkout's packages (hard
+ * links, when the lockfile is the same; `npm ci` otherwise). The build skips only the type check,
+ * which the commit passed when it was made: the release is the same without it.
+ */
+export function olderBuild(commit: string): string {
+  const tag = createHash("sha256").update(ROOT).digest("hex").slice(0, 8);
+  const dir = join(tmpdir(), `dashboard-older-build-${tag}-${commit.slice(0, 12)}`);
+  if (existsSync(join(dir, ".releases", "current", "release.json"))) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  git(["clone", "--quiet", "--no-checkout", "--shared", ROOT, dir]);
+  git(["checkout", "--quiet", commit], dir);
+  const sameLock = readFileSync(join(dir, "package-lock.json"), "utf8") === readFileSync(join(ROOT, "package-lock.json"), "utf8");
+  if (sameLock) execFileSync("cp", ["-al", join(ROOT, "node_modules"), join(dir, "node_modules")]);
+  else execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: dir, stdio: "ignore" });
+  renameSync(join(dir, "next.config.ts"), join(dir, "next.config.commit.ts"));
+  writeFileSync(
+    join(dir, "next.config.ts"),
+    `import config from "./next.config.commit";\n` +
+      `export default { ...config, typescript: { ...config.typescript, ignoreBuildErrors: true },\n` +
+      `  experimental: { ...config.experimental, turbopackFileSystemCacheForBuild: false } };\n`,
+  );
+  const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: dir, encoding: "utf8", env: childEnv({}) });
+  if (build.status !== 0) throw new Error(`the build of ${commit} failed:\n${build.stdout}\n${build.stderr}`);
+  return dir;
+}
