@@ -9,6 +9,7 @@ import { benchBundles } from "./bundles";
 import { benchColdRead } from "./coldread";
 import { benchDigests } from "./digests";
 import { benchFlood } from "./flood";
+import { benchIdle } from "./idle";
 import { benchIsolation } from "./isolation";
 import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
 import { benchMemory } from "./memory";
@@ -32,6 +33,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   coldread: () => benchColdRead(),
   retention: () => benchRetention(),
   flood: () => benchFlood(),
+  idle: () => benchIdle(),
   scanner: () => benchScanner(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });

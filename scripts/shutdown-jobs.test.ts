@@ -22,6 +22,7 @@ describe.skipIf(!postgresUrl)("stopping while a digest is being sent", () => {
   let db: pg.Client;
   let drop: () => Promise<void>;
   let cookie: string;
+  let databaseUrl: string;
 
   beforeAll(async () => {
     ensureBuild();
@@ -29,6 +30,7 @@ describe.skipIf(!postgresUrl)("stopping while a digest is being sent", () => {
     sink = await startMailSink();
     const location = await newLocation("postgres");
     drop = location.drop;
+    databaseUrl = location.url!;
     dashboard = await Dashboard.create({
       UPSTREAM_BASE_URL: upstream.baseUrl,
       SESSION_SECRET: "shutdown-jobs-secret-".padEnd(48, "x"),
@@ -111,5 +113,37 @@ describe.skipIf(!postgresUrl)("stopping while a digest is being sent", () => {
       { id: rows[0]!.id, state: "queued" },
     ]);
     expect(sink.messages).toHaveLength(1);
+  }, 120_000);
+
+  it("gives back, unstarted, the jobs a claim already in progress at the signal takes", async () => {
+    if (!dashboard.running) await dashboard.start();
+    // The claims of every instance take turns on this lock: held here, the dashboard's next claim waits inside it.
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query("select pg_advisory_lock(7310421119)");
+      const { rows } = await db.query<{ id: string }>(
+        "insert into jobs (name, payload, max_attempts) values ('jobs.prune', '{}', 1) returning id::text as id",
+      );
+      const waiting = async () =>
+        (
+          await db.query<{ count: number }>(
+            `select count(*)::int as count from pg_stat_activity
+             where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`,
+          )
+        ).rows[0]!.count;
+      for (const deadline = Date.now() + 10_000; (await waiting()) === 0;) {
+        if (Date.now() > deadline) throw new Error("no claim waited on the lock");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const exited = dashboard.stop();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await holder.query("select pg_advisory_unlock(7310421119)");
+      expect(await exited).toBe(0);
+      const { rows: after } = await db.query("select state, attempts, locked_by, started_at from jobs where id = $1", [rows[0]!.id]);
+      expect(after).toEqual([{ state: "queued", attempts: 0, locked_by: null, started_at: null }]);
+    } finally {
+      await holder.end();
+    }
   }, 120_000);
 });

@@ -14,7 +14,7 @@ import { setProcessMode, settings, applyStandaloneConfig } from "@/server/config
 import { database } from "@/server/db/database";
 import { registerAllJobs } from "@/server/jobs/catalog";
 import { prestartRowWorker } from "@/server/metrics/rows-off-thread";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { logger } from "@/server/observability/log";
 import { gaugeReadOnScrape, metrics } from "@/server/observability/metrics";
 import { startTracing } from "@/server/observability/tracing";

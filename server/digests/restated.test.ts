@@ -6,7 +6,7 @@ import { acrossStores, inReach, reachDb } from "@/server/db/reach";
 import { createView } from "@/server/db/saved-views";
 import { createGrant } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { productMetricsView } from "@/server/metrics/service";
 import { upstreamClient } from "@/server/upstream/client";
 import { formatCurrency } from "@/shared/format";

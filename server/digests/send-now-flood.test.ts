@@ -3,7 +3,7 @@ import { describeDemo } from "@/demo-upstream/describe";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { database } from "@/server/db/database";
 import { registerAllJobs } from "@/server/jobs/catalog";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { createDigest, sendDigestNow } from "@/server/routes/digests";
 import { grantStore } from "@/server/routes/grants";
 import { createSavedView } from "@/server/routes/saved-views";

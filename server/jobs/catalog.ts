@@ -4,7 +4,7 @@ import { database } from "@/server/db/database";
 import { registerDigestJobs } from "@/server/digests/jobs";
 import { registerResendJob } from "@/server/delivery/resend-job";
 import { registerRetentionJob } from "@/server/maintenance/retention";
-import { registerJob, scheduleRecurring } from "./queue";
+import { registeredJobs, registerJob, scheduleRecurring } from "./queue";
 import { pruneRuns } from "./runs";
 
 /** Every kind of background job, registered on each instance before its worker starts. */
@@ -13,8 +13,10 @@ export function registerAllJobs(): void {
   registerAlertJobs();
   registerRetentionJob();
   registerResendJob();
-  registerJob("jobs.prune", async () => ({ detail: `${await pruneRuns(await database(), new Date())} old runs deleted` }), {
-    maxAttempts: 1,
-  });
+  registerJob(
+    "jobs.prune",
+    async () => ({ detail: `${await pruneRuns(await database(), new Date(), registeredJobs().keepRunsDays)} old runs deleted` }),
+    { maxAttempts: 1 },
+  );
   scheduleRecurring("jobs.prune", 3_600_000);
 }

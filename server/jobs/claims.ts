@@ -2,8 +2,8 @@ import "server-only";
 import type { Db } from "@/server/db/database";
 
 // How instances take jobs from the one table (docs/decisions/job-queue.md): fairly across tenants,
-// under leases renewed by the worker that holds them and capped by each run's deadline. The runner
-// that polls, runs and finishes the jobs is queue.ts.
+// under leases renewed by the worker that holds them and capped by each run's deadline. The worker
+// that wakes and claims is worker.ts; queue.ts runs and finishes the jobs.
 
 /**
  * A lease reaches at most this far past its run's deadline: the worker that holds the run records
@@ -136,4 +136,52 @@ export async function claimForSlots(
   const spare = free - fair.length - 1;
   if (spare <= 0) return fair;
   return [...fair, ...(await claimJobs(db, workerId, names, spare, leaseSeconds, deadlineSeconds, NO_TENANT_CAP))];
+}
+
+/** A worker's claim, and when it should look again. */
+interface WorkerClaim {
+  claimed: ClaimedRow[];
+  /** Due jobs it did not take (no slot, or their tenant's cap): a run that ends should claim again. */
+  dueLeft: boolean;
+  /** The next queued job's time, or the next lapse of another worker's lease; null when neither. */
+  nextAt: Date | null;
+  /** The database's clock at the claim, to time `nextAt` by. */
+  now: Date;
+}
+
+/** `claimForSlots` and what is due next, in one transaction. */
+export function claimForWorker(
+  db: Db,
+  workerId: string,
+  names: string[],
+  free: number,
+  options: { leaseSeconds: number; deadlineSeconds: number; tenantConcurrency: number },
+): Promise<WorkerClaim> {
+  return db.transaction(async (tx) => {
+    const claimed = await claimForSlots(tx, workerId, names, free, options);
+    const [next] = await tx.query<{ queued: Date | null; lapse: Date | null; now: Date }>(
+      `select (select min(run_at) from jobs where state = 'queued' and name = any($1::text[])) as queued,
+         (select min(lease_until) from jobs where state = 'running' and name = any($1::text[]) and locked_by <> $2) as lapse,
+         now() as now`,
+      [names, workerId],
+    );
+    const { queued, lapse, now } = next!;
+    const later = [queued, lapse].filter((at): at is Date => at !== null && at > now);
+    return {
+      claimed,
+      dueLeft: queued !== null && queued <= now,
+      nextAt: later.length ? new Date(Math.min(...later.map(Number))) : null,
+      now,
+    };
+  });
+}
+
+/** Gives claimed jobs back untouched (their worker is stopping): queued again, the attempt not counted. */
+export async function releaseClaims(db: Db, workerId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `update jobs set state = 'queued', attempts = attempts - 1, locked_by = null, lease_until = null, deadline_at = null, started_at = null
+     where id = any($2::bigint[]) and locked_by = $1 and state = 'running'`,
+    [workerId, ids],
+  );
 }

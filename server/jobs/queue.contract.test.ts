@@ -112,6 +112,13 @@ describe.each(storageBackends())("the job queue on %s", (backend) => {
     expect(await listRuns(db, [unique("store")])).toEqual([]);
     expect(await pruneRuns(db, new Date())).toBeGreaterThanOrEqual(1);
     expect((await listRuns(db, [storeUrl])).map((run) => run.id)).toEqual([recent.id]);
+    // A kind that keeps its runs a day (a store's alert check, every five minutes) loses them sooner.
+    const daily = unique("job");
+    const [dayOld, hourOld] = [await enqueue(daily, {}, { db, storeUrl }), await enqueue(daily, {}, { db, storeUrl })];
+    await db.query("update jobs set state = 'done', finished_at = now() - interval '25 hours' where id = $1", [dayOld.id]);
+    await db.query("update jobs set state = 'done', finished_at = now() - interval '1 hour' where id = $1", [hourOld.id]);
+    await pruneRuns(db, new Date(), { [daily]: 1 });
+    expect((await listRuns(db, [storeUrl])).map((run) => run.id).sort()).toEqual([recent.id, hourOld.id].sort());
   });
 
   describe("fairness across tenants", () => {

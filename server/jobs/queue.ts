@@ -1,19 +1,18 @@
 import "server-only";
-import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
-import { settings } from "@/server/config/settings";
 import { inReach } from "@/server/db/reach";
 import { database, type Db } from "@/server/db/database";
-import { claimForSlots, renewLeases, RunDeadlinePassed, type ClaimedRow } from "./claims";
+import { RunDeadlinePassed, type ClaimedRow } from "./claims";
+import { RUN_RETENTION_DAYS } from "./runs";
 import { logger } from "@/server/observability/log";
 import { processSingleton } from "@/server/runtime/singleton";
 
 /**
  * Background jobs in the dashboard's own database (docs/features/digests-and-grants.md): any
- * number of instances poll one table; a job is claimed with `for update skip locked` under a
- * lease its worker renews every third of the lease, so a worker killed mid-run loses it within
- * JOBS_LEASE_SECONDS and another instance runs the job again. Failures are retried with
- * exponential backoff up to the job's attempts, then the job is dead (kept, shown on the Runs page).
+ * number of instances take jobs from one table (worker.ts wakes them when a job is queued); a job
+ * is claimed with `for update skip locked` under a lease its worker renews every third of the
+ * lease, so a worker killed mid-run loses it within JOBS_LEASE_SECONDS and another instance runs
+ * the job again. Failures are retried with exponential backoff up to the job's attempts, then the
+ * job is dead (kept, shown on the Runs page).
  */
 
 export interface RunningJob {
@@ -22,7 +21,10 @@ export interface RunningJob {
   payload: unknown;
   /** 1 for the first run. */
   attempt: number;
-  /** Aborted when the lease is lost, the run's deadline passes, or the process stops. */
+  /**
+   * Aborted when the lease is lost, the run's deadline passes, or the process stops: a handler
+   * passes it to its upstream reads, sends and webhooks, and stops before its next step.
+   */
   signal: AbortSignal;
   /** The worker holding the job's lease: a side effect checks it still does (server/delivery/ledger.ts). */
   workerId: string;
@@ -40,33 +42,36 @@ interface JobDefinition {
   maxAttempts: number;
   /** The first retry's delay; each next one doubles, up to an hour. */
   backoffMs: number;
+  /** How long its finished runs stay on the Runs page (runs.ts). */
+  keepRunsDays: number;
 }
 
-interface Recurring {
+export interface Recurring {
   name: string;
   everyMs: number;
   payload: unknown;
 }
 
-interface Worker {
-  id: string;
-  timer?: NodeJS.Timeout;
-  heartbeat?: NodeJS.Timeout;
-  running: Map<string, AbortController>;
-  stopped: boolean;
-  inFlight: Set<Promise<void>>;
-  runDeadlineSeconds: number;
-}
-
 const registry = processSingleton("jobRegistry", () => ({
   jobs: new Map<string, JobDefinition>(),
   recurring: new Map<string, Recurring>(),
-  worker: undefined as Worker | undefined,
 }));
 
+/** The kinds of job this process runs, how long each one's runs are kept, and the recurring ones. */
+export const registeredJobs = () => ({
+  names: [...registry.jobs.keys()],
+  keepRunsDays: Object.fromEntries([...registry.jobs].map(([name, job]) => [name, job.keepRunsDays])),
+  recurring: [...registry.recurring.values()],
+});
+
 /** Declares what runs a job of this name (on this process: every instance registers the same ones). */
-export function registerJob(name: string, handler: JobHandler, options: { maxAttempts?: number; backoffMs?: number } = {}): void {
-  registry.jobs.set(name, { handler, maxAttempts: options.maxAttempts ?? 5, backoffMs: options.backoffMs ?? 15_000 });
+export function registerJob(
+  name: string,
+  handler: JobHandler,
+  options: { maxAttempts?: number; backoffMs?: number; keepRunsDays?: number } = {},
+): void {
+  const { maxAttempts = 5, backoffMs = 15_000, keepRunsDays = RUN_RETENTION_DAYS } = options;
+  registry.jobs.set(name, { handler, maxAttempts, backoffMs, keepRunsDays });
 }
 
 /**
@@ -133,10 +138,9 @@ async function finish(db: Db, workerId: string, job: ClaimedRow, definition: Job
   );
 }
 
-async function runJob(worker: Worker, job: ClaimedRow, deadlineSeconds: number): Promise<void> {
+/** Runs a claimed job to its end or its deadline, and records how it went. */
+export async function runJob(workerId: string, job: ClaimedRow, deadlineSeconds: number, controller: AbortController): Promise<void> {
   const definition = registry.jobs.get(job.name)!;
-  const controller = new AbortController();
-  worker.running.set(job.id, controller);
   const db = await database();
   // At the deadline the handler's signal is aborted and the run is recorded as abandoned without
   // waiting for it: a handler that never ends cannot hold the job. Past that point it holds no
@@ -164,98 +168,19 @@ async function runJob(worker: Worker, job: ClaimedRow, deadlineSeconds: number):
         payload: job.payload,
         attempt: job.attempts,
         signal: controller.signal,
-        workerId: worker.id,
+        workerId,
       }),
     );
     run.catch(() => {});
     const result = await Promise.race([run, deadline]);
-    await finish(db, worker.id, job, definition, undefined, result);
+    await finish(db, workerId, job, definition, undefined, result);
   } catch (error) {
     logger.warn(
       { job: job.name, jobId: job.id, attempt: job.attempts, err: error instanceof Error ? error.message : String(error) },
       "Job failed",
     );
-    await finish(db, worker.id, job, definition, error ?? new Error("failed")).catch(() => {});
+    await finish(db, workerId, job, definition, error ?? new Error("failed")).catch(() => {});
   } finally {
     clearTimeout(deadlineTimer);
-    worker.running.delete(job.id);
   }
-}
-
-async function enqueueRecurring(): Promise<void> {
-  const now = Date.now();
-  for (const recurring of registry.recurring.values()) {
-    const slot = new Date(Math.floor(now / recurring.everyMs) * recurring.everyMs);
-    await enqueue(recurring.name, recurring.payload, { uniqueKey: `${recurring.name}@${slot.toISOString()}`, runAt: slot, maxAttempts: 1 });
-  }
-}
-
-async function poll(worker: Worker): Promise<void> {
-  const { leaseSeconds, concurrency, tenantConcurrency } = settings().jobs;
-  const deadlineSeconds = worker.runDeadlineSeconds;
-  await enqueueRecurring();
-  const free = concurrency - worker.running.size;
-  if (free <= 0 || worker.stopped) return;
-  const claimed = await claimForSlots(await database(), worker.id, [...registry.jobs.keys()], free, {
-    leaseSeconds,
-    deadlineSeconds,
-    tenantConcurrency,
-  });
-  for (const job of claimed) {
-    const run: Promise<void> = runJob(worker, job, deadlineSeconds).finally(() => worker.inFlight.delete(run));
-    worker.inFlight.add(run);
-  }
-}
-
-/**
- * Starts this process's worker (server/main.ts, after the database opened); a no-op when
- * BACKGROUND_JOBS=off. `runDeadlineSeconds` replaces JOBS_RUN_DEADLINE_SECONDS (tests use a short one).
- */
-export function startBackgroundWork(options: { pollMs?: number; runDeadlineSeconds?: number } = {}): void {
-  const { enabled, leaseSeconds, runDeadlineSeconds } = settings().jobs;
-  if (!enabled || registry.worker) return;
-  const worker: Worker = {
-    id: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
-    runDeadlineSeconds: options.runDeadlineSeconds ?? runDeadlineSeconds,
-    running: new Map(),
-    stopped: false,
-    inFlight: new Set(),
-  };
-  registry.worker = worker;
-  const pollMs = options.pollMs ?? 1_000;
-  const tick = async () => {
-    try {
-      await poll(worker);
-    } catch (error) {
-      logger.warn({ err: error instanceof Error ? error.message : String(error) }, "Background work could not poll its jobs");
-    }
-    if (!worker.stopped) worker.timer = setTimeout(tick, pollMs);
-  };
-  worker.timer = setTimeout(tick, 0);
-  worker.heartbeat = setInterval(
-    async () => {
-      try {
-        const lost = await renewLeases(await database(), worker.id, [...worker.running.keys()], leaseSeconds);
-        for (const id of lost) worker.running.get(id)?.abort(new Error("The job's lease was lost."));
-      } catch {
-        // The next beat tries again; a lease that lapses lets another instance take the job.
-      }
-    },
-    (leaseSeconds * 1000) / 3,
-  );
-}
-
-/** Stops polling and waits for runs in flight (up to `graceMs`; the rest are aborted and their leases lapse). */
-export async function stopBackgroundWork(graceMs = 4_000): Promise<void> {
-  const worker = registry.worker;
-  if (!worker) return;
-  worker.stopped = true;
-  registry.worker = undefined;
-  clearTimeout(worker.timer);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-  await Promise.race([Promise.allSettled([...worker.inFlight]), timeout]);
-  clearTimeout(timer);
-  clearInterval(worker.heartbeat);
-  for (const controller of worker.running.values()) controller.abort(new Error("The server is stopping."));
 }

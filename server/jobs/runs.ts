@@ -26,12 +26,15 @@ export function listRuns(db: Db, storeUrls: readonly string[], limit = 100): Pro
 }
 
 /** Finished runs are kept this long for the Runs page, then deleted (the deliveries ledger is kept). */
-const RUN_RETENTION_DAYS = 30;
+export const RUN_RETENTION_DAYS = 30;
 
-export async function pruneRuns(db: Db, now: Date): Promise<number> {
+/** Deletes finished runs older than their kind keeps them (`keepRunsDays` by job name, else RUN_RETENTION_DAYS). */
+export async function pruneRuns(db: Db, now: Date, keepRunsDays: Record<string, number> = {}): Promise<number> {
   const rows = await db.query(
-    "delete from jobs where state in ('done', 'dead') and finished_at < $1::timestamptz - make_interval(days => $2) returning id",
-    [now, RUN_RETENTION_DAYS],
+    `delete from jobs j where state in ('done', 'dead') and finished_at < $1::timestamptz - make_interval(days => coalesce(
+       (select k.days from unnest($3::text[], $4::int[]) as k (name, days) where k.name = j.name), $2))
+     returning id`,
+    [now, RUN_RETENTION_DAYS, Object.keys(keepRunsDays), Object.values(keepRunsDays)],
   );
   return rows.length;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/server/db/database";
-import { enqueue, PermanentJobFailure, registerJob, scheduleRecurring, startBackgroundWork, stopBackgroundWork } from "./queue";
+import { enqueue, PermanentJobFailure, registerJob, scheduleRecurring } from "./queue";
+import { startBackgroundWork, stopBackgroundWork } from "./worker";
 
 /** A run's deadline in this file: short, so a handler that never ends is abandoned quickly. */
 const DEADLINE_SECONDS = 1;
@@ -52,8 +53,10 @@ describe("the background worker", () => {
       { maxAttempts: 2, backoffMs: 20 },
     );
     registerJob("test.recurring", async () => ({ detail: "ran" }), { maxAttempts: 1 });
+    registerJob("test.quick", async () => ({ detail: "ran" }));
     scheduleRecurring("test.recurring", 500);
-    startBackgroundWork({ pollMs: 20, runDeadlineSeconds: DEADLINE_SECONDS });
+    // The safety poll is a minute away: every job here starts because the worker is told, or knows, it is due.
+    startBackgroundWork({ runDeadlineSeconds: DEADLINE_SECONDS });
   });
   afterAll(() => stopBackgroundWork());
 
@@ -71,6 +74,22 @@ describe("the background worker", () => {
     const slots = done.map((run) => run.uniqueKey);
     expect(new Set(slots).size).toBe(slots.length);
     for (const key of slots) expect(new Date(key.replace("test.recurring@", "")).getTime() % 500).toBe(0);
+  });
+
+  it("starts a queued job within a second, told by the database, its slow poll a minute away", async () => {
+    const db = await database();
+    const waits: number[] = [];
+    for (const runAt of [undefined, new Date(Date.now() + 1_500)]) {
+      const { id } = await enqueue("test.quick", {}, { runAt });
+      await settled(id);
+      const [job] = await db.query<{ waitMs: number }>(
+        `select extract(epoch from started_at - greatest(created_at, run_at)) * 1000 as "waitMs" from jobs where id = $1`,
+        [id],
+      );
+      waits.push(Number(job!.waitMs));
+    }
+    // Queued now, and queued for 1.5 s from now: each starts within a second of being due.
+    expect(waits.every((wait) => wait >= 0 && wait < 1_000)).toBe(true);
   });
 
   it("retries a failing job with backoff until it succeeds", async () => {

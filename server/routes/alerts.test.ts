@@ -8,7 +8,7 @@ import { reachDb } from "@/server/db/reach";
 import { database, type Db } from "@/server/db/database";
 import { listNotifications, webhookAttempts } from "@/server/db/notifications";
 import { registerAlertJobs } from "@/server/alerts/jobs";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { LIMITS } from "@/shared/limits";
 import { activityResponseSchema } from "@/shared/schemas/activity";
 import { alertRuleListSchema, alertRuleSchema, type AlertRuleInput } from "@/shared/schemas/alert";

@@ -4,7 +4,7 @@ import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { reachDb } from "@/server/db/reach";
 import { database, type Db } from "@/server/db/database";
 import { registerResendJob } from "@/server/delivery/resend-job";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { activityResponseSchema } from "@/shared/schemas/activity";
 import { digestSchema } from "@/shared/schemas/digest";
 import { deliveryDecisionAnswerSchema, runsSchema } from "@/shared/schemas/runs";
