@@ -14,9 +14,10 @@ import { startMailSink } from "@/test/mail-sink";
 import { createGrant, revokeGrant } from "@/server/grants/store";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, callRoute, US_STORE } from "@/test/harness";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { enqueue } from "@/server/jobs/queue";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { registerAlertEmailJob } from "./email-job";
-import { checkEveryRule } from "./jobs";
+import { checkStoreRules, registerAlertJobs } from "./jobs";
 
 /** The background alert check: through the rule author's grant, one notification per episode, one e-mail per address. */
 const ORGANIZATION = describeDemo().keys.find((key) => key.key === ADMIN_KEY)!.organizationId!;
@@ -64,8 +65,8 @@ describe("alert checks while nobody is signed in", () => {
     await grantFor(author);
     const rule = await createRule(db, scope, alwaysFires(["ops@example.com", "cfo@example.com"]), author, new Date());
 
-    expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 1 fired/);
-    await checkEveryRule();
+    expect((await checkStoreRules(scope)).detail).toMatch(/^1 rules checked: 1 fired/);
+    await checkStoreRules(scope);
 
     const notifications = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
     expect(notifications).toHaveLength(1);
@@ -88,7 +89,7 @@ describe("alert checks while nobody is signed in", () => {
     const gone = `${unique("gone")}@example.com`;
     await suppress(db, scope, gone, new Date());
     const rule = await createRule(db, scope, alwaysFires([gone, "ops@example.com"]), author, new Date());
-    await checkEveryRule();
+    await checkStoreRules(scope);
     const [notification] = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
     await vi.waitFor(
       async () => {
@@ -113,7 +114,7 @@ describe("alert checks while nobody is signed in", () => {
       await grantFor(author);
       const reader = `${unique("reader")}@example.com`;
       await createRule(db, scope, alwaysFires([reader]), author, new Date());
-      await checkEveryRule();
+      await checkStoreRules(scope);
       const [message] = await sink.waitFor(1);
       const header = (name: string) => message!.headerLines.find((line) => line.key === name)?.line.replace(/\r\n\s+/g, " ") ?? "";
       const link = /^List-Unsubscribe: <(http:\/\/[^>]+\/api\/unsubscribe\/([\w-]{32}))>$/.exec(header("list-unsubscribe"));
@@ -147,9 +148,9 @@ describe("alert checks while nobody is signed in", () => {
     const author = `${unique("author")}@example.com`;
     await grantFor(author);
     const rule = await createRule(db, scope, alwaysFires([]), author, new Date());
-    expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 1 fired/);
+    expect((await checkStoreRules(scope)).detail).toMatch(/^1 rules checked: 1 fired/);
     const reads = upstream.requestCounts().products;
-    expect((await checkEveryRule()).detail).toBe(
+    expect((await checkStoreRules(scope)).detail).toBe(
       "0 rules checked: 0 fired, 0 resolved, 0 failed; 0 without a grant in force; 1 already judged for their last complete period",
     );
     expect(upstream.requestCounts().products).toBe(reads);
@@ -157,7 +158,7 @@ describe("alert checks while nobody is signed in", () => {
     expect(stored!.period).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     // A new day (here: the period judged last is an earlier one) is judged again.
     await db.query("update alert_rules set last_judged_period = '2000-01-01' where id = $1", [rule.id]);
-    expect((await checkEveryRule()).detail).toMatch(/^1 rules checked: 0 fired/);
+    expect((await checkStoreRules(scope)).detail).toMatch(/^1 rules checked: 0 fired/);
   });
 
   it("do not judge a rule whose saved view was deleted, rather than read the whole store", async () => {
@@ -173,24 +174,62 @@ describe("alert checks while nobody is signed in", () => {
     await softDeleteView(db, ORGANIZATION, US_STORE, view.id, new Date());
     // The rule says why it is paused, naming the view (the rule page and the alerts list show it).
     expect((await getRule(db, scope, rule.id))!.deletedViewName).toBe(view.name);
-    expect((await checkEveryRule()).detail).toMatch(/^0 rules checked: 0 fired, 0 resolved, 1 failed/);
+    expect((await checkStoreRules(scope)).detail).toMatch(/^0 rules checked: 0 fired, 0 resolved, 1 failed/);
     await db.query("update alert_rules set last_judged_period = null where id = $1", [rule.id]);
-    await checkEveryRule();
+    await checkStoreRules(scope);
     // The inbox says so once, naming the view; nothing fired.
     const notices = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
     expect(notices.map((n) => n.kind)).toEqual(["rule_paused"]);
     expect(notices[0]!.title).toContain(`its saved view “${view.name}” was deleted`);
   });
 
+  it("run as one job per store, each under its store's organization and reach, queued by the scheduled planner", async () => {
+    const kumo = { organizationId: "org_kumo", storeUrl: "kumo-living-au.myshopify.com" };
+    const kumoDb = reachDb(await database(), [kumo.storeUrl]);
+    const author = `${unique("author")}@example.com`;
+    await createRule(db, scope, alwaysFires([]), author, new Date());
+    await createRule(kumoDb, kumo, alwaysFires([]), author, new Date());
+    registerAlertJobs();
+    const { id: plan } = await enqueue("alerts.check", {});
+    const checks = async () =>
+      db.query<{ storeUrl: string; tenant: string; state: string; detail: string | null }>(
+        `select store_url as "storeUrl", tenant, state, detail from jobs where name = 'alerts.check-store' and unique_key like $1 order by store_url`,
+        [`%:${plan}`],
+      );
+    await vi.waitFor(async () => expect((await checks()).map((check) => check.state)).toEqual(["done", "done"]), { timeout: 10_000 });
+    expect(await checks()).toEqual([
+      {
+        storeUrl: kumo.storeUrl,
+        tenant: "organization:org_kumo",
+        state: "done",
+        detail: "0 rules checked: 0 fired, 0 resolved, 0 failed; 1 without a grant in force",
+      },
+      {
+        storeUrl: US_STORE,
+        tenant: `organization:${ORGANIZATION}`,
+        state: "done",
+        detail: expect.stringMatching(/; 1 without a grant in force$/),
+      },
+    ]);
+    const [planner] = await db.query<{ tenant: string; detail: string }>("select tenant, detail from jobs where id = $1", [plan]);
+    expect(planner).toEqual({ tenant: "dashboard", detail: "2 stores to check" });
+    await deleteRule(
+      kumoDb,
+      kumo,
+      (await kumoDb.query<{ id: string }>("select id from alert_rules where deleted_at is null"))[0]!.id,
+      new Date(),
+    );
+  });
+
   it("wait for a grant: a rule whose author granted nothing, or revoked it, is not checked", async () => {
     const author = `${unique("author")}@example.com`;
     const rule = await createRule(db, scope, alwaysFires([]), author, new Date());
-    expect((await checkEveryRule()).detail).toBe("0 rules checked: 0 fired, 0 resolved, 0 failed; 1 without a grant in force");
+    expect((await checkStoreRules(scope)).detail).toBe("0 rules checked: 0 fired, 0 resolved, 0 failed; 1 without a grant in force");
 
     const keyFingerprint = unique("fp");
     const grant = await grantFor(author, keyFingerprint);
     await revokeGrant(db, { ...scope, keyFingerprint }, grant.id, new Date());
-    expect((await checkEveryRule()).detail).toMatch(/; 1 without a grant in force$/);
+    expect((await checkStoreRules(scope)).detail).toMatch(/; 1 without a grant in force$/);
     expect((await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id)).toEqual([]);
   });
 });

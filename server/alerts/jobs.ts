@@ -1,12 +1,13 @@
 import "server-only";
 import { settings } from "@/server/config/settings";
 import { listRulesToCheck, type StoredRule } from "@/server/db/alert-rules";
-import { database, type Db } from "@/server/db/database";
+import { z } from "zod";
+import { database } from "@/server/db/database";
 import { acrossStores, inReach } from "@/server/db/reach";
 import { publicOrigin } from "@/server/delivery/mail";
 import { GrantKeyMissing, grantedUpstream, GrantUnusable } from "@/server/grants/granted-upstream";
 import { grantInForce } from "@/server/grants/store";
-import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
+import { enqueue, registerJob, scheduleRecurring, type RunningJob } from "@/server/jobs/queue";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { runAlertChecks } from "./runner";
 import { enqueueAlertEmail, registerAlertEmailJob } from "./email-job";
@@ -14,10 +15,12 @@ import { enqueueAlertWebhook, registerAlertWebhookJob } from "./webhook-job";
 
 /**
  * Alert checks while nobody is signed in: every few minutes one instance (the queue's schedule
- * runs each slot once) checks every rule, reading through its author's grant for the store; a
- * rule whose author granted nothing (or whose grant ended) waits for "Check now" or a grant.
+ * runs each slot once) queues a check of each store, which reads through each rule's author's
+ * grant for the store; a rule whose author granted nothing (or whose grant ended) waits for
+ * "Check now" or a grant.
  */
-const CHECK = "alerts.check";
+const PLAN = "alerts.check";
+const CHECK_STORE = "alerts.check-store";
 const CHECK_EVERY_MS = 5 * 60_000;
 
 /**
@@ -27,6 +30,7 @@ const CHECK_EVERY_MS = 5 * 60_000;
 async function grantedClients(
   rules: readonly StoredRule[],
   now: Date,
+  signal?: AbortSignal,
 ): Promise<{ clients: Map<string, UpstreamClient>; keyMissing: number }> {
   const db = await database();
   const byGrant = new Map<string, UpstreamClient | "key_missing" | null>();
@@ -41,7 +45,7 @@ async function grantedClients(
     if (!grantId) continue;
     if (!byGrant.has(grantId)) {
       try {
-        byGrant.set(grantId, (await grantedUpstream(grantId)).upstream);
+        byGrant.set(grantId, (await grantedUpstream(grantId, { signal })).upstream);
       } catch (error) {
         if (error instanceof GrantKeyMissing) byGrant.set(grantId, "key_missing");
         else if (error instanceof GrantUnusable) byGrant.set(grantId, null);
@@ -55,51 +59,76 @@ async function grantedClients(
   return { clients, keyMissing };
 }
 
-/** Checks one store's rules, seeing and writing that store's rows only. */
-function checkStore(db: Db, storeUrl: string, rules: StoredRule[], now: Date) {
-  return inReach([storeUrl], async () => {
-    const { clients, keyMissing } = await grantedClients(rules, now);
-    const result = await runAlertChecks({
-      db,
-      rules: rules.filter((rule) => clients.has(rule.id)),
-      upstreamFor: (rule) => clients.get(rule.id) ?? null,
-      now,
-      webhooks: settings().webhooks,
-      appOrigin: publicOrigin(),
-      enqueueEmail: enqueueAlertEmail,
-      enqueueWebhook: enqueueAlertWebhook,
-      // Every few minutes, but a daily rule is judged once a day and an hourly one once an hour.
-      oncePerPeriod: true,
-    });
-    return { ...result, waiting: rules.length - clients.size - keyMissing, keyMissing };
-  });
+const storeCheckPayload = z.object({ organizationId: z.string(), storeUrl: z.string() });
+
+/**
+ * One store's rules, as a job of that store (its tenant, its reach): the rules its reach shows,
+ * each read through its author's grant. The job's signal reaches every upstream read, and no
+ * rule is begun once it is aborted.
+ */
+export function checkStoreRules(store: z.infer<typeof storeCheckPayload>, signal?: AbortSignal): Promise<{ detail: string }> {
+  return inReach([store.storeUrl], () => checkInReach(store.organizationId, signal));
 }
 
-export async function checkEveryRule(): Promise<{ detail: string }> {
+async function checkInReach(organizationId: string, signal?: AbortSignal): Promise<{ detail: string }> {
   const db = await database();
   const now = new Date();
-  // The scan finds the rules of every store (a deliberate path across stores); each store is then checked in its own reach.
-  const rules = await acrossStores(db, "alert scan: rules to check", (tx) => listRulesToCheck(tx));
-  const byStore = new Map<string, StoredRule[]>();
-  for (const rule of rules) byStore.set(rule.storeUrl, [...(byStore.get(rule.storeUrl) ?? []), rule]);
-  const total = { checked: 0, fired: 0, resolved: 0, failed: 0, waiting: 0, alreadyJudged: 0, keyMissing: 0 };
-  for (const [storeUrl, storeRules] of byStore) {
-    const result = await checkStore(db, storeUrl, storeRules, now);
-    for (const name of Object.keys(total) as (keyof typeof total)[]) total[name] += result[name];
-  }
+  const rules = (await listRulesToCheck(db)).filter((rule) => rule.organizationId === organizationId);
+  const { clients, keyMissing } = await grantedClients(rules, now, signal);
+  const result = await runAlertChecks({
+    db,
+    rules: rules.filter((rule) => clients.has(rule.id)),
+    upstreamFor: (rule) => clients.get(rule.id) ?? null,
+    now,
+    webhooks: settings().webhooks,
+    appOrigin: publicOrigin(),
+    enqueueEmail: enqueueAlertEmail,
+    enqueueWebhook: enqueueAlertWebhook,
+    // Every few minutes, but a daily rule is judged once a day and an hourly one once an hour.
+    oncePerPeriod: true,
+    signal,
+  });
+  signal?.throwIfAborted();
+  const waiting = rules.length - clients.size - keyMissing;
   return {
     detail:
-      `${total.checked} rules checked: ${total.fired} fired, ${total.resolved} resolved, ${total.failed} failed; ${total.waiting} without a grant in force` +
-      (total.alreadyJudged > 0 ? `; ${total.alreadyJudged} already judged for their last complete period` : "") +
-      (total.keyMissing > 0
-        ? `; ${total.keyMissing} not checked because of a configuration problem: their grant's master key is not in DELEGATION_KEY`
+      `${result.checked} rules checked: ${result.fired} fired, ${result.resolved} resolved, ${result.failed} failed; ${waiting} without a grant in force` +
+      (result.alreadyJudged > 0 ? `; ${result.alreadyJudged} already judged for their last complete period` : "") +
+      (keyMissing > 0
+        ? `; ${keyMissing} not checked because of a configuration problem: their grant's master key is not in DELEGATION_KEY`
         : ""),
   };
 }
 
+/**
+ * The scheduled planner: one check job per store with rules to check, under that store's
+ * organization, so that the fairness across tenants holds for the checks as for Send now. A
+ * store whose previous check has not started yet is not queued again.
+ */
+async function planStoreChecks(job: RunningJob): Promise<{ detail: string }> {
+  const stores = await acrossStores(await database(), "alert scan: stores with rules to check", async (tx) => {
+    const due = await tx.query<z.infer<typeof storeCheckPayload>>(
+      `select distinct r.organization_id as "organizationId", r.store_url as "storeUrl" from alert_rules r
+       where r.deleted_at is null and not r.muted
+         and not exists (select 1 from jobs j where j.name = $1 and j.store_url = r.store_url and j.state = 'queued')`,
+      [CHECK_STORE],
+    );
+    for (const store of due)
+      await enqueue(CHECK_STORE, store, {
+        ...store,
+        uniqueKey: `${CHECK_STORE}:${store.storeUrl}:${store.organizationId}:${job.id}`,
+        db: tx,
+      });
+    return due.length;
+  });
+  return { detail: `${stores} store${stores === 1 ? "" : "s"} to check` };
+}
+
 export function registerAlertJobs(): void {
-  registerJob(CHECK, checkEveryRule, { maxAttempts: 1 });
+  registerJob(PLAN, planStoreChecks, { maxAttempts: 1 });
+  // A store's check every five minutes: its runs are kept a day, not the usual 30.
+  registerJob(CHECK_STORE, (job) => checkStoreRules(storeCheckPayload.parse(job.payload), job.signal), { maxAttempts: 1, keepRunsDays: 1 });
   registerAlertWebhookJob();
   registerAlertEmailJob();
-  scheduleRecurring(CHECK, CHECK_EVERY_MS);
+  scheduleRecurring(PLAN, CHECK_EVERY_MS);
 }
