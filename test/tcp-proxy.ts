@@ -8,6 +8,8 @@ export interface TcpProxy {
   resume(): void;
   /** How many chunks wait in the relay while it holds. */
   heldChunks(): number;
+  /** Each client connection closed, in order: when (Date.now()), and whether the server had answered anything on it. */
+  closed: { at: number; answered: boolean }[];
   /** As if the server went away: every connection is destroyed and nothing listens. */
   cut(): Promise<void>;
   /** Listens again on the same port (if cut). */
@@ -31,8 +33,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     from.once("close", () => to.destroy());
   };
 
+  const closed: { at: number; answered: boolean }[] = [];
   const server = createServer((client) => {
     const upstream = connect(target.port, target.host);
+    let answered = false;
+    upstream.once("data", () => (answered = true));
+    client.once("close", () => closed.push({ at: Date.now(), answered }));
     track(client);
     track(upstream);
     relay(client, upstream);
@@ -64,6 +70,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       for (const { to, chunk } of waiting.splice(0)) if (!to.destroyed) to.write(chunk);
     },
     heldChunks: () => waiting.length,
+    closed,
     cut,
     restore: () => (server.listening ? Promise.resolve() : listen(port)),
     close: cut,

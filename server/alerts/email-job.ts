@@ -69,6 +69,7 @@ async function sendAlertEmails(job: RunningJob): Promise<{ detail: string }> {
       storeUrl: rule.storeUrl,
       jobId: job.id,
       workerId: job.workerId,
+      signal: job.signal,
     });
     outcomes[delivery.outcome] += 1;
   }

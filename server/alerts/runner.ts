@@ -39,6 +39,8 @@ interface AlertRunOptions {
   concurrency?: number;
   /** The day rollups daily rules read through; by default as the settings have them, on `db`. */
   rollups?: AlertRollups;
+  /** A background run's signal: once aborted, no further rule is begun. */
+  signal?: AbortSignal;
 }
 
 interface AlertRunResult extends CheckResult {
@@ -211,7 +213,7 @@ export async function runAlertChecks(options: AlertRunOptions): Promise<AlertRun
   const result: AlertRunResult = { checked: 0, fired: 0, resolved: 0, failed: 0, alreadyJudged: 0, notifications: [] };
   const queue = options.rules.filter((rule) => !rule.muted);
   const workers = Array.from({ length: Math.min(options.concurrency ?? 8, queue.length) }, async () => {
-    for (let rule = queue.shift(); rule; rule = queue.shift()) {
+    for (let rule = queue.shift(); rule && !options.signal?.aborted; rule = queue.shift()) {
       try {
         await runRule(options, rule, reads, result);
       } catch (error) {

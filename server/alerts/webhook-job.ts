@@ -65,6 +65,7 @@ async function sendAlertWebhook(job: RunningJob): Promise<{ detail: string }> {
       body: slackBody(alertMessageSchema.parse(pending.body), link),
       timeoutMs,
       allowPrivate,
+      signal: job.signal,
     },
     (attempt, result) =>
       recordWebhookAttempt(

@@ -4,6 +4,7 @@ import { lookup } from "node:dns";
 import { request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import ipaddr from "ipaddr.js";
 
 /**
@@ -100,11 +101,14 @@ export interface WebhookRequest {
   timeoutMs: number;
   allowPrivate: boolean;
   now?: () => number;
+  /** A background run's signal: aborted, the request is cut (unknown once its bytes left) and not tried again. */
+  signal?: AbortSignal;
 }
 
 /** One attempt. Never throws: the outcome says what happened. */
 export function postWebhook(hook: WebhookRequest): Promise<WebhookOutcome> {
   return new Promise((resolve) => {
+    if (hook.signal?.aborted) return resolve({ outcome: "not_sent", detail: "the run was stopped before the request left", retry: false });
     let url: URL;
     try {
       url = new URL(hook.url);
@@ -182,6 +186,14 @@ export function postWebhook(hook: WebhookRequest): Promise<WebhookOutcome> {
         ),
       hook.timeoutMs,
     );
+    const stopped = () =>
+      finish(
+        sent
+          ? { outcome: "unknown", detail: "the run was stopped before an answer" }
+          : { outcome: "not_sent", detail: "the run was stopped before the request left", retry: false },
+      );
+    hook.signal?.addEventListener("abort", stopped, { once: true });
+    request.once("close", () => hook.signal?.removeEventListener("abort", stopped));
     // Bytes of the request leave only once the connection is up: over TLS, once its handshake is done.
     request.on("socket", (socket) => socket.on(url.protocol === "https:" ? "secureConnect" : "connect", () => (sent = true)));
     request.on("error", (error) => {
@@ -219,7 +231,7 @@ export async function deliverWebhook(
     const outcome = await postWebhook(hook);
     await record(attempt, outcome);
     const retry = outcome.outcome === "unknown" || (outcome.outcome === "not_sent" && outcome.retry);
-    if (!retry || attempt > backoffMs.length) return outcome;
-    await new Promise((resolve) => setTimeout(resolve, backoffMs[attempt - 1]));
+    if (!retry || attempt > backoffMs.length || hook.signal?.aborted) return outcome;
+    await sleep(backoffMs[attempt - 1], undefined, { signal: hook.signal }).catch(() => {});
   }
 }

@@ -26,6 +26,11 @@ interface MailMessage {
   jobId?: string;
   /** With jobId: the worker that must still hold the job's lease when the message is claimed, else nothing is sent. */
   workerId?: string;
+  /**
+   * The job's signal: once it is aborted no message is begun. One already handed to the SMTP
+   * server is not cut off (its outcome would become unknown); SMTP_TIMEOUT_MS bounds it.
+   */
+  signal?: AbortSignal;
 }
 
 /** Where links in e-mails point: APP_ORIGIN, else this server's own address. */
@@ -72,6 +77,7 @@ function classify(error: unknown): { outcome: "not_sent" | "unknown"; detail: st
 }
 
 export async function deliverMail(unsafe: MailMessage): Promise<Delivery> {
+  unsafe.signal?.throwIfAborted();
   const message = {
     ...unsafe,
     subject: oneLine(unsafe.subject),

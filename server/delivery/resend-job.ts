@@ -48,6 +48,7 @@ async function sendAgain(job: RunningJob): Promise<{ detail: string }> {
     storeUrl: original.storeUrl,
     jobId: job.id,
     workerId: job.workerId,
+    signal: job.signal,
   });
   const tally = newDeliveryTally();
   tally[delivery.outcome] += 1;

@@ -48,7 +48,7 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
     return { detail: `Not sent: its saved view “${schedule.viewName}” was deleted. Restore the view, or schedule another one.` };
   const recipients = await activeRecipients(db, scheduleId);
   if (recipients.length === 0) return { detail: "Not sent: every recipient unsubscribed." };
-  const { upstream } = await grantedUpstream(schedule.grantId);
+  const { upstream } = await grantedUpstream(schedule.grantId, { signal: job.signal });
   let content;
   try {
     content = await composeDigest(db, upstream, schedule, new Date(), await lastSendOf(db, scheduleId, slot));
@@ -74,6 +74,7 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
       storeUrl: schedule.storeUrl,
       jobId: job.id,
       workerId: job.workerId,
+      signal: job.signal,
     });
     outcomes[delivery.outcome] += 1;
   }

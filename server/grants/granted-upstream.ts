@@ -70,7 +70,7 @@ async function endRefusedGrant(grant: Grant): Promise<void> {
  */
 export async function grantedUpstream(
   grantId: string,
-  options: { requestId?: string } = {},
+  options: { requestId?: string; signal?: AbortSignal } = {},
 ): Promise<{ upstream: GrantedUpstream; grant: Grant }> {
   const db = await database();
   const now = new Date();
@@ -100,6 +100,7 @@ export async function grantedUpstream(
     apiKey,
     organizationId: grant.organizationId,
     requestId: options.requestId ?? newRequestId(),
+    signal: options.signal,
     readOnly: true,
     onAnswer: (status) => {
       if (status !== 401) return;

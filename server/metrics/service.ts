@@ -116,7 +116,7 @@ async function aggregate(
 /**
  * The page's view of the product metrics, from the cache when the same read was made a
  * moment ago. Identical reads in flight share one aggregation, which stops only when every
- * reader's `signal` has aborted.
+ * reader's `signal` (by default its client's) has aborted.
  */
 export function productMetricsView(
   upstream: UpstreamClient,
@@ -128,7 +128,7 @@ export function productMetricsView(
 ): { view: Promise<ProductMetricsView>; cached: boolean } {
   const key = ViewCache.key(upstream.keyIdentity, upstream.organizationId, storeUrl, JSON.stringify(filters), compare);
   const load = (shared: AbortSignal) => aggregate(upstream.with({ signal: shared }), storeUrl, filters, compare, hooks);
-  const { value, hit } = viewCache.get(key, load, signal);
+  const { value, hit } = viewCache.get(key, load, signal ?? upstream.signal);
   return { view: value, cached: hit };
 }
 

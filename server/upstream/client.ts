@@ -282,6 +282,8 @@ export interface UpstreamClient {
   readonly organizationId?: string;
   /** Names the key in cache keys without holding it (a SHA-256 of it). */
   readonly keyIdentity: string;
+  /** What aborts its calls (a request's, or a background run's). */
+  readonly signal?: AbortSignal;
   send(endpoint: Endpoint | EndpointId, request?: UpstreamRequest): Promise<Response>;
   json<T extends z.ZodType>(
     endpoint: Endpoint | EndpointId,
@@ -306,6 +308,7 @@ export function upstreamClient(credentials: UpstreamCredentials): UpstreamClient
     requestId: credentials.requestId,
     organizationId: credentials.organizationId,
     keyIdentity: createHash("sha256").update(credentials.apiKey).digest("hex"),
+    signal: credentials.signal,
     send: (endpoint, request) => sendUpstream(callOf(endpoint, request)),
     json: (endpoint, schema, request) => callUpstreamJson(callOf(endpoint, request), schema),
     with: (changes) => upstreamClient({ ...credentials, ...changes }),
