@@ -32,12 +32,14 @@ const OTHER = "org_scheduled_b";
 
 type Claim = (db: Db, workerId: string, limit: number) => Promise<{ id: string; payload: unknown }[]>;
 
-const fairClaim: Claim = (db, workerId, limit) =>
-  claimForSlots(db, workerId, [NAME], limit, {
-    leaseSeconds: LEASE_SECONDS,
-    deadlineSeconds: DEADLINE_SECONDS,
-    tenantConcurrency: TENANT_CONCURRENCY,
-  });
+const fairClaim: Claim = async (db, workerId, limit) =>
+  (
+    await claimForSlots(db, workerId, [NAME], limit, {
+      leaseSeconds: LEASE_SECONDS,
+      deadlineSeconds: DEADLINE_SECONDS,
+      tenantConcurrency: TENANT_CONCURRENCY,
+    })
+  ).claimed;
 
 /** The queue's claim before it was fair: the oldest due jobs first, whoever queued them. */
 const fifoClaim: Claim = (db, workerId, limit) =>

@@ -6,6 +6,7 @@
  * queued by another connection, and "Send now" until its message is in the Outbox (median of 3).
  */
 import pg from "pg";
+import { freePort } from "@/test/processes";
 import { ADMIN_KEY, signInCookie, startDashboardProcess, startDemoUpstreamProcess, US_STORE } from "./processes";
 
 const SECONDS = Number(process.env.IDLE_BENCH_SECONDS ?? 60);
@@ -114,12 +115,11 @@ export async function benchIdle(): Promise<void> {
     console.log("| Instances | Transactions a minute | Before (a 1 s poll, measured the same way) |");
     console.log("|---|---|---|");
     console.log(`| none (the baseline) | ${Math.round(await perMinute(admin, name))} | - |`);
-    const port = Number(process.env.IDLE_BENCH_PORT ?? 3931);
     for (const [count, before] of [
       [1, BEFORE.one],
       [2, BEFORE.two],
     ] as const) {
-      instances.push(await startDashboardProcess(upstream.baseUrl, port + count - 1, env));
+      instances.push(await startDashboardProcess(upstream.baseUrl, await freePort(), env));
       await sleep(SETTLE_MS);
       console.log(`| ${count === 1 ? "one" : "two"} | ${Math.round(await perMinute(admin, name))} | ${before} |`);
     }

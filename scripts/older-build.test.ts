@@ -93,8 +93,10 @@ describe("the build before the newest migration, on a database this build migrat
       cookie: olderCookie,
     });
     expect(product.status).toBe(200);
-    const { totals } = (await product.json()) as { totals: { revenue: number } };
-    expect(totals.revenue).toBeGreaterThan(0);
+    // An NDJSON stream: progress lines, then the result.
+    const last = JSON.parse((await product.text()).trim().split("\n").at(-1)!) as { type: string; view: { totals: { revenue: number } } };
+    expect(last.type).toBe("result");
+    expect(last.view.totals.revenue).toBeGreaterThan(0);
     const activity = await previous.request("/api/activity", { cookie: olderCookie });
     expect(activity.status).toBe(200);
     const { entries } = (await activity.json()) as { entries: { action: string; target: { ruleName?: string } }[] };

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { openDatabase } from "@/server/db/database";
 import { migrationVersions } from "@/server/db/migrate";
+import { newLocation } from "@/test/databases";
 import { copyOfTemplate } from "@/test/pglite-template";
 import { ensureBuild, freePort, runNode, SERVE, type RunningScript } from "@/test/processes";
 
@@ -211,4 +212,33 @@ describe("a server that can start", () => {
     const health = await fetch(`http://localhost:${port}/api/health`);
     expect(await health.json()).toMatchObject({ status: "ok", database: "ok", databaseKind: "embedded (PGlite, this instance only)" });
   });
+
+  it.runIf(postgresUrl)(
+    "stops being ready when a newer build applies a migration that does not keep it working",
+    async () => {
+      const location = await newLocation("postgres");
+      try {
+        const { script, port } = await server({ DATABASE_URL: location.url! });
+        await script.waitFor(/Listening on/);
+        const ready = () => fetch(`http://localhost:${port}/api/health/ready`);
+        expect((await ready()).status).toBe(200);
+        const db = await location.open();
+        await db.query("insert into schema_migrations (version, oldest_build) values ('9999_future_contract', '9999_future_contract')");
+        await db.close();
+        const answer = await ready();
+        expect(answer.status).toBe(503);
+        expect(await answer.json()).toMatchObject({
+          status: "schema_too_new",
+          schema: {
+            applied: "9999_future_contract",
+            problem: expect.stringMatching(/^the database is at 9999_future_contract, this build knows up to /),
+          },
+        });
+      } finally {
+        await Promise.all(running.splice(0).map((script) => script.kill()));
+        await location.drop();
+      }
+    },
+    90_000,
+  );
 });

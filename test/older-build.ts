@@ -12,14 +12,18 @@ import { childEnv, ROOT } from "./processes";
 
 const git = (args: string[], cwd = ROOT) => execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
 
-/** The newest migration of this checkout, and the commit before the one that added it (HEAD while it is not committed). */
+/**
+ * The newest migration of this checkout, and the commit before the one that added it (HEAD while
+ * it is not committed). OLDER_BUILD_COMMIT names another commit, to try an older build by hand.
+ */
 export function commitBeforeNewestMigration(): { migration: string; commit: string } {
   const newest = readdirSync(join(ROOT, "server/db/migrations"))
     .filter((name) => /^\d{4}_.*\.sql$/.test(name))
     .sort()
     .at(-1)!;
   const added = git(["log", "--no-renames", "--diff-filter=A", "--format=%H", "-1", "--", `server/db/migrations/${newest}`]);
-  return { migration: newest.slice(0, -4), commit: git(["rev-parse", added ? `${added}^` : "HEAD"]) };
+  const commit = process.env.OLDER_BUILD_COMMIT ?? (added ? `${added}^` : "HEAD");
+  return { migration: newest.slice(0, -4), commit: git(["rev-parse", commit]) };
 }
 
 /**

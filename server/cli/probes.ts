@@ -6,7 +6,7 @@ import { webhookOriginProblem } from "@/server/db/alert-rules";
 import { DataDirInUse } from "@/server/db/data-dir-lock";
 import { openDatabase, type Db } from "@/server/db/database";
 import { describeOpenFailure } from "@/server/db/open-failure";
-import { judgeNewerMigrations, migrationVersions, newestAppliedMigration, pendingMigrations } from "@/server/db/migrate";
+import { newerMigrationProblem, migrationVersions, newestAppliedMigration, pendingMigrations } from "@/server/db/migrate";
 import { acrossStoresIfMigrated } from "@/server/db/reach";
 import { censusLine, masterKeyCensus } from "@/server/grants/census";
 import { masterKeysFrom, openApiKey, type GrantBinding } from "@/server/grants/envelope";
@@ -144,7 +144,8 @@ export async function probeDatabase(config: Settings, timeoutMs: number): Promis
     const origin = await webhookOriginProblem(db, config);
     if (origin) problems.push(origin);
     // A migration ahead of this build that does not say this build keeps working: the server would refuse to start.
-    if (ahead.length > 0) await judgeNewerMigrations(db).catch((error: unknown) => problems.push((error as Error).message));
+    const breaks = ahead.length > 0 ? await newerMigrationProblem(db) : null;
+    if (breaks) problems.push(breaks.message);
     return { notes, problems };
   } catch (error) {
     return {

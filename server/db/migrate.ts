@@ -65,15 +65,15 @@ async function appliedMigrations(db: Db): Promise<Applied[]> {
 }
 
 /**
- * Refuses (DatabaseAhead) when the database holds a migration this build does not know, unless
- * that migration recorded an oldest build this build is, or is newer than: during a rolling
- * upgrade whose migrations only expand, the build before keeps serving.
+ * Why this build cannot work on the database: it holds a migration this build does not know that
+ * did not record an oldest build this build is, or is newer than. Null when there is none: during
+ * a rolling upgrade whose migrations only expand, the build before keeps serving.
  */
-export async function judgeNewerMigrations(db: Db): Promise<void> {
+export async function newerMigrationProblem(db: Db): Promise<DatabaseAhead | null> {
   const known = new Set(migrationFiles().map((file) => file.version));
   const applied = await appliedMigrations(db);
   const breaking = applied.filter((row) => !known.has(row.version) && !(row.oldestBuild && known.has(row.oldestBuild)));
-  if (breaking.length > 0) throw new DatabaseAhead(applied.at(-1)!.version, [...known].at(-1) ?? "(none)");
+  return breaking.length > 0 ? new DatabaseAhead(applied.at(-1)!.version, [...known].at(-1) ?? "(none)") : null;
 }
 
 /**
@@ -86,7 +86,8 @@ export async function migrate(db: Db): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await tx.exec("create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())");
-    await judgeNewerMigrations(tx);
+    const ahead = await newerMigrationProblem(tx);
+    if (ahead) throw ahead;
     const applied = new Set((await appliedMigrations(tx)).map((row) => row.version));
     const pending = files.filter((file) => !applied.has(file.version));
     for (const file of pending) {

@@ -21,7 +21,9 @@ import { startBackgroundWork, stopBackgroundWork } from "./worker";
  * A run abandoned at its deadline stops: its handler's upstream reads and webhook posts are cut
  * when the job's signal aborts, over real HTTP, and it begins no next step (no retry of the post).
  */
-const DEADLINE_SECONDS = 1;
+/** Short, but long enough on a busy machine for the run to reach its post or read before it. */
+const DEADLINE_SECONDS = 3;
+const WEBHOOK_TIMEOUT_MS = 12_000;
 const scope = { organizationId: "org_northwind", storeUrl: US_STORE };
 
 let upstream: DemoUpstream;
@@ -38,7 +40,7 @@ beforeAll(async () => {
   vi.stubEnv("UPSTREAM_BASE_URL", upstream.baseUrl.replace(/:\d+/, `:${relay.port}`));
   vi.stubEnv("DELEGATION_KEY", "abort-test-master-key-".padEnd(40, "m"));
   vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "1");
-  vi.stubEnv("WEBHOOK_TIMEOUT_MS", "6000");
+  vi.stubEnv("WEBHOOK_TIMEOUT_MS", String(WEBHOOK_TIMEOUT_MS));
   db = reachDb(await database(), [US_STORE]);
   registerAllJobs();
   startBackgroundWork({ runDeadlineSeconds: DEADLINE_SECONDS });
@@ -84,20 +86,20 @@ describe("a run's abort signal", () => {
       // The check records the notification and queues its webhook; the worker posts it.
       expect((await checkStoreRules(scope)).detail).toMatch(/^1 rules checked: 1 fired/);
       const [notification] = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
-      await vi.waitFor(() => expect(closed).toHaveLength(1), { timeout: 10_000 });
-      // Cut at the run's deadline, not at the webhook's 6 s timeout.
+      await vi.waitFor(() => expect(closed).toHaveLength(1), { timeout: 15_000 });
+      // Cut at the run's deadline, not at the webhook's timeout.
       expect(closed[0]! - arrived[0]!).toBeLessThan(DEADLINE_SECONDS * 1000 + 1_500);
       await vi.waitFor(async () => expect(await webhookAttempts(db, notification!.id)).toHaveLength(1), { timeout: 5_000 });
       expect(await webhookAttempts(db, notification!.id)).toEqual([{ attempt: 1, outcome: "unknown", status: null }]);
-      // Its backoff (1 s) and the webhook's timeout pass: no second post.
-      await new Promise((resolve) => setTimeout(resolve, 7_000));
+      // The webhook's timeout and its first backoff (1 s) pass: no second post.
+      await new Promise((resolve) => setTimeout(resolve, arrived[0]! + WEBHOOK_TIMEOUT_MS + 2_000 - Date.now()));
       expect(arrived).toHaveLength(1);
       expect(await webhookAttempts(db, notification!.id)).toHaveLength(1);
     } finally {
       receiver.closeAllConnections();
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
-  }, 30_000);
+  }, 60_000);
 
   it("cuts a digest's upstream read that outlasts the run's deadline", async () => {
     const grant = await grantFor("owner@example.com");
@@ -125,8 +127,8 @@ describe("a run's abort signal", () => {
       },
       new Date(),
     );
-    // The product rows answer only after 8 s.
-    upstream.setFaults([{ route: "products", latencyMs: 8_000 }]);
+    // The product rows answer only after 15 s.
+    upstream.setFaults([{ route: "products", latencyMs: 15_000 }]);
     try {
       const cut = () => relay.closed.filter((connection) => !connection.answered);
       const cutBefore = cut().length;
@@ -135,9 +137,9 @@ describe("a run's abort signal", () => {
       await vi.waitFor(
         async () => {
           const [job] = await db.query<{ detail: string | null }>("select detail from jobs where id = $1", [id]);
-          expect(job!.detail).toBe("Abandoned after its 1-second deadline.");
+          expect(job!.detail).toBe(`Abandoned after its ${DEADLINE_SECONDS}-second deadline.`);
         },
-        { timeout: 10_000 },
+        { timeout: 15_000 },
       );
       // The read's connection is closed unanswered at the deadline, long before its answer would come.
       await vi.waitFor(() => expect(cut().length).toBeGreaterThan(cutBefore), { timeout: 3_000 });
@@ -145,5 +147,5 @@ describe("a run's abort signal", () => {
     } finally {
       upstream.setFaults([]);
     }
-  }, 30_000);
+  }, 60_000);
 });

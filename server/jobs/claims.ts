@@ -118,26 +118,6 @@ export async function renewLeases(db: Db, workerId: string, ids: string[], lease
 /** A cap no tenant reaches: the spare claim's. */
 const NO_TENANT_CAP = 1_000_000;
 
-/**
- * A worker's claim for its `free` slots: first fairly within each tenant's cap; then, when slots
- * are left over, into all of them but one beyond the cap (still round-robin), so a tenant alone
- * in the queue is not held to its cap while this worker idles, and one slot always stays for a
- * tenant that runs nothing yet.
- */
-export async function claimForSlots(
-  db: Db,
-  workerId: string,
-  names: string[],
-  free: number,
-  options: { leaseSeconds: number; deadlineSeconds: number; tenantConcurrency: number },
-): Promise<ClaimedRow[]> {
-  const { leaseSeconds, deadlineSeconds, tenantConcurrency } = options;
-  const fair = await claimJobs(db, workerId, names, free, leaseSeconds, deadlineSeconds, tenantConcurrency);
-  const spare = free - fair.length - 1;
-  if (spare <= 0) return fair;
-  return [...fair, ...(await claimJobs(db, workerId, names, spare, leaseSeconds, deadlineSeconds, NO_TENANT_CAP))];
-}
-
 /** A worker's claim, and when it should look again. */
 interface WorkerClaim {
   claimed: ClaimedRow[];
@@ -149,16 +129,24 @@ interface WorkerClaim {
   now: Date;
 }
 
-/** `claimForSlots` and what is due next, in one transaction. */
-export function claimForWorker(
+/**
+ * A worker's claim for its `free` slots, in one transaction: first fairly within each tenant's
+ * cap; then, when slots are left over, into all of them but one beyond the cap (still
+ * round-robin), so a tenant alone in the queue is not held to its cap while this worker idles,
+ * and one slot always stays for a tenant that runs nothing yet. Then what is due next.
+ */
+export function claimForSlots(
   db: Db,
   workerId: string,
   names: string[],
   free: number,
   options: { leaseSeconds: number; deadlineSeconds: number; tenantConcurrency: number },
 ): Promise<WorkerClaim> {
+  const { leaseSeconds, deadlineSeconds, tenantConcurrency } = options;
   return db.transaction(async (tx) => {
-    const claimed = await claimForSlots(tx, workerId, names, free, options);
+    const claimed = await claimJobs(tx, workerId, names, free, leaseSeconds, deadlineSeconds, tenantConcurrency);
+    const spare = free - claimed.length - 1;
+    if (spare > 0) claimed.push(...(await claimJobs(tx, workerId, names, spare, leaseSeconds, deadlineSeconds, NO_TENANT_CAP)));
     const [next] = await tx.query<{ queued: Date | null; lapse: Date | null; now: Date }>(
       `select (select min(run_at) from jobs where state = 'queued' and name = any($1::text[])) as queued,
          (select min(lease_until) from jobs where state = 'running' and name = any($1::text[]) and locked_by <> $2) as lapse,
@@ -167,12 +155,8 @@ export function claimForWorker(
     );
     const { queued, lapse, now } = next!;
     const later = [queued, lapse].filter((at): at is Date => at !== null && at > now);
-    return {
-      claimed,
-      dueLeft: queued !== null && queued <= now,
-      nextAt: later.length ? new Date(Math.min(...later.map(Number))) : null,
-      now,
-    };
+    const nextAt = later.length ? new Date(Math.min(...later.map(Number))) : null;
+    return { claimed, dueLeft: queued !== null && queued <= now, nextAt, now };
   });
 }
 

@@ -187,12 +187,12 @@ describe.each(storageBackends())("the job queue on %s", (backend) => {
       for (let index = 0; index < 10; index += 1) await enqueue(name, { index }, { db, organizationId: alone });
       const options = { leaseSeconds: 30, deadlineSeconds: 900, tenantConcurrency: 2 };
       // Two within the cap, one more into the spare slots, one slot left.
-      expect(await claimForSlots(db, "worker-a", [name], 4, options)).toHaveLength(3);
+      expect((await claimForSlots(db, "worker-a", [name], 4, options)).claimed).toHaveLength(3);
       // Another worker's free slots: none within the cap (3 run), all but one beyond it.
-      expect(await claimForSlots(db, "worker-b", [name], 4, options)).toHaveLength(3);
+      expect((await claimForSlots(db, "worker-b", [name], 4, options)).claimed).toHaveLength(3);
       // A tenant that runs nothing takes a worker's last slot at once.
       const { id } = await enqueue(name, {}, { db, organizationId: late });
-      expect((await claimForSlots(db, "worker-a", [name], 1, options)).map((job) => job.id)).toEqual([id]);
+      expect((await claimForSlots(db, "worker-a", [name], 1, options)).claimed.map((job) => job.id)).toEqual([id]);
     });
 
     it("keeps each tenant's jobs in the order of their run_at, then of their enqueueing", async () => {

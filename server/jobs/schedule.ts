@@ -8,8 +8,8 @@ import type { Recurring } from "./queue";
  * them. When it fires, every recurring job whose slot began is queued, all in one statement, each
  * slot under its unique key (`name@<slot start>`): however many instances queue it, the first
  * wins and the slot runs once. A slot that could not be queued (the database was away) is queued
- * by `catchUp`, which the worker's slow poll calls; an instance that starts mid-slot queues the
- * current slot at once.
+ * at the timer's next slot, or by the worker's slow poll (`catchUp`); an instance that starts
+ * mid-slot queues the current slot at once.
  */
 export interface Schedule {
   catchUp(): Promise<void>;
@@ -51,7 +51,7 @@ export function startSchedule(recurring: readonly Recurring[]): Schedule {
     } catch (error) {
       logger.warn(
         { err: error instanceof Error ? error.message : String(error) },
-        "Recurring jobs could not be queued; the next poll tries again",
+        "Recurring jobs could not be queued; the next slot tries again",
       );
     }
     if (stopped || recurring.length === 0) return;

@@ -55,7 +55,7 @@ describe("the background worker", () => {
     registerJob("test.recurring", async () => ({ detail: "ran" }), { maxAttempts: 1 });
     registerJob("test.quick", async () => ({ detail: "ran" }));
     scheduleRecurring("test.recurring", 500);
-    // The safety poll is a minute away: every job here starts because the worker is told, or knows, it is due.
+    // The safety poll is minutes away: every job here starts because the worker is told, or knows, it is due.
     startBackgroundWork({ runDeadlineSeconds: DEADLINE_SECONDS });
   });
   afterAll(() => stopBackgroundWork());
@@ -76,7 +76,7 @@ describe("the background worker", () => {
     for (const key of slots) expect(new Date(key.replace("test.recurring@", "")).getTime() % 500).toBe(0);
   });
 
-  it("starts a queued job within a second, told by the database, its slow poll a minute away", async () => {
+  it("starts a queued job within a second, told by the database, its slow poll minutes away", async () => {
     const db = await database();
     const waits: number[] = [];
     for (const runAt of [undefined, new Date(Date.now() + 1_500)]) {

@@ -5,7 +5,7 @@ import { settings } from "@/server/config/settings";
 import { database } from "@/server/db/database";
 import { logger } from "@/server/observability/log";
 import { processSingleton } from "@/server/runtime/singleton";
-import { claimForWorker, releaseClaims, renewLeases } from "./claims";
+import { claimForSlots, releaseClaims, renewLeases } from "./claims";
 import { registeredJobs, runJob } from "./queue";
 import { startSchedule, type Schedule } from "./schedule";
 
@@ -17,8 +17,12 @@ import { startSchedule, type Schedule } from "./schedule";
  * told. Idle, it touches the database only for its recurring slots and that poll.
  */
 const CHANNEL = "dashboard_jobs";
-/** The safety net: at most this long between two claims. */
-const SAFETY_POLL_MS = 60_000;
+/**
+ * The safety net: at most this long between two claims. Longer than the digest planner's minute,
+ * whose claim (every instance is told of its slot) already looks at the whole queue each minute:
+ * idle, the net never fires beside it.
+ */
+const SAFETY_POLL_MS = 300_000;
 
 interface Worker {
   id: string;
@@ -81,7 +85,7 @@ async function claimOnce(worker: Worker): Promise<number> {
   worker.dueLeft ||= free <= 0;
   if (free <= 0) return databaseNow(worker) + worker.safetyPollMs;
   const db = await database();
-  const claim = await claimForWorker(db, worker.id, registeredJobs().names, free, {
+  const claim = await claimForSlots(db, worker.id, registeredJobs().names, free, {
     leaseSeconds,
     deadlineSeconds: worker.runDeadlineSeconds,
     tenantConcurrency,
@@ -141,7 +145,7 @@ function notified(worker: Worker, payload: string): void {
 /**
  * Starts this process's worker (server/main.ts, after the database opened); a no-op when
  * BACKGROUND_JOBS=off. `runDeadlineSeconds` replaces JOBS_RUN_DEADLINE_SECONDS and `pollMs` the
- * safety net's minute (tests use shorter ones).
+ * safety net's five minutes (tests use shorter ones).
  */
 export function startBackgroundWork(options: { pollMs?: number; runDeadlineSeconds?: number } = {}): void {
   const { enabled, leaseSeconds, runDeadlineSeconds } = settings().jobs;

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { settings } from "@/server/config/settings";
-import { DatabaseAhead, judgeNewerMigrations, newestAppliedMigration } from "@/server/db/migrate";
+import { newerMigrationProblem, newestAppliedMigration } from "@/server/db/migrate";
 import { database, DatabaseUnavailable } from "@/server/db/database";
 import { jsonResponse } from "@/server/http/responses";
 import { route } from "@/server/http/pipeline";
@@ -44,12 +44,8 @@ async function appliedMigration(): Promise<{ applied: string; breaks: string | n
   const read = async () => {
     const db = await database();
     const applied = await newestAppliedMigration(db);
-    if (!buildInfo().migration || applied <= buildInfo().migration) return { applied, breaks: null };
-    const breaks = await judgeNewerMigrations(db).then(
-      () => null,
-      (error: unknown) => (error instanceof DatabaseAhead ? error.message : Promise.reject(error)),
-    );
-    return { applied, breaks };
+    const ahead = buildInfo().migration && applied > buildInfo().migration;
+    return { applied, breaks: ahead ? ((await newerMigrationProblem(db))?.message ?? null) : null };
   };
   try {
     return await Promise.race([read(), timedOut]);
@@ -94,15 +90,8 @@ const readinessHandler = async ({ requestId }: { requestId: string }) => {
   const schema =
     applied === "unavailable" ? "unknown" : !expected || applied === expected ? "current" : applied < expected ? "behind" : "ahead";
   const breaks = read === "unavailable" ? null : read.breaks;
-  const status = isDraining()
-    ? "draining"
-    : database !== "ok"
-      ? "unavailable"
-      : schema === "behind"
-        ? "migrations_pending"
-        : breaks
-          ? "schema_too_new"
-          : "ok";
+  const problem = database !== "ok" ? "unavailable" : schema === "behind" ? "migrations_pending" : breaks ? "schema_too_new" : null;
+  const status = isDraining() ? "draining" : (problem ?? "ok");
   const databaseKind = settings().database.embedded ? "embedded (PGlite, this instance only)" : "postgresql";
   const grants = database === "ok" && schema !== "behind" && settings().delegation.enabled ? await grantCensus() : null;
   return jsonResponse(
