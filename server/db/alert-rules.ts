@@ -184,3 +184,13 @@ export async function webhookOriginProblem(db: Db, { production, appOrigin }: { 
     ? null
     : `APP_ORIGIN is required in production when alert rules call webhooks (${count} do): their payloads link to the dashboard, so set it to its public origin (https://dashboard.example.com).`;
 }
+
+/** Open alert episodes (of rules not deleted) per store of `storeUrls`, as the transaction's reach shows them. */
+export async function openEpisodeCounts(db: Db, storeUrls: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ storeUrl: string; open: number }>(
+    `select e.store_url as "storeUrl", count(*)::int as open from alert_episodes e join alert_rules r on r.id = e.rule_id
+     where e.resolved_at is null and r.deleted_at is null and e.store_url = any($1::text[]) group by e.store_url`,
+    [storeUrls],
+  );
+  return new Map(rows.map((row) => [row.storeUrl, row.open]));
+}

@@ -71,6 +71,8 @@ interface HandlerContext<P, Q, B> {
   upstream: UpstreamClient;
   /** That key: on store routes, the key of that store (absent only on routes without a session). */
   key: SessionKey;
+  /** The upstream as the key of one store of the scope (a reach route reading each store with its own key). */
+  upstreamOf: (storeUrl: string) => UpstreamClient;
   query: Q;
   body: B;
   /** Whether the body came as a form post (answer with a redirect, not JSON). */
@@ -213,6 +215,9 @@ export function route<P = Record<string, string>, Q = Record<string, never>, B =
       const named = namedOrganization(request, url);
       let scope: VerifiedScope | undefined;
       let upstream: UpstreamClient | undefined;
+      let upstreamOf: HandlerContext<P, Q, B>["upstreamOf"] = () => {
+        throw new DashboardError(404, "not_found");
+      };
       if (spec.session !== false) {
         session = await requireSession(request);
         const ring = await ringReach(session, requestId, request.signal);
@@ -221,6 +226,13 @@ export function route<P = Record<string, string>, Q = Record<string, never>, B =
         // Every upstream call goes with the key of what it names: a store's own key, never another of the ring.
         key = (scope.store && ring.keyOfStore(scope.store.url)) ?? ring.keyOfOrganization(scope.organizationId);
         upstream = keyClient(session, key, requestId, request.signal).with({ organizationId: scope.organizationId ?? undefined });
+        const { stores } = scope;
+        upstreamOf = (storeUrl) => {
+          const store = stores.find((candidate) => candidate.url === storeUrl);
+          const storeKey = store && ring.keyOfStore(store.url);
+          if (!store || !storeKey) throw new DashboardError(404, "not_found", `Store ${storeUrl} is not in your reach.`);
+          return keyClient(session!, storeKey, requestId, request.signal).with({ organizationId: store.organizationId });
+        };
       }
       const query = parseQuery(url, (spec.query ? resolve(spec.query, params) : noQuery) as z.ZodType<Q>);
       const bodySpec = spec.body ? resolve(spec.body, params) : undefined;
@@ -237,6 +249,7 @@ export function route<P = Record<string, string>, Q = Record<string, never>, B =
           scope: scope!,
           upstream: upstream!,
           key: key!,
+          upstreamOf,
           query,
           body,
           form,

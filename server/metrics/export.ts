@@ -1,7 +1,7 @@
 import "server-only";
 import { storeProfileSchema } from "@/shared/schemas/store";
 import type { MetricsFilters, ProductSummary } from "@/shared/schemas/product-metrics-view";
-import { EXPORT_MANIFEST_HEADER, type ExportManifestBase } from "@/shared/schemas/export-manifest";
+import { EXPORT_MANIFEST_HEADER } from "@/shared/schemas/export-manifest";
 import { productRows, tablePage } from "@/shared/metrics/presentation";
 import type { SortColumn } from "@/shared/metrics/view-state";
 import { interpretCurrency } from "@/shared/store-locale";
@@ -48,16 +48,12 @@ async function describe(upstream: UpstreamClient, options: ExportOptions, kind: 
   return { storeUrl: options.storeUrl, filters: options.filters, timeZone: profile.timezone, currency: profile.currency, kind };
 }
 
-function csvResponse(
-  description: ExportDescription,
-  manifest: ExportManifestBase,
-  body: ReadableStream<Uint8Array> | string,
-  requestId: string,
-) {
+/** A CSV file with its manifest's fixed part in the header, as every export of the dashboard is sent. */
+export function csvResponse(fileName: string, manifest: object, body: ReadableStream<Uint8Array> | string, requestId: string) {
   return new Response(body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="${csvFileName(description)}"`,
+      "content-disposition": `attachment; filename="${fileName}"`,
       "cache-control": "no-store",
       "x-request-id": requestId,
       // Percent-encoded JSON: a header holds ASCII only, and the store's values may not be.
@@ -115,7 +111,7 @@ export async function exportProductsCsv(upstream: UpstreamClient, options: Expor
   ]);
   const manifest = manifestBase(description, options.request, buildInfo().version);
   return csvResponse(
-    description,
+    csvFileName(description),
     manifest,
     productsCsv(view.products, view.totals.revenue, table, description.currency),
     upstream.requestId,
@@ -153,5 +149,5 @@ export async function exportRowsCsv(upstream: UpstreamClient, options: ExportOpt
     },
     cancel: () => void batches.return?.(undefined),
   });
-  return csvResponse(description, manifestBase(description, options.request, buildInfo().version), body, upstream.requestId);
+  return csvResponse(csvFileName(description), manifestBase(description, options.request, buildInfo().version), body, upstream.requestId);
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { interpretCurrency, interpretTimeZone } from "@/shared/store-locale";
 import { zonedLocalToEpochMs } from "@/shared/time-zone";
-import type { ExportManifestBase } from "@/shared/schemas/export-manifest";
+import type { ExportManifestBase, StoreManifestPart } from "@/shared/schemas/export-manifest";
 import type { ExportDescription } from "./csv";
 
 const DAY_MS = 86_400_000;
@@ -42,22 +42,12 @@ export function rangeInZone(startDate: string, endDate: string, zone: string): E
   };
 }
 
-/** Everything the manifest says that the server knows before the file reaches the browser. */
-export function manifestBase(
-  description: ExportDescription,
-  request: { endpoint: string; parameters: Record<string, string> },
-  version: string,
-  now: Date = new Date(),
-): ExportManifestBase {
+/** A store's part of a manifest: its currency and zone as given and as read, and the range's exact bounds in that zone. */
+export function storeManifestPart(description: Omit<ExportDescription, "kind">): StoreManifestPart {
   const zone = interpretTimeZone(description.timeZone);
   const currency = interpretCurrency(description.currency);
   return {
-    manifest_version: 1,
-    kind: description.kind,
     store_url: description.storeUrl,
-    endpoint: request.endpoint,
-    parameters: request.parameters,
-    dimension_source: description.filters.dimension_source ?? "conversion",
     currency: {
       store_value: description.currency,
       used: currency.code ?? (currency.raw?.trim() || "none"),
@@ -65,6 +55,25 @@ export function manifestBase(
     },
     time_zone: { store_value: description.timeZone, used: zone.label, ...(zone.fallbackNote ? { note: zone.fallbackNote } : {}) },
     range: rangeInZone(description.filters.startDate, description.filters.endDate, zone.zone),
+  };
+}
+
+/** Everything the manifest says that the server knows before the file reaches the browser. */
+export function manifestBase(
+  description: ExportDescription,
+  request: { endpoint: string; parameters: Record<string, string> },
+  version: string,
+  now: Date = new Date(),
+): ExportManifestBase {
+  const { store_url, ...store } = storeManifestPart(description);
+  return {
+    manifest_version: 1,
+    kind: description.kind,
+    store_url,
+    endpoint: request.endpoint,
+    parameters: request.parameters,
+    dimension_source: description.filters.dimension_source ?? "conversion",
+    ...store,
     annotations: [],
     dashboard_version: version,
     exported_at: now.toISOString(),

@@ -11,19 +11,8 @@ export const tableExportFields = {
 /** A store-local day whose length is not 24 hours (a daylight-saving change). */
 const irregularDaySchema = z.strictObject({ date: z.string(), hours: z.number() });
 
-/**
- * What an export was: sent beside each CSV file as `<file>.manifest.json`. The dashboard writes
- * every field but the last two in the export's `x-export-manifest` header; the browser adds the
- * file's SHA-256 and its row count from the very bytes it saved. "Verify" reads it back.
- */
-export const exportManifestSchema = z.object({
-  manifest_version: z.literal(1),
-  kind: z.enum(["products", "rows"]),
+const storeFields = {
   store_url: z.string(),
-  /** The dashboard route that made the file; with `parameters`, what "Verify" asks again. */
-  endpoint: z.string(),
-  parameters: z.record(z.string(), z.string()),
-  dimension_source: z.enum(["conversion", "first_touch"]),
   /** The store's value as sent, what the figures were read as, and a note when they differ. */
   currency: z.object({ store_value: z.string().nullable(), used: z.string(), note: z.string().optional() }),
   time_zone: z.object({ store_value: z.string(), used: z.string(), note: z.string().optional() }),
@@ -36,12 +25,40 @@ export const exportManifestSchema = z.object({
     days: z.number(),
     irregular_days: z.array(irregularDaySchema),
   }),
-  /** Notes and actions of the store within the range; empty until notes travel with exports. */
-  annotations: z.array(z.unknown()),
+};
+export type StoreManifestPart = z.infer<z.ZodObject<typeof storeFields>>;
+
+/** What every export's manifest holds besides what it describes. */
+const envelope = {
+  manifest_version: z.literal(1),
+  /** The dashboard route that made the file; with `parameters`, what "Verify" asks again. */
+  endpoint: z.string(),
+  parameters: z.record(z.string(), z.string()),
   dashboard_version: z.string(),
   exported_at: z.string(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   row_count: z.number().int().nonnegative(),
+};
+
+/**
+ * What an export was: sent beside each CSV file as `<file>.manifest.json`. The dashboard writes
+ * every field but the last two in the export's `x-export-manifest` header; the browser adds the
+ * file's SHA-256 and its row count from the very bytes it saved. "Verify" reads it back.
+ */
+export const exportManifestSchema = z.object({
+  ...envelope,
+  kind: z.enum(["products", "rows"]),
+  ...storeFields,
+  dimension_source: z.enum(["conversion", "first_touch"]),
+  /** Notes and actions of the store within the range; empty until notes travel with exports. */
+  annotations: z.array(z.unknown()),
+});
+/** The All stores table: each store with its own currency, zone and range. */
+export const portfolioManifestSchema = z.object({
+  ...envelope,
+  kind: z.literal("portfolio"),
+  compare: z.enum(["previous", "year", "off"]),
+  stores: z.array(z.object(storeFields)),
 });
 export type ExportManifest = z.infer<typeof exportManifestSchema>;
 /** The part the server knows before the file is saved. */

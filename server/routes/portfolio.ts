@@ -1,0 +1,67 @@
+import "server-only";
+import { route } from "@/server/http/pipeline";
+import type { VerifiedScope } from "@/server/http/scope";
+import type { UpstreamClient } from "@/server/upstream/client";
+import { portfolioCsvResponse } from "@/server/portfolio/export";
+import { openAlertsOf, readPortfolio, type PortfolioRead } from "@/server/portfolio/read";
+import { resolvePreset } from "@/shared/metrics/date-range";
+import { firstDirection, sortPortfolio, totalsByCurrency } from "@/shared/portfolio";
+import { portfolioExportQuerySchema, portfolioQuerySchema, type PortfolioQuery } from "@/shared/schemas/portfolio";
+
+/** The reach's stores, each over the dates given or its own preset (the last 7 days by default), each with its own key. */
+function readOf(context: {
+  scope: VerifiedScope;
+  query: PortfolioQuery;
+  upstreamOf: (storeUrl: string) => UpstreamClient;
+  request: Request;
+}): PortfolioRead {
+  const { startDate, endDate, range, compare } = context.query;
+  return {
+    stores: context.scope.stores.map((store) => ({ url: store.url, name: store.name })),
+    rangeIn: (timeZone) => (startDate && endDate ? { startDate, endDate } : resolvePreset(range ?? "last7", timeZone)),
+    compare,
+    upstreamOf: context.upstreamOf,
+    signal: context.request.signal,
+  };
+}
+
+const encoder = new TextEncoder();
+const line = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`);
+
+/**
+ * GET /api/portfolio: NDJSON, one line per store of the reach as soon as it has answered (a
+ * store that failed says why in its line), then the totals per currency.
+ */
+export const portfolio = route(
+  { methods: ["GET"], path: "/api/portfolio", scope: "reach", query: portfolioQuerySchema },
+  async (context) => {
+    // Read before the answer starts, so that a database failure is an answer of its own.
+    const read = { ...readOf(context), openAlerts: await openAlertsOf(context.scope.stores) };
+    // Started here, within the route's reach: the stream only passes the lines on.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        readPortfolio(read, (row) => controller.enqueue(line(row))).then(
+          (rows) => {
+            controller.enqueue(line({ type: "result", stores: rows.length, totalsByCurrency: totalsByCurrency(rows) }));
+            controller.close();
+          },
+          (error: unknown) => controller.error(error),
+        );
+      },
+    });
+    return new Response(body, {
+      headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store", "x-request-id": context.requestId },
+    });
+  },
+);
+
+/** GET /api/portfolio/export: the table as CSV in its sort order, saved with its manifest. */
+export const portfolioExport = route(
+  { methods: ["GET"], path: "/api/portfolio/export", scope: "reach", query: portfolioExportQuerySchema },
+  async (context) => {
+    const { sort = "name", direction = firstDirection(sort), compare } = context.query;
+    const rows = sortPortfolio(await readPortfolio(readOf(context)), sort, direction);
+    const request = { endpoint: context.url.pathname, parameters: Object.fromEntries(context.url.searchParams), compare };
+    return portfolioCsvResponse(rows, request, context.requestId);
+  },
+);
