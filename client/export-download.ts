@@ -1,5 +1,6 @@
 import { dashboardFetch } from "@/client/queries/api-client";
-import { EXPORT_MANIFEST_HEADER, exportManifestSchema, type ExportManifest } from "@/shared/schemas/export-manifest";
+import type { z } from "zod";
+import { EXPORT_MANIFEST_HEADER } from "@/shared/schemas/export-manifest";
 import { dataRowCount, sha256Hex } from "@/shared/export-verify";
 
 /** The file name the dashboard gave a download (`content-disposition`), or a fallback. */
@@ -21,11 +22,14 @@ function save(blob: Blob, name: string) {
  * Fetches an export and saves it with its manifest: the server's description of the request,
  * completed here with the SHA-256 and the row count of the very bytes saved.
  */
-export async function downloadWithManifest(path: string): Promise<ExportManifest> {
+export async function downloadWithManifest<S extends z.ZodType<{ kind: string; sha256: string; row_count: number }>>(
+  path: string,
+  schema: S,
+): Promise<z.infer<S>> {
   const response = await dashboardFetch(path, { accept: "text/csv" });
   const bytes = await response.arrayBuffer();
   const base = JSON.parse(decodeURIComponent(response.headers.get(EXPORT_MANIFEST_HEADER) ?? "null")) as unknown;
-  const manifest = exportManifestSchema.parse({
+  const manifest = schema.parse({
     ...(base as object),
     sha256: await sha256Hex(bytes),
     row_count: dataRowCount(new TextDecoder().decode(bytes)),

@@ -37,14 +37,26 @@ export function digestSummary(search: string, timeZone: string, now: Date): Dige
   if (parts.length === 0) parts.push("All orders (no filter)");
   parts.push(ATTRIBUTION[state.source === "first_touch" ? "first_touch" : "conversion"]);
   const range = dateRangeOf(state, timeZone, now);
-  const named = state.range === "custom" ? "Custom range" : presetLabels[state.range];
-  const mode = state.compare === "year" ? "year" : "previous";
-  const against = comparisonRange(range, mode);
+  const { named, mode, against } = rangeWords(state);
   return {
     filters: parts.join(" · "),
     range: `${named}: ${span(range)} (${timeZone})`,
-    comparison: `compared with ${mode === "year" ? "the same weekdays 52 weeks earlier" : "the period just before"}: ${span(against)}`,
+    comparison: `${against}: ${span(comparisonRange(range, mode))}`,
   };
+}
+
+function rangeWords(state: ReturnType<typeof parseViewState>["state"]) {
+  const mode = state.compare === "year" ? "year" : "previous";
+  const against = `compared with ${mode === "year" ? "the same weekdays 52 weeks earlier" : "the period just before"}`;
+  return { named: state.range === "custom" ? "Custom range" : presetLabels[state.range], mode, against } as const;
+}
+
+/** A digest of several stores in words: its range, which each store reads in its own zone, and its comparison. */
+export function portfolioSummaryLine(search: string): string {
+  const { state } = parseViewState(new URLSearchParams(search));
+  const { named, against } = rangeWords(state);
+  const dates = state.range === "custom" ? ` (${span({ startDate: state.from!, endDate: state.to! })})` : "";
+  return `${named}${dates}, each store's own days in its own time zone, ${against}.`;
 }
 
 /** The summary as one line (Send now's confirmation, the plain-text e-mail). */

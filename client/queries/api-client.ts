@@ -87,6 +87,28 @@ export async function dashboardFetch(path: string, options: ApiOptions & { accep
   return response;
 }
 
+/** An NDJSON answer's lines as they arrive, each checked by `schema`; a line cut off or out of shape is an ApiRequestError. */
+export async function* ndjsonLines<T>(response: Response, schema: z.ZodType<T>, signal?: AbortSignal): AsyncGenerator<T> {
+  const requestId = response.headers.get("x-request-id") ?? undefined;
+  if (!response.body) throw new ApiRequestError(502, "The answer had no body.", "upstream_malformed", requestId);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  for (;;) {
+    let lines: T[];
+    try {
+      const { value, done } = await reader.read();
+      if (done) return;
+      const parts = (buffered + value).split("\n");
+      buffered = parts.pop()!;
+      lines = parts.map((part) => schema.parse(JSON.parse(part)));
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new ApiRequestError(502, "The answer was cut off before the figures were complete.", "upstream_malformed", requestId);
+    }
+    yield* lines;
+  }
+}
+
 /** Calls a dashboard route and validates its JSON with the resource's schema. */
 export async function apiFetch<T extends z.ZodType>(path: string, schema: T, options: ApiOptions = {}): Promise<z.infer<T>> {
   return (await apiFetchWithHeaders(path, schema, options)).data;

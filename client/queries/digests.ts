@@ -1,6 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { digestListSchema, digestSchema, digestSentSchema, type NewDigest } from "@/shared/schemas/digest";
+import {
+  digestListSchema,
+  digestSchema,
+  digestSentSchema,
+  portfolioDigestListSchema,
+  type NewDigest,
+  type NewPortfolioDigest,
+} from "@/shared/schemas/digest";
 import { buildPath } from "@/shared/url";
 import { apiFetch } from "./api-client";
 import { grantKeys } from "./grants";
@@ -10,6 +17,7 @@ const digestsPath = (storeUrl: string, ...rest: string[]) => buildPath(["api", "
 const digestKeys = {
   all: ["digests"] as const,
   store: (storeUrl: string, organizationId?: string) => [...digestKeys.all, storeUrl, organizationId ?? ""] as const,
+  portfolio: () => [...digestKeys.all, "portfolio"] as const,
 };
 
 const digestsQueryOptions = (storeUrl: string, organizationId?: string) =>
@@ -29,7 +37,7 @@ export function useDigestActions(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: digestKeys.store(storeUrl, organizationId) }),
+      queryClient.invalidateQueries({ queryKey: digestKeys.all }),
       queryClient.invalidateQueries({ queryKey: grantKeys.store(storeUrl, organizationId) }),
     ]);
   return {
@@ -46,4 +54,21 @@ export function useDigestActions(storeUrl: string, organizationId?: string) {
       mutationFn: (id: string) => apiFetch(digestsPath(storeUrl, id, "send"), digestSentSchema, { organizationId, method: "POST" }),
     }),
   };
+}
+
+/** GET /api/portfolio/digests: the digests of several stores, and the stores the signed-in person has granted. */
+export function usePortfolioDigests() {
+  return useQuery({
+    queryKey: digestKeys.portfolio(),
+    queryFn: ({ signal }) => apiFetch("/api/portfolio/digests", portfolioDigestListSchema, { signal }),
+    staleTime: 0,
+  });
+}
+
+export function useCreatePortfolioDigest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewPortfolioDigest) => apiFetch("/api/portfolio/digests", digestSchema, { method: "POST", body: input }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: digestKeys.portfolio() }),
+  });
 }

@@ -8,7 +8,7 @@ import {
   type ProductMetricsView,
 } from "@/shared/schemas/product-metrics-view";
 import { buildPath } from "@/shared/url";
-import { ApiRequestError, apiFetch, dashboardFetch, rememberRequestId } from "./api-client";
+import { ApiRequestError, apiFetch, dashboardFetch, ndjsonLines, rememberRequestId } from "./api-client";
 
 type Query = Record<string, string | undefined>;
 
@@ -61,26 +61,12 @@ async function fetchView(
   // An error before streaming starts is an ordinary Error-shaped answer.
   const response = await dashboardFetch(path, { accept: "application/x-ndjson", organizationId, signal });
   const requestId = response.headers.get("x-request-id") ?? undefined;
-  if (!response.body) throw new ApiRequestError(502, "The answer had no body.", "upstream_malformed", requestId);
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffered += value;
-      let newline: number;
-      while ((newline = buffered.indexOf("\n")) !== -1) {
-        const event = productMetricsEventSchema.parse(JSON.parse(buffered.slice(0, newline)));
-        buffered = buffered.slice(newline + 1);
-        if (event.type === "progress") setProgress(key, { rows: event.rows, percent: event.percent, day: event.day });
-        else if (event.type === "result") return rememberRequestId(event.view, requestId);
-        else throw new ApiRequestError(event.status, event.error, event.code, event.requestId ?? requestId);
-      }
+    for await (const event of ndjsonLines(response, productMetricsEventSchema, signal)) {
+      if (event.type === "progress") setProgress(key, { rows: event.rows, percent: event.percent, day: event.day });
+      else if (event.type === "result") return rememberRequestId(event.view, requestId);
+      else throw new ApiRequestError(event.status, event.error, event.code, event.requestId ?? requestId);
     }
-  } catch (error) {
-    if (error instanceof ApiRequestError || signal.aborted) throw error;
-    throw new ApiRequestError(502, "The answer was cut off before the figures were complete.", "upstream_malformed", requestId);
   } finally {
     setProgress(key, undefined);
   }

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useStoreContext } from "@/client/queries/context";
 import type { Context } from "@/shared/schemas/context";
@@ -44,7 +45,12 @@ export function ContextView({ organizationId }: { organizationId?: string }) {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <h1 className="text-2xl font-semibold">Organizations and stores</h1>
+        <div>
+          <h1 className="text-2xl font-semibold">Organizations and stores</h1>
+          <Link href="/stores" className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+            All stores: every store&apos;s figures on one page
+          </Link>
+        </div>
         {defaultContext.data && <OrganizationSwitcher context={defaultContext.data} selected={organizationId} />}
       </div>
       {context.isPending ? (

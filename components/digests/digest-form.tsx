@@ -9,50 +9,26 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
-const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
+export const field =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
 
-/** Schedules a saved view: daily or weekly, at a time in the store's zone, to a list of addresses. */
-export function DigestForm({ storeUrl, organizationId, canSchedule }: { storeUrl: string; organizationId?: string; canSchedule: boolean }) {
-  const views = useSavedViews(storeUrl, organizationId);
-  const { create } = useDigestActions(storeUrl, organizationId);
-  const [problem, setProblem] = useState<string>();
-  const id = useId();
+/** When and to whom, as a form posts it. */
+export function scheduleOf(data: FormData) {
+  const cadence = String(data.get("cadence"));
+  return {
+    cadence,
+    weekday: cadence === "weekly" ? Number(data.get("weekday")) : undefined,
+    localTime: String(data.get("localTime") ?? ""),
+    recipients: String(data.get("recipients") ?? "")
+      .split(/[\s,;]+/)
+      .filter(Boolean),
+  };
+}
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const cadence = String(data.get("cadence"));
-    const parsed = newDigestSchema.safeParse({
-      savedViewId: String(data.get("savedViewId") ?? ""),
-      cadence,
-      weekday: cadence === "weekly" ? Number(data.get("weekday")) : undefined,
-      localTime: String(data.get("localTime") ?? ""),
-      recipients: String(data.get("recipients") ?? "")
-        .split(/[\s,;]+/)
-        .filter(Boolean),
-    });
-    if (!parsed.success) return setProblem(parsed.error.issues[0]?.message);
-    setProblem(undefined);
-    const form = event.currentTarget;
-    create.mutate(parsed.data, { onSuccess: () => form.reset() });
-  }
-
-  const noViews = views.data?.views.length === 0;
+/** How often, which weekday, what time (in `zone`) and to whom: the fields every digest form has. */
+export function ScheduleFields({ id, zone }: { id: string; zone: string }) {
   return (
-    <form method="post" onSubmit={submit} className="grid gap-4 sm:grid-cols-2" aria-describedby={problem ? `${id}-problem` : undefined}>
-      <div>
-        <label htmlFor={`${id}-view`} className="text-sm font-medium">
-          Saved view
-        </label>
-        <select id={`${id}-view`} name="savedViewId" className={field} required disabled={!views.data || noViews}>
-          {views.data?.views.map((view) => (
-            <option key={view.id} value={view.id}>
-              {view.name}
-            </option>
-          ))}
-        </select>
-        {noViews && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Save a view on the Product metrics page first.</p>}
-      </div>
+    <>
       <div>
         <label htmlFor={`${id}-cadence`} className="text-sm font-medium">
           How often
@@ -76,7 +52,7 @@ export function DigestForm({ storeUrl, organizationId, canSchedule }: { storeUrl
       </div>
       <div>
         <label htmlFor={`${id}-time`} className="text-sm font-medium">
-          Time, in the store&apos;s time zone
+          Time, in {zone}
         </label>
         <input id={`${id}-time`} name="localTime" type="time" className={field} defaultValue="08:00" required />
       </div>
@@ -86,6 +62,44 @@ export function DigestForm({ storeUrl, organizationId, canSchedule }: { storeUrl
         </label>
         <textarea id={`${id}-recipients`} name="recipients" rows={2} className={field} required />
       </div>
+    </>
+  );
+}
+
+/** Schedules a saved view: daily or weekly, at a time in the store's zone, to a list of addresses. */
+export function DigestForm({ storeUrl, organizationId, canSchedule }: { storeUrl: string; organizationId?: string; canSchedule: boolean }) {
+  const views = useSavedViews(storeUrl, organizationId);
+  const { create } = useDigestActions(storeUrl, organizationId);
+  const [problem, setProblem] = useState<string>();
+  const id = useId();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const parsed = newDigestSchema.safeParse({ savedViewId: String(data.get("savedViewId") ?? ""), ...scheduleOf(data) });
+    if (!parsed.success) return setProblem(parsed.error.issues[0]?.message);
+    setProblem(undefined);
+    const form = event.currentTarget;
+    create.mutate(parsed.data, { onSuccess: () => form.reset() });
+  }
+
+  const noViews = views.data?.views.length === 0;
+  return (
+    <form method="post" onSubmit={submit} className="grid gap-4 sm:grid-cols-2" aria-describedby={problem ? `${id}-problem` : undefined}>
+      <div>
+        <label htmlFor={`${id}-view`} className="text-sm font-medium">
+          Saved view
+        </label>
+        <select id={`${id}-view`} name="savedViewId" className={field} required disabled={!views.data || noViews}>
+          {views.data?.views.map((view) => (
+            <option key={view.id} value={view.id}>
+              {view.name}
+            </option>
+          ))}
+        </select>
+        {noViews && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Save a view on the Product metrics page first.</p>}
+      </div>
+      <ScheduleFields id={id} zone="the store's time zone" />
       <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
         <Button type="submit" disabled={!canSchedule || create.isPending || noViews}>
           Schedule digest

@@ -17,7 +17,8 @@ function when(digest: DigestItem): string {
   return `${day} at ${digest.localTime} (${digest.timeZone})`;
 }
 
-function DigestRow({ digest, storeUrl, organizationId }: { digest: DigestItem; storeUrl: string; organizationId?: string }) {
+/** A scheduled digest: when and to whom, Send now and Delete (a digest of several stores is kept under `storeUrl`). */
+export function DigestRow({ digest, storeUrl, organizationId }: { digest: DigestItem; storeUrl: string; organizationId?: string }) {
   const { remove, sendNow } = useDigestActions(storeUrl, organizationId);
   const suffix = organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : "";
   return (
@@ -28,6 +29,13 @@ function DigestRow({ digest, storeUrl, organizationId }: { digest: DigestItem; s
             {digest.viewName} {!digest.grantActive && <Badge tone="warn">Stopped: its grant has ended</Badge>}
             {digest.viewDeleted && <Badge tone="warn">Stopped: its saved view was deleted</Badge>}
           </p>
+          {digest.portfolio && (
+            <p className="break-words text-slate-600 dark:text-slate-400">
+              Stores: {digest.portfolio.stores.join(", ")}
+              {digest.portfolio.withoutGrant.length > 0 &&
+                ` · left out, without a grant in force: ${digest.portfolio.withoutGrant.join(", ")}`}
+            </p>
+          )}
           <p className="text-slate-600 dark:text-slate-400">
             {when(digest)} · next <time dateTime={digest.nextRunAt}>{formatDateTime(digest.nextRunAt, digest.timeZone)}</time>
           </p>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { exportPath } from "@/client/queries/product-metrics";
 import { downloadWithManifest } from "@/client/export-download";
+import { exportManifestSchema } from "@/shared/schemas/export-manifest";
 import { formatNumber } from "@/shared/format";
 import { ErrorPanel } from "@/components/ui/error-panel";
 
@@ -31,7 +32,7 @@ export function ExportButtons({
     setError(undefined);
     setDone(undefined);
     try {
-      const manifest = await downloadWithManifest(exportPath(storeUrl, filters, kind, organizationId, table));
+      const manifest = await downloadWithManifest(exportPath(storeUrl, filters, kind, organizationId, table), exportManifestSchema);
       setDone(`Saved ${formatNumber(manifest.row_count)} rows and the file's manifest (SHA-256 ${manifest.sha256.slice(0, 12)}…).`);
     } catch (caught) {
       setError(caught);

@@ -24,7 +24,18 @@ const fieldClass = "rounded-lg border border-slate-300 bg-white px-3 py-1.5 text
 
 type Update = (patch: Partial<ViewState>) => void;
 
-export function DateControls({ state, range, onChange }: { state: ViewState; range: DateRange; onChange: Update }) {
+export function DateControls({
+  state,
+  range,
+  onChange,
+  bothComparisons = true,
+}: {
+  state: Pick<ViewState, "range" | "compare">;
+  range: DateRange;
+  onChange: Update;
+  /** Offers the previous period and a year earlier side by side. */
+  bothComparisons?: boolean;
+}) {
   const [from, setFrom] = useState(range.startDate);
   const [to, setTo] = useState(range.endDate);
   const invalid = !from || !to || from > to;
@@ -108,7 +119,7 @@ export function DateControls({ state, range, onChange }: { state: ViewState; ran
           <option value="off">No comparison</option>
           <option value="previous">Previous period</option>
           <option value="year">A year earlier (same weekdays)</option>
-          <option value="both">Previous period and a year earlier</option>
+          {bothComparisons && <option value="both">Previous period and a year earlier</option>}
         </select>
       </div>
     </div>

@@ -27,6 +27,7 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
   const pathname = usePathname();
   const store = useCurrentStore(session.stores.map((reachable) => reachable.url));
   const storeBase = store ? `/stores/${encodeURIComponent(store)}` : "";
+  const ring = new Set([...session.stores.map((reachable) => reachable.url), ...(session.keys ?? []).flatMap((key) => key.storeUrls)]);
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <a
@@ -41,6 +42,11 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
           Store analytics
         </Link>
         <nav aria-label="Main" className="order-last flex w-full flex-wrap items-center gap-x-4 gap-y-1 sm:order-none sm:w-auto">
+          {ring.size >= 2 && (
+            <HeaderLink href="/stores" current={pathname === "/stores"}>
+              All stores
+            </HeaderLink>
+          )}
           {store && (
             <>
               <HeaderLink href={storeBase} current={pathname === storeBase}>

@@ -9,7 +9,8 @@ import { enqueue, registerJob, scheduleRecurring, type RunningJob } from "@/serv
 import { UpstreamHttpError } from "@/server/upstream/client";
 import { composeDigest } from "./compose";
 import { renderDigest } from "./render";
-import { activeRecipients, lastSendOf, recordSend, scheduleById, takeDueSlots } from "./store";
+import { composePortfolioDigest, renderPortfolioDigest } from "@/server/portfolio/digest";
+import { activeRecipients, lastSendOf, recordSend, scheduleById, takeDueSlots, type DigestSchedule } from "./store";
 
 const PLAN = "digest.plan";
 const SEND = "digest.send";
@@ -48,6 +49,13 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
     return { detail: `Not sent: its saved view “${schedule.viewName}” was deleted. Restore the view, or schedule another one.` };
   const recipients = await activeRecipients(db, scheduleId);
   if (recipients.length === 0) return { detail: "Not sent: every recipient unsubscribed." };
+  if (schedule.portfolio) {
+    const content = await composePortfolioDigest(db, schedule, new Date(), job.signal);
+    const view = `${publicOrigin()}/stores?${content.search}`;
+    return settleDeliveries(
+      await deliver(job, schedule, slot, recipients, (unsubscribe) => renderPortfolioDigest(content, { view, unsubscribe })),
+    );
+  }
   const { upstream } = await grantedUpstream(schedule.grantId, { signal: job.signal });
   let content;
   try {
@@ -61,14 +69,29 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
   params.set("organizationId", schedule.organizationId);
   const viewLink = `${publicOrigin()}/stores/${encodeURIComponent(schedule.storeUrl)}/products?${params}`;
   const dataChanges = `${publicOrigin()}/stores/${encodeURIComponent(schedule.storeUrl)}/data-changes?${new URLSearchParams({ organizationId: schedule.organizationId })}`;
+  const outcomes = await deliver(job, schedule, slot, recipients, (unsubscribe) =>
+    renderDigest(content, { view: viewLink, unsubscribe, dataChanges }),
+  );
+  // Sent to someone: the next digest names only days restated after this one looked.
+  if (outcomes.sent > 0) await recordSend(db, scheduleId, slot, content.restated.asOf);
+  return settleDeliveries(outcomes);
+}
+
+/** The digest to each recipient, under its own key (schedule, slot, recipient), with its own unsubscribe link. */
+async function deliver(
+  job: RunningJob,
+  schedule: DigestSchedule,
+  slot: string,
+  recipients: { email: string; token: string }[],
+  render: (unsubscribe: string) => { subject: string; html: string; text: string },
+) {
   const outcomes = newDeliveryTally();
   for (const recipient of recipients) {
     const unsubscribe = `${publicOrigin()}/api/unsubscribe/${recipient.token}`;
-    const message = renderDigest(content, { view: viewLink, unsubscribe, dataChanges });
     const delivery = await deliverMail({
-      key: `digest:${scheduleId}:${slot}:${recipient.email}`,
+      key: `digest:${schedule.id}:${slot}:${recipient.email}`,
       to: recipient.email,
-      ...message,
+      ...render(unsubscribe),
       headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
       organizationId: schedule.organizationId,
       storeUrl: schedule.storeUrl,
@@ -78,9 +101,7 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
     });
     outcomes[delivery.outcome] += 1;
   }
-  // Sent to someone: the next digest names only days restated after this one looked.
-  if (outcomes.sent > 0) await recordSend(db, scheduleId, slot, content.restated.asOf);
-  return settleDeliveries(outcomes);
+  return outcomes;
 }
 
 export function registerDigestJobs(): void {

@@ -10,12 +10,15 @@ export interface DigestSchedule extends DigestCadence {
   id: string;
   organizationId: string;
   storeUrl: string;
-  savedViewId: string;
+  /** Null for a digest of several stores. */
+  savedViewId: string | null;
   viewName: string;
   /** Its saved view was deleted (restorable for a while): nothing is sent meanwhile. */
   viewDeleted: boolean;
-  /** The saved view's query. */
+  /** The saved view's query (a digest of several stores: its range and comparison). */
   search: string;
+  /** A digest of the All stores table: its stores, each read through its own grant. */
+  portfolio: Portfolio | null;
   grantId: string;
   /** Whose grant it reads through: the one person who may change or delete it. */
   grantOwnerEmail: string;
@@ -25,24 +28,31 @@ export interface DigestSchedule extends DigestCadence {
   recipients: { email: string; unsubscribed: boolean }[];
 }
 
+export interface Portfolio {
+  stores: { url: string; organizationId: string }[];
+  search: string;
+}
+
 /** The recipient `r` of digest `d` unsubscribed from the store's mail (through any digest or alert of it). */
 const SUPPRESSED = `exists (select 1 from mail_suppressions s
   where s.organization_id = d.organization_id and s.store_url = d.store_url and s.email = r.email)`;
 
 const COLUMNS = `d.id, d.organization_id as "organizationId", d.store_url as "storeUrl", d.saved_view_id as "savedViewId",
-  v.name as "viewName", v.deleted_at is not null as "viewDeleted", coalesce(v.view->>'search', '') as search, d.grant_id as "grantId",
+  coalesce(v.name, 'All stores') as "viewName", v.deleted_at is not null as "viewDeleted",
+  coalesce(v.view->>'search', d.portfolio->>'search', '') as search, d.portfolio, d.grant_id as "grantId",
   (select g.owner_email from grants g where g.id = d.grant_id) as "grantOwnerEmail", d.cadence, d.weekday, d.local_time as "localTime", d.time_zone as "timeZone",
   d.next_run_at as "nextRunAt", d.created_by_email as "createdByEmail", d.created_at as "createdAt",
   coalesce((select json_agg(json_build_object('email', r.email, 'unsubscribed', r.unsubscribed_at is not null or ${SUPPRESSED}) order by r.email)
     from digest_recipients r where r.schedule_id = d.id), '[]'::json) as recipients`;
-const FROM = "digest_schedules d join saved_views v on v.id = d.saved_view_id";
+const FROM = "digest_schedules d left join saved_views v on v.id = d.saved_view_id";
 
 export async function createSchedule(
   db: Db,
   input: DigestCadence & {
     organizationId: string;
     storeUrl: string;
-    savedViewId: string;
+    savedViewId: string | null;
+    portfolio?: Portfolio;
     grantId: string;
     recipients: string[];
     createdByEmail: string;
@@ -52,8 +62,9 @@ export async function createSchedule(
   const id = `digest_${randomUUID()}`;
   return db.transaction(async (tx) => {
     await tx.query(
-      `insert into digest_schedules (id, organization_id, store_url, saved_view_id, grant_id, cadence, weekday, local_time, time_zone, next_run_at, created_by_email, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      `insert into digest_schedules (id, organization_id, store_url, saved_view_id, grant_id, cadence, weekday, local_time, time_zone, next_run_at,
+         created_by_email, created_at, portfolio)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         id,
         input.organizationId,
@@ -67,6 +78,7 @@ export async function createSchedule(
         nextDigestSlot(input, now),
         input.createdByEmail,
         now,
+        input.portfolio ? JSON.stringify(input.portfolio) : null,
       ],
     );
     for (const email of new Set(input.recipients.map((address) => address.toLowerCase()))) {
@@ -86,8 +98,16 @@ export async function scheduleById(db: Db, id: string): Promise<DigestSchedule |
 
 export function listSchedules(db: Db, organizationId: string, storeUrl: string): Promise<DigestSchedule[]> {
   return db.query<DigestSchedule>(
-    `select ${COLUMNS} from ${FROM} where d.organization_id = $1 and d.store_url = $2 order by d.created_at`,
+    `select ${COLUMNS} from ${FROM} where d.organization_id = $1 and d.store_url = $2 and d.portfolio is null order by d.created_at`,
     [organizationId, storeUrl],
+  );
+}
+
+/** The digests of several stores kept by `storeUrls` (each under the store it belongs to). */
+export function listPortfolioSchedules(db: Db, storeUrls: readonly string[]): Promise<DigestSchedule[]> {
+  return db.query<DigestSchedule>(
+    `select ${COLUMNS} from ${FROM} where d.portfolio is not null and d.store_url = any($1::text[]) order by d.created_at`,
+    [storeUrls],
   );
 }
 
@@ -163,9 +183,9 @@ export async function storeOfToken(db: Db, token: string): Promise<string | null
 
 export async function subscriptionOf(db: Db, token: string): Promise<Subscription | null> {
   const [row] = await db.query<Subscription>(
-    `select r.email, v.name as "viewName", d.organization_id as "organizationId", d.store_url as "storeUrl",
+    `select r.email, coalesce(v.name, 'All stores') as "viewName", d.organization_id as "organizationId", d.store_url as "storeUrl",
        r.unsubscribed_at is not null or ${SUPPRESSED} as unsubscribed
-     from digest_recipients r join digest_schedules d on d.id = r.schedule_id join saved_views v on v.id = d.saved_view_id
+     from digest_recipients r join digest_schedules d on d.id = r.schedule_id left join saved_views v on v.id = d.saved_view_id
      where r.unsubscribe_token = $1`,
     [token],
   );

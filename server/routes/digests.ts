@@ -13,7 +13,7 @@ import { newDigestSchema, type DigestItem } from "@/shared/schemas/digest";
 import { storeProfileSchema } from "@/shared/schemas/store";
 import { LIMITS } from "@/shared/limits";
 import { interpretTimeZone } from "@/shared/store-locale";
-import { digestSummary, summaryLine } from "@/shared/digest-summary";
+import { digestSummary, portfolioSummaryLine, summaryLine } from "@/shared/digest-summary";
 
 const COLLECTION = "/api/stores/[storeUrl]/digests";
 
@@ -25,7 +25,9 @@ function digestPath(raw: RawParams): { storeUrl: string; id: string } {
   return { storeUrl, id };
 }
 
-function item(schedule: DigestSchedule, activeGrants: Set<string>): DigestItem {
+/** A digest as the pages list it; a digest of several stores names its stores and those without a grant in force. */
+export function item(schedule: DigestSchedule, activeGrants: Set<string>, withoutGrant: string[] = []): DigestItem {
+  const stores = schedule.portfolio?.stores.map((store) => store.url);
   return {
     id: schedule.id,
     savedViewId: schedule.savedViewId,
@@ -38,7 +40,8 @@ function item(schedule: DigestSchedule, activeGrants: Set<string>): DigestItem {
     nextRunAt: new Date(schedule.nextRunAt).toISOString(),
     recipients: schedule.recipients,
     createdByEmail: schedule.createdByEmail,
-    grantActive: activeGrants.has(schedule.grantId),
+    grantActive: stores ? withoutGrant.length < stores.length : activeGrants.has(schedule.grantId),
+    ...(stores ? { portfolio: { storeUrl: schedule.storeUrl, stores, withoutGrant } } : {}),
   };
 }
 
@@ -154,7 +157,12 @@ export const sendDigestNow = route(
       return enqueueDigest(schedule, `now-${now.toISOString()}`, tx);
     });
     return jsonResponse(
-      { jobId: id, shows: summaryLine(digestSummary(schedule.search, schedule.timeZone, now)) },
+      {
+        jobId: id,
+        shows: schedule.portfolio
+          ? portfolioSummaryLine(schedule.search)
+          : summaryLine(digestSummary(schedule.search, schedule.timeZone, now)),
+      },
       { status: 202, requestId },
     );
   },

@@ -1,0 +1,120 @@
+import "server-only";
+import { createElement } from "react";
+import type { Db } from "@/server/db/database";
+import { inReach } from "@/server/db/reach";
+import type { DigestSchedule, Portfolio } from "@/server/digests/store";
+import { renderHtml } from "@/server/email/document";
+import { grantedUpstream } from "@/server/grants/granted-upstream";
+import { grantInForce } from "@/server/grants/store";
+import { portfolioSummaryLine } from "@/shared/digest-summary";
+import { formatCurrency, formatDate, formatNumber, formatPercent } from "@/shared/format";
+import { comparisonRange, type DateRange } from "@/shared/metrics/date-range";
+import { relativeChange } from "@/shared/metrics/presentation";
+import { dateRangeOf, parseViewState } from "@/shared/metrics/view-state";
+import { sortPortfolio, totalsByCurrency } from "@/shared/portfolio";
+import type { PortfolioFigures, PortfolioRow, PortfolioStore } from "@/shared/schemas/portfolio";
+import { PortfolioEmail } from "./email";
+import { readPortfolio } from "./read";
+
+/** Each store's grant in force of `ownerEmail` (null: none), read within the stores' reach. */
+export async function grantsInForce(
+  db: Db,
+  stores: Readonly<Portfolio["stores"]>,
+  ownerEmail: string,
+  now: Date,
+): Promise<Map<string, string | null>> {
+  return inReach(
+    stores.map((store) => store.url),
+    async () => {
+      const found = new Map<string, string | null>();
+      for (const store of stores)
+        found.set(store.url, await grantInForce(db, { organizationId: store.organizationId, storeUrl: store.url, ownerEmail }, now));
+      return found;
+    },
+  );
+}
+
+/** What a digest of several stores says: each granted store's row, the stores left out, its range and comparison. */
+export interface PortfolioContent {
+  rows: PortfolioRow[];
+  /** Stores without their owner's grant in force, named in the digest. */
+  leftOut: string[];
+  /** "Last 7 days, each store's own days in its own time zone, compared with the period just before." */
+  shows: string;
+  search: string;
+  compare: "previous" | "year";
+}
+
+/**
+ * Reads the chosen stores through the grants of the digest's owner, each store's range resolved
+ * in its own zone at `now`; a store without a grant in force is left out and named. Like a
+ * store's digest, it always compares: with the page's comparison, else the period just before.
+ */
+export async function composePortfolioDigest(db: Db, schedule: DigestSchedule, now: Date, signal?: AbortSignal): Promise<PortfolioContent> {
+  const portfolio = schedule.portfolio!;
+  const grants = await grantsInForce(db, portfolio.stores, schedule.grantOwnerEmail, now);
+  const granted = portfolio.stores.filter((store) => grants.get(store.url));
+  const { state } = parseViewState(new URLSearchParams(portfolio.search));
+  const compare = state.compare === "year" ? "year" : "previous";
+  const rows = await inReach(
+    granted.map((store) => store.url),
+    () =>
+      readPortfolio({
+        stores: granted,
+        rangeIn: (timeZone) => dateRangeOf(state, timeZone, now),
+        compare,
+        upstreamOf: async (storeUrl) => (await grantedUpstream(grants.get(storeUrl)!, { signal })).upstream,
+        signal,
+      }),
+  );
+  return {
+    rows: sortPortfolio(rows, "name", "asc"),
+    leftOut: portfolio.stores.filter((store) => !grants.get(store.url)).map((store) => store.url),
+    shows: portfolioSummaryLine(portfolio.search),
+    search: portfolio.search,
+    compare,
+  };
+}
+
+const day = (date: string) => formatDate(`${date}T12:00:00Z`, "UTC");
+
+function figure(row: PortfolioStore, name: keyof PortfolioFigures): string {
+  const value = row.totals[name];
+  const shown = value === null ? "—" : name === "revenue" || name === "aov" ? formatCurrency(value, row.currency) : formatNumber(value);
+  const ratio = relativeChange(value, row.previous?.[name]);
+  return ratio === null ? shown : `${shown} (${formatPercent(ratio, 1, true)})`;
+}
+
+const span = (range: DateRange) => `${day(range.startDate)} – ${day(range.endDate)}`;
+
+/** One store in words: its name, its range and comparison, then its four figures with their changes, or why it has none. */
+function storeCells(row: PortfolioRow, compare: "previous" | "year"): string[] {
+  if ("error" in row) return [row.storeUrl, row.error.message];
+  const range = `${span(row)} (${row.timeZone}), against ${span(comparisonRange(row, compare))}`;
+  return [`${row.name} (${row.storeUrl})`, range, ...(["revenue", "orders", "units", "aov"] as const).map((name) => figure(row, name))];
+}
+
+export function renderPortfolioDigest(content: PortfolioContent, links: { view: string; unsubscribe: string }) {
+  const cells = content.rows.map((row) => storeCells(row, content.compare));
+  const totals = Object.entries(totalsByCurrency(content.rows))
+    .map(([code, total]) => `${code} ${formatCurrency(total.revenue, code)} (${total.stores} store${total.stores === 1 ? "" : "s"})`)
+    .join(" · ");
+  const leftOut = content.leftOut.length
+    ? `Left out, as no grant is in force for them: ${content.leftOut.join(", ")}. Grant access on each store's Digests page to include it.`
+    : "";
+  const subject = `All stores · ${content.rows.length} store${content.rows.length === 1 ? "" : "s"} · ${content.shows.split(",")[0]}`;
+  const text = [
+    "All stores",
+    content.shows,
+    "",
+    ...cells.map((row) => row.join(" · ")),
+    "",
+    `Totals per currency, never converted: ${totals || "none"}`,
+    ...(leftOut ? ["", leftOut] : []),
+    "",
+    `Open All stores: ${links.view}`,
+    `Unsubscribe: ${links.unsubscribe}`,
+  ].join("\n");
+  const html = renderHtml(createElement(PortfolioEmail, { subject, shows: content.shows, rows: cells, totals, leftOut, links }));
+  return { subject, html, text };
+}
