@@ -119,6 +119,12 @@ const SAMPLES: Record<string, Sample> = {
     idempotencyKey: true,
   },
   "GET /api/outbox": {},
+  "GET /api/portfolio": { query: RANGE },
+  "GET /api/portfolio/export": { query: `${RANGE}&sort=revenue` },
+  "GET /api/portfolio/digests": {},
+  "POST /api/portfolio/digests": {
+    body: { stores: [US_STORE], search: "range=last7", cadence: "daily", localTime: "08:00", recipients: ["team@example.com"] },
+  },
   "GET /api/stores/[storeUrl]/alerts": {},
   "POST /api/stores/[storeUrl]/alerts": { body: ALERT_RULE },
   "GET /api/stores/[storeUrl]/alerts/[id]": {},

@@ -22,6 +22,7 @@ const outDir = join(ROOT, "screenshots");
 const pages = [
   { name: "sign-in", path: "/sign-in", ready: "Sign in", signedIn: false },
   { name: "context", path: "/context", ready: store, signedIn: true },
+  { name: "all-stores", path: "/stores", ready: "Total, per currency", signedIn: true },
   { name: "store", path: `/stores/${store}`, ready: store, signedIn: true },
   { name: "products", path: `/stores/${store}/products?compare=previous`, ready: "Top products by revenue", signedIn: true },
   { name: "tracking", path: `/stores/${store}/tracking`, ready: "Base domain", signedIn: true },

@@ -45,20 +45,21 @@ export function parsePortfolioState(params: URLSearchParams): { state: Portfolio
     compare = "previous";
   }
   const rawSort = params.get("sort");
-  const sort = portfolioSorts.find((candidate) => candidate === rawSort) ?? "name";
+  // It opens on what needs attention first, the reason to start the day here.
+  const sort = portfolioSorts.find((candidate) => candidate === rawSort) ?? "attention";
   if (rawSort && sort !== rawSort) problems.push(`the sort column "${rawSort.slice(0, 40)}" was not understood`);
   const direction = params.get("direction") === "asc" ? "asc" : params.get("direction") === "desc" ? "desc" : firstDirection(sort);
   return { state: { range, from, to, compare, sort, direction }, problems };
 }
 
 /** The range and comparison as Product metrics reads them: a row's link, and a portfolio digest's settings. */
-export const viewSearch = (state: Pick<PortfolioState, "range" | "from" | "to" | "compare">) =>
-  toSearchParams({ ...defaultViewState, ...state }).toString();
+export const viewSearch = ({ range, from, to, compare }: PortfolioState) =>
+  toSearchParams({ ...defaultViewState, range, from, to, compare }).toString();
 
 export function portfolioSearch(state: PortfolioState): string {
   const params = new URLSearchParams({ range: state.range, ...(state.range === "custom" ? { from: state.from!, to: state.to! } : {}) });
   if (state.compare !== "previous") params.set("compare", state.compare);
-  if (state.sort !== "name") params.set("sort", state.sort);
+  if (state.sort !== "attention") params.set("sort", state.sort);
   if (state.direction !== firstDirection(state.sort)) params.set("direction", state.direction);
   return params.toString();
 }

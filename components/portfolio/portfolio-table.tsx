@@ -60,7 +60,10 @@ function StoreRow({ row, state }: { row: PortfolioStore; state: PortfolioState }
         </span>
       </th>
       <td data-label="Currency and time zone" className={cell}>
-        {row.currency} · <Breakable text={row.timeZone} />
+        {row.currency}
+        <span className="block text-xs text-slate-600 dark:text-slate-400">
+          <Breakable text={row.timeZone} />
+        </span>
       </td>
       <td data-label="Revenue" className={cell}>
         <Figure row={row} figure="revenue" against={against}>

@@ -8,6 +8,7 @@ export const PRODUCTS_PAGE = `/stores/${US_STORE}/products?range=custom&from=202
 /** Every page of a signed-in user, with what shows once it has loaded. */
 export const SIGNED_IN_PAGES: { name: string; path: string; ready: (page: Page) => Locator }[] = [
   { name: "context", path: "/context", ready: (page) => page.getByText(US_STORE).first() },
+  { name: "all stores", path: "/stores", ready: (page) => page.getByTestId("portfolio-totals") },
   {
     name: "store overview",
     path: `/stores/${US_STORE}`,

@@ -59,7 +59,7 @@ export const portfolio = route(
 export const portfolioExport = route(
   { methods: ["GET"], path: "/api/portfolio/export", scope: "reach", query: portfolioExportQuerySchema },
   async (context) => {
-    const { sort = "name", direction = firstDirection(sort), compare } = context.query;
+    const { sort = "attention", direction = firstDirection(sort), compare } = context.query;
     const rows = sortPortfolio(await readPortfolio(readOf(context)), sort, direction);
     const request = { endpoint: context.url.pathname, parameters: Object.fromEntries(context.url.searchParams), compare };
     return portfolioCsvResponse(rows, request, context.requestId);
