@@ -14,6 +14,7 @@ import { benchIsolation } from "./isolation";
 import { measureDemoUpstreamLargeResponse } from "./demo-upstream";
 import { benchMemory } from "./memory";
 import { benchPage } from "./page";
+import { benchPortfolio } from "./portfolio";
 import { benchProxy } from "./proxy";
 import { benchRollups } from "./rollups";
 import { benchRetention } from "./retention";
@@ -35,6 +36,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   flood: () => benchFlood(),
   idle: () => benchIdle(),
   scanner: () => benchScanner(),
+  portfolio: () => benchPortfolio(),
   upstream: async () => {
     const result = await measureDemoUpstreamLargeResponse({ scale: 35 });
     console.log(`\nDemo upstream, 365-day products response at --scale ${result.scale}`);
