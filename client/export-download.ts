@@ -1,5 +1,7 @@
 import { dashboardFetch } from "@/client/queries/api-client";
+import { useState } from "react";
 import type { z } from "zod";
+import { formatNumber } from "@/shared/format";
 import { EXPORT_MANIFEST_HEADER } from "@/shared/schemas/export-manifest";
 import { dataRowCount, sha256Hex } from "@/shared/export-verify";
 
@@ -22,7 +24,7 @@ function save(blob: Blob, name: string) {
  * Fetches an export and saves it with its manifest: the server's description of the request,
  * completed here with the SHA-256 and the row count of the very bytes saved.
  */
-export async function downloadWithManifest<S extends z.ZodType<{ kind: string; sha256: string; row_count: number }>>(
+async function downloadWithManifest<S extends z.ZodType<{ kind: string; sha256: string; row_count: number }>>(
   path: string,
   schema: S,
 ): Promise<z.infer<S>> {
@@ -38,4 +40,23 @@ export async function downloadWithManifest<S extends z.ZodType<{ kind: string; s
   save(new Blob([bytes], { type: "text/csv" }), name);
   save(new Blob([`${JSON.stringify(manifest, null, 2)}\n`], { type: "application/json" }), name.replace(/\.csv$/, ".manifest.json"));
   return manifest;
+}
+
+type ManifestSchema = z.ZodType<{ kind: string; sha256: string; row_count: number }>;
+
+/** An export button's state: which download runs, what the last one saved, or why it failed. */
+export function useDownload<K extends string>() {
+  const [state, setState] = useState<{ pending?: K; done?: string; error?: unknown }>({});
+  const run = async (kind: K, path: string, schema: ManifestSchema) => {
+    setState({ pending: kind });
+    try {
+      const manifest = await downloadWithManifest(path, schema);
+      setState({
+        done: `Saved ${formatNumber(manifest.row_count)} rows and the file's manifest (SHA-256 ${manifest.sha256.slice(0, 12)}…).`,
+      });
+    } catch (error) {
+      setState({ error });
+    }
+  };
+  return { ...state, run };
 }

@@ -52,12 +52,13 @@ function rangeWords(state: ReturnType<typeof parseViewState>["state"]) {
 }
 
 /** A digest of several stores in words: its range, which each store reads in its own zone, and its comparison. */
-export function portfolioSummaryLine(search: string): string {
+export function portfolioSummary(search: string): { range: string; comparison: string } {
   const { state } = parseViewState(new URLSearchParams(search));
   const { named, against } = rangeWords(state);
   const dates = state.range === "custom" ? ` (${span({ startDate: state.from!, endDate: state.to! })})` : "";
-  return `${named}${dates}, each store's own days in its own time zone, ${against}.`;
+  return { range: `${named}${dates}, each store's own days in its own time zone`, comparison: against };
 }
 
 /** The summary as one line (Send now's confirmation, the plain-text e-mail). */
-export const summaryLine = (summary: DigestSummary) => `${summary.filters}. ${summary.range}, ${summary.comparison}.`;
+export const summaryLine = (summary: Omit<DigestSummary, "filters"> & { filters?: string }) =>
+  `${summary.filters ? `${summary.filters}. ` : ""}${summary.range}, ${summary.comparison}.`;

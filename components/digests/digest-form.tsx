@@ -66,6 +66,24 @@ export function ScheduleFields({ id, zone }: { id: string; zone: string }) {
   );
 }
 
+/** A form's problem found before sending (`${id}-problem`, which the form is described by), or the server's refusal. */
+export function FormProblems({ id, problem, error }: { id: string; problem?: string; error?: unknown }) {
+  return (
+    <>
+      {problem && (
+        <p id={`${id}-problem`} role="alert" className="text-sm font-medium text-rose-700 sm:col-span-2 dark:text-rose-300">
+          {problem}
+        </p>
+      )}
+      {error !== undefined && (
+        <div className="sm:col-span-2">
+          <ErrorPanel error={error} />
+        </div>
+      )}
+    </>
+  );
+}
+
 /** Schedules a saved view: daily or weekly, at a time in the store's zone, to a list of addresses. */
 export function DigestForm({ storeUrl, organizationId, canSchedule }: { storeUrl: string; organizationId?: string; canSchedule: boolean }) {
   const views = useSavedViews(storeUrl, organizationId);
@@ -109,16 +127,7 @@ export function DigestForm({ storeUrl, organizationId, canSchedule }: { storeUrl
           {create.isSuccess && `Scheduled “${create.data.viewName}”.`}
         </p>
       </div>
-      {problem && (
-        <p id={`${id}-problem`} role="alert" className="text-sm font-medium text-rose-700 sm:col-span-2 dark:text-rose-300">
-          {problem}
-        </p>
-      )}
-      {create.isError && (
-        <div className="sm:col-span-2">
-          <ErrorPanel error={create.error} />
-        </div>
-      )}
+      <FormProblems id={id} problem={problem} error={create.isError ? create.error : undefined} />
     </form>
   );
 }

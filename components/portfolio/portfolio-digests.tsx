@@ -11,7 +11,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
 import { DigestRow } from "@/components/digests/digests-view";
-import { ScheduleFields, scheduleOf } from "@/components/digests/digest-form";
+import { FormProblems, ScheduleFields, scheduleOf } from "@/components/digests/digest-form";
 
 /** The table by e-mail: the chosen stores, this page's range and comparison, through the grants of those stores. */
 export function PortfolioDigests({ stores, search }: { stores: string[]; search: PortfolioState }) {
@@ -66,16 +66,7 @@ export function PortfolioDigests({ stores, search }: { stores: string[]; search:
             {create.isSuccess && `Scheduled the digest of ${create.data.portfolio?.stores.length} stores.`}
           </p>
         </div>
-        {problem && (
-          <p id={`${id}-problem`} role="alert" className="text-sm font-medium text-rose-700 sm:col-span-2 dark:text-rose-300">
-            {problem}
-          </p>
-        )}
-        {create.isError && (
-          <div className="sm:col-span-2">
-            <ErrorPanel error={create.error} />
-          </div>
-        )}
+        <FormProblems id={id} problem={problem} error={create.isError ? create.error : undefined} />
       </form>
       {digests.isPending && <Skeleton lines={2} label="Loading digests" />}
       {digests.isError && <ErrorPanel error={digests.error} onRetry={() => digests.refetch()} />}

@@ -24,24 +24,13 @@ const AGAINST = { previous: "the previous period", year: "the same weekdays a ye
 const cell = "py-2 pr-4 align-top";
 const link = "font-medium text-indigo-700 hover:underline dark:text-indigo-300";
 
-function Figure({
-  row,
-  figure,
-  against,
-  children,
-}: {
-  row: PortfolioStore;
-  figure: keyof PortfolioFigures;
-  against: string;
-  children?: ReactNode;
-}) {
+function Figure({ row, figure, against }: { row: PortfolioStore; figure: keyof PortfolioFigures; against: string }) {
   const value = row.totals[figure];
   const shown = value === null ? "—" : figure === "revenue" || figure === "aov" ? formatCurrency(value, row.currency) : formatNumber(value);
   return (
     <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
       <span className="font-semibold whitespace-nowrap tabular-nums">{shown}</span>
       {row.previous && <ChangeBadge change={compactChange(value, row.previous[figure], against)} />}
-      {children}
     </span>
   );
 }
@@ -65,14 +54,12 @@ function StoreRow({ row, state }: { row: PortfolioStore; state: PortfolioState }
           <Breakable text={row.timeZone} />
         </span>
       </td>
-      <td data-label="Revenue" className={cell}>
-        <Figure row={row} figure="revenue" against={against}>
-          <Sparkline values={row.daily} label={`Revenue per day of ${row.name}, ${row.startDate} to ${row.endDate}`} />
-        </Figure>
-      </td>
-      {(["orders", "units", "aov"] as const).map((figure, index) => (
-        <td key={figure} data-label={COLUMNS[index + 3]![1]} className={cell}>
+      {(["revenue", "orders", "units", "aov"] as const).map((figure, index) => (
+        <td key={figure} data-label={COLUMNS[index + 2]![1]} className={cell}>
           <Figure row={row} figure={figure} against={against} />
+          {figure === "revenue" && (
+            <Sparkline values={row.daily} label={`Revenue per day of ${row.name}, ${row.startDate} to ${row.endDate}`} />
+          )}
         </td>
       ))}
       <td data-label="Top channel" className={cell}>

@@ -1,9 +1,9 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { usePortfolio, portfolioPath } from "@/client/queries/portfolio";
-import { downloadWithManifest } from "@/client/export-download";
+import { useDownload } from "@/client/export-download";
 import { dateRangeOf, defaultViewState } from "@/shared/metrics/view-state";
 import {
   firstDirection,
@@ -19,7 +19,7 @@ import type { PortfolioRow } from "@/shared/schemas/portfolio";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
-import { EmptyState } from "@/components/ui/states";
+import { EmptyState, ResetNotice } from "@/components/ui/states";
 import { DateControls } from "@/components/products/view-controls";
 import { COLUMNS, PortfolioTable } from "./portfolio-table";
 import { PortfolioDigests } from "./portfolio-digests";
@@ -38,25 +38,20 @@ function usePortfolioState() {
 }
 
 function ExportButton({ query }: { query: Record<string, string> }) {
-  const [state, setState] = useState<{ pending?: boolean; done?: string; error?: unknown }>({});
-  const run = async () => {
-    setState({ pending: true });
-    try {
-      const manifest = await downloadWithManifest(portfolioPath(query, true), portfolioManifestSchema);
-      setState({ done: `Saved ${manifest.row_count} stores and the file's manifest (SHA-256 ${manifest.sha256.slice(0, 12)}…).` });
-    } catch (error) {
-      setState({ error });
-    }
-  };
+  const { pending, done, error, run } = useDownload();
   return (
     <div className="flex flex-col items-end gap-1">
-      <Button variant="secondary" disabled={state.pending} onClick={() => void run()}>
-        {state.pending ? "Exporting the table…" : "Export table (CSV)"}
+      <Button
+        variant="secondary"
+        disabled={pending !== undefined}
+        onClick={() => void run("csv", portfolioPath(query, true), portfolioManifestSchema)}
+      >
+        {pending ? "Exporting the table…" : "Export table (CSV)"}
       </Button>
       <p role="status" className="text-xs text-slate-600 dark:text-slate-400">
-        {state.done}
+        {done}
       </p>
-      {state.error !== undefined && <ErrorPanel error={state.error} />}
+      {error !== undefined && <ErrorPanel error={error} />}
     </div>
   );
 }
@@ -85,14 +80,7 @@ export function PortfolioView({ stores }: { stores: string[] }) {
         </div>
         <ExportButton query={{ ...query, sort: state.sort, direction: state.direction }} />
       </header>
-      {problems.length > 0 && (
-        <p
-          role="status"
-          className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
-        >
-          Some settings in this link could not be used and were reset: {problems.join("; ")}.
-        </p>
-      )}
+      <ResetNotice problems={problems} />
       <Card>
         <div className="flex flex-wrap items-end justify-between gap-4">
           <DateControls

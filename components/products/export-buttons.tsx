@@ -1,12 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { exportPath } from "@/client/queries/product-metrics";
-import { downloadWithManifest } from "@/client/export-download";
+import { useDownload } from "@/client/export-download";
 import { exportManifestSchema } from "@/shared/schemas/export-manifest";
-import { formatNumber } from "@/shared/format";
 import { ErrorPanel } from "@/components/ui/error-panel";
 
 const buttonClass =
@@ -24,22 +22,9 @@ export function ExportButtons({
   filters: MetricsFilters;
   table: { q: string; sort: string; direction: string };
 }) {
-  const [pending, setPending] = useState<"products" | "rows">();
-  const [done, setDone] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const run = async (kind: "products" | "rows") => {
-    setPending(kind);
-    setError(undefined);
-    setDone(undefined);
-    try {
-      const manifest = await downloadWithManifest(exportPath(storeUrl, filters, kind, organizationId, table), exportManifestSchema);
-      setDone(`Saved ${formatNumber(manifest.row_count)} rows and the file's manifest (SHA-256 ${manifest.sha256.slice(0, 12)}…).`);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setPending(undefined);
-    }
-  };
+  const { pending, done, error, run: download } = useDownload<"products" | "rows">();
+  const run = (kind: "products" | "rows") =>
+    download(kind, exportPath(storeUrl, filters, kind, organizationId, table), exportManifestSchema);
   const verify = `/stores/${encodeURIComponent(storeUrl)}/verify${organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : ""}`;
   return (
     <div className="flex flex-col items-end gap-2">

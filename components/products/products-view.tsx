@@ -23,7 +23,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { FallbackNote } from "@/components/ui/fallback-note";
 import { PanelBoundary } from "@/components/ui/panel-boundary";
-import { EmptyState, Skeleton } from "@/components/ui/states";
+import { EmptyState, ResetNotice, Skeleton } from "@/components/ui/states";
 import { AttributionComparison } from "./attribution-comparison";
 import { BiggestChangesPanel } from "./biggest-changes";
 import { KpiCards, type KpiComparison } from "./kpi-cards";
@@ -139,14 +139,7 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
         </div>
       </header>
 
-      {problems.length > 0 && (
-        <p
-          role="status"
-          className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
-        >
-          Some settings in this link could not be used and were reset: {problems.join("; ")}.
-        </p>
-      )}
+      <ResetNotice problems={problems} />
 
       <Card boundary={{ name: "The view settings", requestId: requestIdOf(dimensions.data), resetKey: dimensions.data }}>
         <div className="space-y-4">

@@ -20,3 +20,16 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
     </div>
   );
 }
+
+/** What a link asked for that could not be used, and was reset. */
+export function ResetNotice({ problems }: { problems: string[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <p
+      role="status"
+      className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
+    >
+      Some settings in this link could not be used and were reset: {problems.join("; ")}.
+    </p>
+  );
+}

@@ -1,27 +1,22 @@
 import "server-only";
 import type { DigestSummary } from "@/shared/digest-summary";
+import { Fragment } from "react";
 import { EmailDocument, LINK_STYLE } from "@/server/email/document";
-
-export interface DigestFigure {
-  label: string;
-  current: string;
-  previous: string;
-  change: string;
-}
 
 interface DigestEmailProps {
   subject: string;
   viewName: string;
   storeUrl: string;
-  summary: DigestSummary;
+  summary: Pick<DigestSummary, "filters"> & { range: string; comparison: string };
   sent: string;
-  figures: DigestFigure[];
-  moved: string[];
+  /** The key figures: one row per figure (a store's digest) or per store (a digest of several stores), its first cell a row header. */
+  table: { caption: string; headings: string[]; rows: string[][] };
+  /** Lists under their headings: biggest changes, notes, totals… (empty ones are left out). */
+  sections: { heading: string; items: string[] }[];
   /** One line per day restated since the last digest. */
-  restated: string[];
-  pace: string;
-  notes: string[];
-  links: { view: string; unsubscribe: string; dataChanges: string };
+  restated?: string[];
+  pace?: string;
+  links: { view: string; viewText?: string; unsubscribe: string; dataChanges?: string };
 }
 
 const CELL = { padding: "6px 10px", borderBottom: "1px solid #ddd", textAlign: "left" } as const;
@@ -29,7 +24,7 @@ const H2 = { fontSize: "16px" } as const;
 
 /** A digest as an e-mail: what the view shows in words, a real table of figures, headings, links. */
 export function DigestEmail(props: DigestEmailProps) {
-  const { summary, figures, moved, restated, pace, notes, links } = props;
+  const { summary, table, sections, restated, pace, links } = props;
   return (
     <EmailDocument title={props.subject}>
       <main>
@@ -43,10 +38,10 @@ export function DigestEmail(props: DigestEmailProps) {
           {summary.range}, {summary.comparison}. As of {props.sent}.
         </p>
         <table style={{ borderCollapse: "collapse" }}>
-          <caption style={{ textAlign: "left", fontWeight: "bold" }}>Key figures</caption>
+          <caption style={{ textAlign: "left", fontWeight: "bold" }}>{table.caption}</caption>
           <thead>
             <tr>
-              {["Figure", "This period", "Comparison", "Change"].map((heading) => (
+              {table.headings.map((heading) => (
                 <th key={heading} scope="col" style={CELL}>
                   {heading}
                 </th>
@@ -54,29 +49,33 @@ export function DigestEmail(props: DigestEmailProps) {
             </tr>
           </thead>
           <tbody>
-            {figures.map((row) => (
-              <tr key={row.label}>
+            {table.rows.map(([label, ...cells]) => (
+              <tr key={label}>
                 <th scope="row" style={CELL}>
-                  {row.label}
+                  {label}
                 </th>
-                <td style={CELL}>{row.current}</td>
-                <td style={CELL}>{row.previous}</td>
-                <td style={CELL}>{row.change}</td>
+                {cells.map((cell, index) => (
+                  <td key={index} style={CELL} colSpan={cells.length === 1 ? table.headings.length - 1 : undefined}>
+                    {cell}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>
         </table>
-        {moved.length > 0 && (
-          <>
-            <h2 style={H2}>Biggest changes</h2>
-            <ul>
-              {moved.map((item) => (
-                <li key={item}>{item}</li>
-              ))}
-            </ul>
-          </>
-        )}
-        {restated.length > 0 && (
+        {sections
+          .filter((section) => section.items.length > 0)
+          .map((section) => (
+            <Fragment key={section.heading}>
+              <h2 style={H2}>{section.heading}</h2>
+              <ul>
+                {section.items.map((item, index) => (
+                  <li key={index}>{item}</li>
+                ))}
+              </ul>
+            </Fragment>
+          ))}
+        {restated && restated.length > 0 && (
           <>
             <h2 style={H2}>Restated days</h2>
             <ul>
@@ -97,19 +96,9 @@ export function DigestEmail(props: DigestEmailProps) {
             <p>{pace}</p>
           </>
         )}
-        {notes.length > 0 && (
-          <>
-            <h2 style={H2}>Notes</h2>
-            <ul>
-              {notes.map((note, index) => (
-                <li key={index}>{note}</li>
-              ))}
-            </ul>
-          </>
-        )}
         <p>
           <a href={links.view} style={LINK_STYLE}>
-            Open this view in the dashboard
+            {links.viewText ?? "Open this view in the dashboard"}
           </a>
         </p>
       </main>

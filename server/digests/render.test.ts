@@ -143,11 +143,20 @@ describe("the e-mail renderer", () => {
         storeUrl: "shop.example.com",
         summary,
         sent: "Nov 27, 2026, 4:00 AM (America/Toronto)",
-        figures: [{ label: "Revenue", current: "$1", previous: "$2", change: "−50%" }],
-        moved: ["Channel a&b: +$3"],
+        table: {
+          caption: "Key figures",
+          headings: ["Figure", "This period"],
+          rows: [
+            ["Revenue", "$1"],
+            ["A <store>", "cannot be read"],
+          ],
+        },
+        sections: [
+          { heading: "Biggest changes", items: ["Channel a&b: +$3"] },
+          { heading: "Notes", items: ["2026-11-01: <i>note</i>"] },
+        ],
         restated: ["Oct 3, 2026 was restated since the last digest: revenue +$1.00 (was $2.00), mostly a<b"],
         pace: "Pacing: ok",
-        notes: ["2026-11-01: <i>note</i>"],
         links,
       }),
       createElement(

@@ -4,7 +4,7 @@ import { enumLabel } from "@/shared/store-locale";
 import type { MetricsTotals, RevenueChange } from "@/shared/schemas/product-metrics-view";
 import { createElement } from "react";
 import { renderHtml } from "@/server/email/document";
-import { DigestEmail, type DigestFigure } from "./email";
+import { DigestEmail } from "./email";
 import type { DigestContent } from "./compose";
 import { restatedLine } from "./restated";
 
@@ -21,7 +21,8 @@ function change(current: number, previous: number): string {
   return `${ratio >= 0 ? "+" : ""}${formatPercent(ratio)}`;
 }
 
-function kpis(totals: MetricsTotals, previous: MetricsTotals, currency: string | null): DigestFigure[] {
+/** Each figure's label, value, comparison value and change. */
+function kpis(totals: MetricsTotals, previous: MetricsTotals, currency: string | null): string[][] {
   const money = (value: number) => formatCurrency(value, currency);
   const rows: [string, number, number, (value: number) => string][] = [
     ["Revenue", totals.revenue, previous.revenue, money],
@@ -29,7 +30,7 @@ function kpis(totals: MetricsTotals, previous: MetricsTotals, currency: string |
     ["Units", totals.units, previous.units, (value) => formatNumber(value)],
     ["Average order value", totals.averageOrderValue ?? 0, previous.averageOrderValue ?? 0, money],
   ];
-  return rows.map(([label, now, before, show]) => ({ label, current: show(now), previous: show(before), change: change(now, before) }));
+  return rows.map(([label, now, before, show]) => [label, show(now), show(before), change(now, before)]);
 }
 
 function movers(content: DigestContent): string[] {
@@ -69,7 +70,7 @@ export function renderDigest(content: DigestContent, links: { view: string; unsu
     `Shows: ${summary.filters}`,
     `${summary.range}, ${summary.comparison}. As of ${sent}.`,
     "",
-    ...figures.map((row) => `${row.label}: ${row.current} (was ${row.previous}, ${row.change})`),
+    ...figures.map(([label, current, previous, changed]) => `${label}: ${current} (was ${previous}, ${changed})`),
     ...(moved.length ? ["", "Biggest changes:", ...moved.map((item) => `- ${item}`)] : []),
     ...(restated.length ? ["", "Restated days:", ...restated.map((line) => `- ${line}`), `What changed: ${links.dataChanges}`] : []),
     ...(paceLine ? ["", paceLine] : []),
@@ -86,11 +87,13 @@ export function renderDigest(content: DigestContent, links: { view: string; unsu
       storeUrl: content.storeUrl,
       summary,
       sent,
-      figures,
-      moved,
+      table: { caption: "Key figures", headings: ["Figure", "This period", "Comparison", "Change"], rows: figures },
+      sections: [
+        { heading: "Biggest changes", items: moved },
+        { heading: "Notes", items: notes },
+      ],
       restated,
       pace: paceLine,
-      notes,
       links,
     }),
   );

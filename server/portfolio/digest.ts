@@ -6,14 +6,14 @@ import type { DigestSchedule, Portfolio } from "@/server/digests/store";
 import { renderHtml } from "@/server/email/document";
 import { grantedUpstream } from "@/server/grants/granted-upstream";
 import { grantInForce } from "@/server/grants/store";
-import { portfolioSummaryLine } from "@/shared/digest-summary";
-import { formatCurrency, formatDate, formatNumber, formatPercent } from "@/shared/format";
+import { portfolioSummary, summaryLine } from "@/shared/digest-summary";
+import { formatCurrency, formatDate, formatDateTime, formatNumber, formatPercent } from "@/shared/format";
 import { comparisonRange, type DateRange } from "@/shared/metrics/date-range";
 import { relativeChange } from "@/shared/metrics/presentation";
 import { dateRangeOf, parseViewState } from "@/shared/metrics/view-state";
 import { sortPortfolio, totalsByCurrency } from "@/shared/portfolio";
 import type { PortfolioFigures, PortfolioRow, PortfolioStore } from "@/shared/schemas/portfolio";
-import { PortfolioEmail } from "./email";
+import { DigestEmail } from "@/server/digests/email";
 import { readPortfolio } from "./read";
 
 /** Each store's grant in force of `ownerEmail` (null: none), read within the stores' reach. */
@@ -39,8 +39,9 @@ export interface PortfolioContent {
   rows: PortfolioRow[];
   /** Stores without their owner's grant in force, named in the digest. */
   leftOut: string[];
-  /** "Last 7 days, each store's own days in its own time zone, compared with the period just before." */
-  shows: string;
+  /** "Last 7 days, each store's own days in its own time zone" and "compared with the period just before". */
+  summary: { range: string; comparison: string };
+  sentAt: Date;
   search: string;
   compare: "previous" | "year";
 }
@@ -70,7 +71,8 @@ export async function composePortfolioDigest(db: Db, schedule: DigestSchedule, n
   return {
     rows: sortPortfolio(rows, "name", "asc"),
     leftOut: portfolio.stores.filter((store) => !grants.get(store.url)).map((store) => store.url),
-    shows: portfolioSummaryLine(portfolio.search),
+    summary: portfolioSummary(portfolio.search),
+    sentAt: now,
     search: portfolio.search,
     compare,
   };
@@ -95,26 +97,43 @@ function storeCells(row: PortfolioRow, compare: "previous" | "year"): string[] {
 }
 
 export function renderPortfolioDigest(content: PortfolioContent, links: { view: string; unsubscribe: string }) {
-  const cells = content.rows.map((row) => storeCells(row, content.compare));
-  const totals = Object.entries(totalsByCurrency(content.rows))
-    .map(([code, total]) => `${code} ${formatCurrency(total.revenue, code)} (${total.stores} store${total.stores === 1 ? "" : "s"})`)
-    .join(" · ");
-  const leftOut = content.leftOut.length
-    ? `Left out, as no grant is in force for them: ${content.leftOut.join(", ")}. Grant access on each store's Digests page to include it.`
-    : "";
-  const subject = `All stores · ${content.rows.length} store${content.rows.length === 1 ? "" : "s"} · ${content.shows.split(",")[0]}`;
+  const rows = content.rows.map((row) => storeCells(row, content.compare));
+  const totals = Object.entries(totalsByCurrency(content.rows)).map(
+    ([code, total]) => `${code} ${formatCurrency(total.revenue, code)} (${total.stores} store${total.stores === 1 ? "" : "s"})`,
+  );
+  const leftOut = content.leftOut.map((store) => `${store}: no grant is in force for it (grant access on its Digests page to include it)`);
+  const stores = `${content.rows.length} store${content.rows.length === 1 ? "" : "s"}`;
+  const subject = `All stores · ${stores} · ${content.summary.range.split(",")[0]}`;
   const text = [
     "All stores",
-    content.shows,
+    summaryLine(content.summary),
     "",
-    ...cells.map((row) => row.join(" · ")),
+    ...rows.map((row) => row.join(" · ")),
     "",
-    `Totals per currency, never converted: ${totals || "none"}`,
-    ...(leftOut ? ["", leftOut] : []),
+    `Totals per currency, never converted: ${totals.join(" · ") || "none"}`,
+    ...(leftOut.length ? ["", "Left out:", ...leftOut.map((line) => `- ${line}`)] : []),
     "",
     `Open All stores: ${links.view}`,
     `Unsubscribe: ${links.unsubscribe}`,
   ].join("\n");
-  const html = renderHtml(createElement(PortfolioEmail, { subject, shows: content.shows, rows: cells, totals, leftOut, links }));
+  const html = renderHtml(
+    createElement(DigestEmail, {
+      subject,
+      viewName: "All stores",
+      storeUrl: stores,
+      summary: { filters: "every store's whole revenue, each in its own currency, credited to the conversion", ...content.summary },
+      sent: `${formatDateTime(content.sentAt, "UTC")} (UTC)`,
+      table: {
+        caption: "Key figures by store",
+        headings: ["Store", "Range, against", "Revenue", "Orders", "Units", "Average order value"],
+        rows,
+      },
+      sections: [
+        { heading: "Totals per currency, never converted", items: totals },
+        { heading: "Left out", items: leftOut },
+      ],
+      links: { ...links, viewText: "Open All stores in the dashboard" },
+    }),
+  );
   return { subject, html, text };
 }

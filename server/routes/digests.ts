@@ -13,7 +13,7 @@ import { newDigestSchema, type DigestItem } from "@/shared/schemas/digest";
 import { storeProfileSchema } from "@/shared/schemas/store";
 import { LIMITS } from "@/shared/limits";
 import { interpretTimeZone } from "@/shared/store-locale";
-import { digestSummary, portfolioSummaryLine, summaryLine } from "@/shared/digest-summary";
+import { digestSummary, portfolioSummary, summaryLine } from "@/shared/digest-summary";
 
 const COLLECTION = "/api/stores/[storeUrl]/digests";
 
@@ -159,9 +159,7 @@ export const sendDigestNow = route(
     return jsonResponse(
       {
         jobId: id,
-        shows: schedule.portfolio
-          ? portfolioSummaryLine(schedule.search)
-          : summaryLine(digestSummary(schedule.search, schedule.timeZone, now)),
+        shows: schedule.portfolio ? portfolioSummary(schedule.search) : summaryLine(digestSummary(schedule.search, schedule.timeZone, now)),
       },
       { status: 202, requestId },
     );
