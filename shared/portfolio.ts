@@ -70,7 +70,7 @@ export function portfolioQueryOf(state: PortfolioState): Record<string, string> 
   return { ...range, compare: state.compare };
 }
 
-export const revenueChange = (row: PortfolioStore) => relativeChange(row.totals.revenue, row.previous?.revenue);
+const revenueChange = (row: PortfolioStore) => relativeChange(row.totals.revenue, row.previous?.revenue);
 
 function sortValue(row: PortfolioStore, sort: PortfolioSort): string | number | null {
   switch (sort) {

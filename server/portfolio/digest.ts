@@ -35,7 +35,7 @@ export async function grantsInForce(
 }
 
 /** What a digest of several stores says: each granted store's row, the stores left out, its range and comparison. */
-export interface PortfolioContent {
+interface PortfolioContent {
   rows: PortfolioRow[];
   /** Stores without their owner's grant in force, named in the digest. */
   leftOut: string[];

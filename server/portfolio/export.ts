@@ -20,7 +20,7 @@ function change(row: PortfolioStore, figure: keyof PortfolioFigures): Cell {
  * headed with their currency, one pair per currency present: a store's amounts are in its own
  * currency's columns, never converted into another's.
  */
-export function portfolioCsv(rows: readonly PortfolioRow[]): string {
+function portfolioCsv(rows: readonly PortfolioRow[]): string {
   const currencies = Object.keys(totalsByCurrency(rows));
   const header = [
     ...["Store", "Store URL", "Currency", "Time zone", "Start date", "End date"],

@@ -14,7 +14,7 @@ import { storeProfileSchema } from "@/shared/schemas/store";
 import { interpretTimeZone } from "@/shared/store-locale";
 
 /** Stores read at once: a ring of twenty stores never sends the upstream twenty years at a time. */
-export const PORTFOLIO_CONCURRENCY = 2;
+const PORTFOLIO_CONCURRENCY = 2;
 
 export interface PortfolioRead {
   stores: readonly { url: string; name?: string }[];
@@ -37,7 +37,7 @@ const REFUSED: Record<string, string> = {
 };
 
 /** What the row says when its store could not be read: what happened, and what to do. */
-export function storeFailure(storeUrl: string, error: unknown): PortfolioFailure {
+function storeFailure(storeUrl: string, error: unknown): PortfolioFailure {
   const failure = toDashboardError(error) ?? new DashboardError(500, "internal_error", "The dashboard could not read this store.");
   const refused = failure.status === 401 || failure.status === 403;
   const message = refused
