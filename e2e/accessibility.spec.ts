@@ -22,7 +22,7 @@ const inputsWithoutVisibleLabel = (page: Page) =>
 for (const width of [390, 1440]) {
   test(`every page, dialog and review step passes axe, light and dark (${width} px)`, async ({ page }) => {
     // Every page, each read whole by axe and again for colour: the longest journeys of the suite.
-    test.setTimeout(180_000);
+    test.setTimeout(240_000);
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/sign-in");
     await expect(page.getByLabel("API key")).toBeVisible();
