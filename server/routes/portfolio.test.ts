@@ -5,6 +5,7 @@ import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { ADMIN_KEY, callRoute, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
 import { addDays, todayIn } from "@/shared/metrics/date-range";
 import { portfolioLineSchema, type PortfolioLine, type PortfolioStore } from "@/shared/schemas/portfolio";
+import { checkAlertRules, createAlertRule } from "./alerts";
 import { addRingKey } from "./key-ring";
 import { portfolio, portfolioExport } from "./portfolio";
 import { signIn } from "./sign-in";
@@ -116,6 +117,25 @@ describe("GET /api/portfolio", () => {
     expect(new Set(reads.map((use) => `${use.storeUrl} ${use.key}`))).toEqual(
       new Set([`${US_STORE} Admin — Northwind US`, `${EU_STORE} Admin — Northwind EU`]),
     );
+  });
+
+  it("counts each store's open alert episodes", async () => {
+    const cookie = await ringOf([US_STORE, EU_STORE]);
+    // A rule that fires at once (yesterday's revenue is above 0): one open episode of the US store.
+    const rule = {
+      name: "Any sale",
+      metric: "revenue",
+      target: { kind: "store" },
+      savedViewId: null,
+      granularity: "day",
+      condition: { kind: "threshold", operator: "above", threshold: 0 },
+      emails: [],
+      webhookUrl: null,
+    };
+    expect((await callRoute(createAlertRule, post(`/api/stores/${US_STORE}/alerts`, cookie, rule))).status).toBe(201);
+    expect((await callRoute(checkAlertRules, post(`/api/stores/${US_STORE}/alerts/check`, cookie, {}))).status).toBe(200);
+    const open = Object.fromEntries(storeLines(await linesOf(cookie, "?compare=off")).map((line) => [line.storeUrl, line.openAlerts]));
+    expect(open).toEqual({ [US_STORE]: 1, [EU_STORE]: 0 });
   });
 
   it("reads the session's reach only, whatever the query names", async () => {
