@@ -51,6 +51,7 @@ async function sendDigest(job: RunningJob): Promise<{ detail: string }> {
   if (recipients.length === 0) return { detail: "Not sent: every recipient unsubscribed." };
   if (schedule.portfolio) {
     const content = await composePortfolioDigest(db, schedule, new Date(), job.signal);
+    if (content.rows.length === 0) return { detail: `Not sent: none of its stores has a grant in force (${content.leftOut.join(", ")}).` };
     const view = `${publicOrigin()}/stores?${content.search}`;
     return settleDeliveries(
       await deliver(job, schedule, slot, recipients, (unsubscribe) => renderPortfolioDigest(content, { view, unsubscribe })),

@@ -122,4 +122,35 @@ describe("a digest of several stores", () => {
     expect(refused).toContain(`${EU_STORE} · This key was revoked: remove it from your stores or add a new one.`);
     expect(refused).toContain(`USD ${formatCurrency(us.revenue, "USD")} (1 store)`);
   }, 120_000);
+
+  it("sends nothing while none of its stores has its owner's grant, and says so", async () => {
+    const db = reachDb(await database(), [US_STORE]);
+    const ended = await grant(US_STORE, `${unique("gone")}@example.com`);
+    const schedule = await createSchedule(
+      db,
+      {
+        organizationId: "org_northwind",
+        storeUrl: US_STORE,
+        savedViewId: null,
+        portfolio: { stores: STORES, search: SEARCH },
+        grantId: ended.id,
+        cadence: "daily",
+        localTime: "08:00",
+        timeZone: "America/New_York",
+        recipients: [`${unique("nobody")}@example.com`],
+        createdByEmail: `${unique("someone")}@example.com`,
+      },
+      new Date(),
+    );
+    // The schedule's owner is its grant's owner; that grant is revoked here, and no other store was granted.
+    await db.query("update grants set ended_at = now(), ended_reason = 'revoked' where id = $1", [ended.id]);
+    const { id } = await enqueueDigest(schedule, "slot-none", db);
+    await vi.waitFor(
+      async () => {
+        const [job] = await db.query<{ state: string; detail: string | null }>("select state, detail from jobs where id = $1", [id]);
+        expect(job).toEqual({ state: "done", detail: `Not sent: none of its stores has a grant in force (${US_STORE}, ${EU_STORE}).` });
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+  });
 });
