@@ -30,24 +30,11 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
             <caption className="sr-only">Stores of {organization.name}</caption>
             <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
               <tr>
-                <th scope="col" className="py-2 pr-4">
-                  Store
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Revenue, last 7 days
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Type
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Currency
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Created
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Updated
-                </th>
+                {["Store", "Revenue, last 7 days", "Type", "Currency", "Created", "Updated"].map((heading) => (
+                  <th key={heading} scope="col" className="py-2 pr-4">
+                    {heading}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
