@@ -170,7 +170,7 @@ describe("GET /api/portfolio", () => {
       method: "PUT",
       body: JSON.stringify([{ route: "products", storeUrl: US_STORE, errorStatus: 500, errorRate: 1 }]),
     });
-    const failed = await linesOf(fresh, "?compare=off");
+    const failed = await linesOf(fresh, "?range=last90&compare=off");
     const usLine = failed.find(({ line }) => line.type === "store" && line.storeUrl === US_STORE)!.line;
     expect(usLine).toMatchObject({ error: { status: 500, code: "upstream_unavailable" } });
     expect(storeLines(failed).map((line) => line.storeUrl)).toEqual([EU_STORE]);
