@@ -1,10 +1,12 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import {
+  chmodSync,
   closeSync,
   existsSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -135,6 +137,33 @@ export function checkDataDir(dataDir: string): void {
       },
     );
   }
+}
+
+/**
+ * The embedded database holds sessions, the fingerprint pepper, webhook secrets and unsubscribe
+ * tokens: its folders are 0700 and its files 0600. PGlite writes the files of a new database at
+ * 0666 whatever the umask, so every open makes private whatever is not, and says so when it was
+ * not (true). A folder this user cannot change is refused, naming it.
+ */
+export function keepPrivate(dataDir: string): boolean {
+  let changed = false;
+  const visit = (path: string) => {
+    const stat = statSync(path);
+    if ((stat.mode & 0o077) !== 0) {
+      try {
+        chmodSync(path, stat.isDirectory() ? 0o700 : 0o600);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        throw new DataDirUnusable(dataDir, `${path} is readable by others and this user cannot make it private (${code})`, {
+          cause: error,
+        });
+      }
+      changed = true;
+    }
+    if (stat.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+  };
+  visit(dataDir);
+  return changed;
 }
 
 /** Takes the lock of `dataDir` (a directory that exists); returns its release. Throws DataDirInUse. */

@@ -1,8 +1,11 @@
 import "server-only";
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { isMainThread } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { checkDataDir, DataDirUnusable, lockDataDir } from "./data-dir-lock";
+import { checkDataDir, DataDirUnusable, keepPrivate, lockDataDir } from "./data-dir-lock";
+import { logger } from "@/server/observability/log";
 import { settings } from "@/server/config/settings";
 import { migrate } from "./migrate";
 import { listenOnPostgres } from "./listen";
@@ -16,6 +19,8 @@ import { initDataDirOutOfProcess, pgliteStartParams } from "./pglite-options";
  */
 export interface Db {
   readonly kind: "postgres" | "pglite";
+  /** Set on the handle a transaction hands its function: what runs on it joins that transaction. */
+  readonly inTransaction?: boolean;
   /** One statement, `$1`-style parameters; rows come back with the column names the SQL gives them. */
   query<R>(sql: string, params?: unknown[]): Promise<R[]>;
   /**
@@ -111,6 +116,7 @@ function postgresDb(url: string, options: PoolOptions): Db {
 
   const on = (client: Queryable, inTransaction: boolean): Db => ({
     kind: "postgres",
+    inTransaction,
     query: <R>(sql: string, params?: unknown[]) => guarded(async () => (await client.query(sql, params)).rows as R[]),
     exec: (sql) => guarded(async () => void (await client.query(sql))),
     listen: async (channel, onNotify, onListening) => listenOnPostgres(url, channel, onNotify, onListening),
@@ -152,14 +158,23 @@ function postgresDb(url: string, options: PoolOptions): Db {
 
 async function pgliteDb(dataDir: string): Promise<Db> {
   let release = () => {};
-  if (!dataDir.startsWith("memory://")) {
+  const onDisk = !dataDir.startsWith("memory://");
+  // What the engine creates from now on is the process's alone.
+  if (onDisk && isMainThread) process.umask(0o077);
+  if (onDisk) {
     checkDataDir(dataDir);
     release = lockDataDir(dataDir);
   }
   let lite: PGlite;
   try {
-    if (!dataDir.startsWith("memory://")) await initDataDirOutOfProcess(dataDir);
+    if (onDisk) {
+      const exposed = existsSync(join(dataDir, "PG_VERSION")) && keepPrivate(dataDir);
+      if (exposed) logger.warn({ dataDir }, `DATA_DIR ${dataDir} was readable by others: it is now private (folders 0700, files 0600).`);
+      await initDataDirOutOfProcess(dataDir);
+    }
     lite = await PGlite.create({ dataDir, startParams: pgliteStartParams() });
+    // What initdb wrote, and the relation cache files the engine writes at its start, whatever the umask.
+    if (onDisk) keepPrivate(dataDir);
   } catch (error) {
     if (error instanceof DataDirUnusable) {
       release();
@@ -179,6 +194,7 @@ async function pgliteDb(dataDir: string): Promise<Db> {
   // PGlite runs one statement at a time; a plain query waits for any open transaction to end.
   const on = (target: Target, inTransaction: boolean): Db => ({
     kind: "pglite",
+    inTransaction,
     query: <R>(sql: string, params?: unknown[]) => guarded(async () => (ensureOpen(), (await target.query(sql, params)).rows as R[])),
     exec: (sql) => guarded(async () => void (ensureOpen(), await target.exec(sql))),
     listen: async (channel, onNotify, onListening) => {
@@ -216,12 +232,13 @@ async function pgliteDb(dataDir: string): Promise<Db> {
 
 /** Opens PostgreSQL (`url`) or PGlite (`dataDir`) and brings the schema up to date (unless `migrate` is false). */
 export async function openDatabase(options: { url?: string; dataDir?: string; pool?: PoolOptions; migrate?: boolean }): Promise<Db> {
-  const db = options.url
-    ? postgresDb(options.url, options.pool ?? DEFAULT_POOL)
-    : // Not a file of the build: without the hint, the bundler would trace (and copy) the whole project for it.
-      await pgliteDb(resolve(/* turbopackIgnore: true */ options.dataDir ?? ".data"));
+  // Not a file of the build: without the hint, the bundler would trace (and copy) the whole project for it.
+  const dataDir = options.url ? undefined : resolve(/* turbopackIgnore: true */ options.dataDir ?? ".data");
+  const db = dataDir ? await pgliteDb(dataDir) : postgresDb(options.url!, options.pool ?? DEFAULT_POOL);
   try {
     if (options.migrate !== false) await migrate(db);
+    // Migrations change the catalog: the engine writes its relation cache files again.
+    if (dataDir) keepPrivate(dataDir);
   } catch (error) {
     await db.close().catch(() => {});
     throw error;
