@@ -198,4 +198,66 @@ describe("compose.yaml", () => {
       expect(result.status).toBe(0);
     },
   );
+
+  it("runs the application as its database's owner, not a superuser nor a role maker", () => {
+    const init = readFileSync(join(ROOT, "deploy/postgres-init.sql"), "utf8");
+    const db = compose.services.db as { environment: Record<string, string>; volumes: string[] };
+    for (const [, service] of instances) expect(new URL(service.environment!.DATABASE_URL!).username).toBe("dashboard");
+    expect(db.environment.POSTGRES_USER).not.toBe("dashboard");
+    expect(db.volumes).toContain("./deploy/postgres-init.sql:/docker-entrypoint-initdb.d/dashboard.sql:ro");
+    expect(init).toMatch(/create role dashboard login password '[^']+' nosuperuser nocreaterole nocreatedb;/);
+    expect(init).toMatch(/create database dashboard owner dashboard;/);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "lets that owner migrate and serve on PostgreSQL, as deploy/postgres-init.sql makes it",
+    async () => {
+      const { default: pg } = await import("pg");
+      const { openDatabase } = await import("@/server/db/database");
+      const { applicationDb, inReach } = await import("@/server/db/reach");
+      const name = `dash_i32_owner_${Date.now().toString(36)}`;
+      const admin = (database: string, sql: string) => {
+        const url = new URL(process.env.TEST_DATABASE_URL!);
+        url.pathname = `/${database}`;
+        const client = new pg.Client({ connectionString: url.toString() });
+        return client.connect().then(() => client.query(sql).finally(() => client.end()));
+      };
+      // The file as the image runs it, with this test's own names (roles and databases are the cluster's).
+      const [before, after] = readFileSync(join(ROOT, "deploy/postgres-init.sql"), "utf8")
+        .replace(/\bdashboard\b/g, name)
+        .split(/^\\connect .*$/m);
+      const base = new URL(process.env.TEST_DATABASE_URL!).pathname.slice(1);
+      try {
+        // Statements in one query run in one transaction, which CREATE DATABASE may not: it goes on its own.
+        const createDatabase = new RegExp(`^create database ${name} owner ${name};$`, "m");
+        await admin(base, before!.replace(createDatabase, ""));
+        await admin(base, createDatabase.exec(before!)![0]);
+        await admin(name, after!);
+        const url = new URL(process.env.TEST_DATABASE_URL!);
+        Object.assign(url, { username: name, password: name, pathname: `/${name}` });
+        const owner = await openDatabase({ url: url.toString() });
+        try {
+          const [role] = await owner.query<{ rolsuper: boolean; rolcreaterole: boolean }>(
+            "select rolsuper, rolcreaterole from pg_roles where rolname = current_user",
+          );
+          expect(role).toEqual({ rolsuper: false, rolcreaterole: false });
+          const app = applicationDb(owner);
+          await inReach(["owner.example"], () =>
+            app.query(
+              `insert into notes (id, organization_id, store_url, start_date, end_date, text, author_email, created_at, updated_at)
+               values ('note_owner', 'org_1', 'owner.example', '2026-01-01', '2026-01-01', 'x', 'a@example.com', now(), now())`,
+            ),
+          );
+          expect(await owner.query("select * from notes")).toEqual([]);
+          expect(await inReach(["owner.example"], () => app.query<{ id: string }>("select id from notes"))).toEqual([{ id: "note_owner" }]);
+        } finally {
+          await owner.close();
+        }
+      } finally {
+        await admin(base, `drop database if exists ${name} with (force)`);
+        await admin(base, `drop role if exists ${name}`);
+      }
+    },
+    120_000,
+  );
 });

@@ -51,16 +51,19 @@ const entries = processSingleton("keyReach", () => new LRUCache<string, Entry>({
 function reachOf(context: Context, now: number): KeyReach {
   return {
     confirmedAt: now,
+    // A store is never '' (the rows no store owns are kept there): a store without a URL is no store of the reach.
     stores: context.organizations.flatMap((organization) =>
-      organization.stores.map((store) => ({
-        id: store.id,
-        url: store.url,
-        type: store.type,
-        currency: store.currency,
-        ...(typeof store.name === "string" && store.name ? { name: store.name } : {}),
-        organizationId: organization.id,
-        organizationName: organization.name,
-      })),
+      organization.stores
+        .filter((store) => store.url !== "")
+        .map((store) => ({
+          id: store.id,
+          url: store.url,
+          type: store.type,
+          currency: store.currency,
+          ...(typeof store.name === "string" && store.name ? { name: store.name } : {}),
+          organizationId: organization.id,
+          organizationName: organization.name,
+        })),
     ),
   };
 }

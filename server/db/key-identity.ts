@@ -1,5 +1,5 @@
 import "server-only";
-import { acrossStores } from "./reach";
+import { acrossStores, ownerOf } from "./reach";
 import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "./database";
 
@@ -14,8 +14,9 @@ const PREFIX = "kf2_";
 
 const peppers = new WeakMap<Db, Promise<Buffer>>();
 
-/** The database's pepper, made by whichever instance asks first (the others read the same one). */
-function pepperOf(db: Db): Promise<Buffer> {
+/** The database's pepper, made by whichever instance asks first (the others read the same one); the owner's alone. */
+function pepperOf(app: Db): Promise<Buffer> {
+  const db = ownerOf(app);
   let pepper = peppers.get(db);
   if (!pepper) {
     pepper = (async () => {

@@ -14,16 +14,23 @@ import type { Db } from "./database";
 const APP_ROLE = "dashboard_app";
 const MAINTENANCE_ROLE = "dashboard_maintenance";
 
-/** How the queries of a piece of work are scoped: the stores of a reach, or across stores for a named reason. */
-type Binding = { storeUrls: readonly string[] } | { acrossStores: string };
+/**
+ * How the queries of a piece of work are scoped: the stores of a reach (and the session whose
+ * key ring rows it may touch), or across stores for a named reason.
+ */
+type Binding = { storeUrls: readonly string[]; sessionId?: string } | { acrossStores: string };
 
 const bindings = processSingleton("reachBindings", () => new AsyncLocalStorage<Binding>());
 
 const OWNER = Symbol.for("dashboard.ownerDb");
 type AppDb = Db & { [OWNER]: Db };
 
-/** The owner's handle behind an application handle (or the handle itself). */
-function ownerOf(db: Db): Db {
+/**
+ * The owner's handle behind an application handle (or the handle itself): the migrations' ledger
+ * and the database's own secrets, which neither role may touch (migration 0025). It reads no
+ * store's rows (row-level security is forced on every store table).
+ */
+export function ownerOf(db: Db): Db {
   return (db as Partial<AppDb>)[OWNER] ?? db;
 }
 
@@ -35,11 +42,15 @@ function ownerOf(db: Db): Db {
 function bindingSql(binding: Binding): string {
   if ("acrossStores" in binding)
     return `set local role ${MAINTENANCE_ROLE}; select set_config('dashboard.purpose', ${pg.escapeLiteral(binding.acrossStores)}, true)`;
-  return `set local role ${APP_ROLE}; select set_config('dashboard.reach', ${pg.escapeLiteral(JSON.stringify(binding.storeUrls))}, true)`;
+  // A store is never '': rows no store owns are kept there, and no reach may name it.
+  if (binding.storeUrls.some((url) => url === "")) throw new Error("A reach cannot hold an empty store URL.");
+  const session = binding.sessionId ? `; select set_config('dashboard.session', ${pg.escapeLiteral(binding.sessionId)}, true)` : "";
+  return `set local role ${APP_ROLE}; select set_config('dashboard.reach', ${pg.escapeLiteral(JSON.stringify(binding.storeUrls))}, true)${session}`;
 }
 
-function bound<T>(db: Db, binding: Binding, fn: (tx: Db) => Promise<T>, setup?: string): Promise<T> {
-  return ownerOf(db).transaction(fn, setup ? `${bindingSql(binding)}; ${setup}` : bindingSql(binding));
+async function bound<T>(db: Db, binding: Binding, fn: (tx: Db) => Promise<T>, setup?: string): Promise<T> {
+  const sql = bindingSql(binding);
+  return ownerOf(db).transaction(fn, setup ? `${sql}; ${setup}` : sql);
 }
 
 /**
@@ -58,6 +69,8 @@ export function withReach<T>(db: Db, storeUrls: readonly string[], fn: (tx: Db) 
  * store. `why` says which path it is (kept in the transaction's setting dashboard.purpose).
  */
 export function acrossStores<T>(db: Db, why: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+  // Joining a transaction would leave the rest of it in the maintenance role: refused.
+  if (ownerOf(db).inTransaction) return Promise.reject(new Error(`acrossStores (${why}) cannot join a transaction already open.`));
   return bound(db, { acrossStores: why }, fn);
 }
 
@@ -94,6 +107,18 @@ export function applicationDb(owner: Db): Db {
 /** A handle whose every query, statement or transaction runs with the reach `storeUrls`, wherever it is called from. */
 export function reachDb(db: Db, storeUrls: readonly string[]): Db {
   const binding = { storeUrls: [...storeUrls] };
+  return handle(ownerOf(db), () => binding);
+}
+
+/** A handle bound to one session, no store: the rows of its key ring are the only ones it sees (migration 0025). */
+export function sessionDb(db: Db, sessionId: string): Db {
+  const binding = { storeUrls: [], sessionId };
+  return handle(ownerOf(db), () => binding);
+}
+
+/** A handle whose every query, statement or transaction runs across stores, for `why` (the job queue's own bookkeeping). */
+export function acrossStoresDb(db: Db, why: string): Db {
+  const binding = { acrossStores: why };
   return handle(ownerOf(db), () => binding);
 }
 

@@ -3,9 +3,10 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends, unique, type Location } from "@/test/databases";
 import type { Db } from "./database";
-import { acrossStores, applicationDb, inReach, withReach } from "./reach";
+import { acrossStores, applicationDb, inReach, sessionDb, withReach } from "./reach";
+import { createSession } from "./sessions";
 
-/** Every table that holds a store's data (migrations 0011, 0013, 0014 and 0020 put each under row-level security). */
+/** Every table that holds a store's data (migrations 0011, 0013, 0014, 0020, 0024 and 0025 put each under row-level security). */
 const STORE_TABLES = [
   "audit_entries",
   "idempotency_records",
@@ -33,6 +34,9 @@ const STORE_TABLES = [
   "send_now_presses",
   "mail_unsubscribe_links",
   "rollup_stores_unreached",
+  "alert_mail_hours",
+  "alert_mail_held",
+  "jobs",
 ];
 
 /** One row in every store table, for `store`; returns nothing, throws when a row is refused. */
@@ -162,11 +166,19 @@ async function plant(tx: Db, store: string): Promise<void> {
       [id("link"), store],
     ],
     [`insert into rollup_stores_unreached (store_url, since) values ($1, now())`, [store]],
+    [`insert into alert_mail_hours (store_url, hour, sent) values ($1, date_trunc('hour', now()), 1)`, [store]],
+    [
+      `insert into alert_mail_held (notification_id, email, organization_id, store_url, hour) values ($1, 'ada@example.com', 'org_rls', $2, now())`,
+      [note, store],
+    ],
+    [`insert into jobs (name, payload, organization_id, store_url) values ('test.rls', '{}', 'org_rls', $1)`, [store]],
   ];
   for (const [sql, params] of rows) await tx.query(sql, params);
 }
 
-const rowsOf = (tx: Db, table: string) => tx.query<{ store_url: string }>(`select store_url from ${table}`);
+/** A table's rows of a store (the queue's jobs of no store aside: every reach sees those). */
+const rowsOf = (tx: Db, table: string) =>
+  tx.query<{ store_url: string }>(`select store_url from ${table}${table === "jobs" ? " where store_url is not null" : ""}`);
 
 describe.each(storageBackends())("row-level security on %s", (backend) => {
   let db: Db;
@@ -187,13 +199,35 @@ describe.each(storageBackends())("row-level security on %s", (backend) => {
        from pg_class c join information_schema.columns a on a.table_name = c.relname and a.column_name = 'store_url'
        where a.table_schema = current_schema() and c.relkind = 'r' and c.relnamespace = current_schema()::regnamespace order by 1`,
     );
-    // The jobs queue is the one table of no store (its jobs may name one): docs/decisions/row-level-security.md.
-    const stores = tables.filter((table) => table.name !== "jobs");
-    expect(stores.map((table) => table.name).sort()).toEqual([...STORE_TABLES].sort());
-    for (const table of stores) expect(table, table.name).toMatchObject({ forced: true, enabled: true, nullable: "NO" });
+    expect(tables.map((table) => table.name).sort()).toEqual([...STORE_TABLES].sort());
+    // The queue's jobs may name no store (the planner, the purges): docs/decisions/row-level-security.md.
+    for (const table of tables)
+      expect(table, table.name).toMatchObject({ forced: true, enabled: true, nullable: table.name === "jobs" ? "YES" : "NO" });
   });
 
-  it("gives a plain role with SELECT on every table no row of any store table", async () => {
+  it("gives a plain role with SELECT on every table no row of any table with a store column", async () => {
+    // A key ring's rows (their stores in store_urls) and a job of no store, besides a row of every store table.
+    await createSession(
+      db,
+      {
+        keyFingerprint: unique("fp"),
+        userEmail: "a@example.com",
+        userName: "A",
+        organizationId: null,
+        organizationName: null,
+        userAgent: "",
+        clientAddress: "",
+      },
+      new Date(),
+    );
+    await db.query("insert into jobs (name, payload) values ('test.no-store', '{}')");
+    const withStoreColumn = (
+      await db.query<{ name: string }>(
+        `select distinct c.table_name as name from information_schema.columns c join information_schema.tables t using (table_schema, table_name)
+         where c.table_schema = current_schema() and c.column_name in ('store_url', 'store_urls') and t.table_type = 'BASE TABLE'`,
+      )
+    ).map((row) => row.name);
+    expect(withStoreColumn.sort()).toEqual([...STORE_TABLES, "session_keys"].sort());
     const role = unique("dash_probe");
     await db.exec(
       `create role ${role} login; grant usage on schema public to ${role}; grant select on all tables in schema public to ${role}`,
@@ -206,17 +240,17 @@ describe.each(storageBackends())("row-level security on %s", (backend) => {
         const client = new pg.Client({ connectionString: url.toString() });
         await client.connect();
         try {
-          for (const table of STORE_TABLES) seen[table] = (await client.query(`select * from ${table}`)).rowCount ?? 0;
+          for (const table of withStoreColumn) seen[table] = (await client.query(`select * from ${table}`)).rowCount ?? 0;
         } finally {
           await client.end();
         }
       } else {
         await db.transaction(async (tx) => {
           await tx.exec(`set local role ${role}`);
-          for (const table of STORE_TABLES) seen[table] = (await rowsOf(tx, table)).length;
+          for (const table of withStoreColumn) seen[table] = (await tx.query(`select * from ${table}`)).length;
         });
       }
-      expect(seen).toEqual(Object.fromEntries(STORE_TABLES.map((table) => [table, 0])));
+      expect(seen).toEqual(Object.fromEntries(withStoreColumn.map((table) => [table, 0])));
     } finally {
       await db.exec(`drop owned by ${role}; drop role ${role}`);
     }
@@ -291,5 +325,74 @@ describe.each(storageBackends())("row-level security on %s", (backend) => {
       );
       expect(new Set(rows.map((row) => row.store_url)), table).toEqual(new Set([ours, theirs]));
     }
+  });
+
+  it("shows a key ring's rows to their own session only", async () => {
+    const session = () =>
+      createSession(
+        db,
+        {
+          keyFingerprint: unique("fp"),
+          userEmail: "a@example.com",
+          userName: "A",
+          organizationId: null,
+          organizationName: null,
+          userAgent: "",
+          clientAddress: "",
+        },
+        new Date(),
+      );
+    const [mine, other] = [await session(), await session()];
+    const seenBy = (id: string) => sessionDb(db, id).query<{ id: string }>("select session_id as id from session_keys");
+    expect(await seenBy(mine.id)).toEqual([{ id: mine.id }]);
+    expect(await seenBy(other.id)).toEqual([{ id: other.id }]);
+    expect(await applicationDb(db).query("select * from session_keys")).toEqual([]);
+    await expect(
+      sessionDb(db, mine.id).query("insert into session_keys (session_id, key_fingerprint, label, added_at) values ($1, 'fp', '', now())", [
+        other.id,
+      ]),
+    ).rejects.toThrow(/row-level security/);
+  });
+
+  it("refuses acrossStores on a handle already inside a transaction, so the rest of it never turns maintenance", async () => {
+    await expect(withReach(db, [ours], (tx) => acrossStores(tx, "a test", (inner) => rowsOf(inner, "notes")))).rejects.toThrow(
+      /cannot join a transaction/,
+    );
+  });
+
+  it("never names the store '': the reach binding and the schema refuse it", async () => {
+    await expect(withReach(db, [""], (tx) => rowsOf(tx, "notes"))).rejects.toThrow(/empty store URL/);
+    const error = await acrossStores(db, "a test", (tx) =>
+      tx.query(
+        `insert into notes (id, organization_id, store_url, start_date, end_date, text, author_email, created_at, updated_at)
+         values ('note_empty', 'org_rls', '', '2026-01-01', '2026-01-01', 'x', 'a@example.com', now(), now())`,
+      ),
+    ).catch((caught: Error) => caught);
+    expect(String(error)).toMatch(/notes_store_url_named/);
+    // A reach holding '' (set by hand) reads none of the rows kept there (planted as the backfill of 0010 left them, then rolled back).
+    const seen: unknown[] = [];
+    const rolledBack = await db
+      .transaction(async (tx) => {
+        await tx.exec("alter table deliveries drop constraint deliveries_store_url_named");
+        await tx.query(
+          `insert into deliveries (key, store_url, recipient, subject, html, text_body, channel, outcome)
+           values ('orphan-key', '', 'a@example.com', 's', '', '', 'outbox', 'sent')`,
+        );
+        await tx.exec(`set local role dashboard_app; select set_config('dashboard.reach', '[""]', true)`);
+        seen.push(...(await tx.query("select key from deliveries")));
+        throw new Error("rolled back");
+      })
+      .catch((caught: Error) => caught.message);
+    expect(rolledBack).toBe("rolled back");
+    expect(seen).toEqual([]);
+  });
+
+  it("gives neither role any privilege on the migrations' ledger or the database's secrets", async () => {
+    for (const role of ["dashboard_app", "dashboard_maintenance"])
+      for (const table of ["schema_migrations", "dashboard_secrets"])
+        for (const privilege of ["select", "insert", "update", "delete"]) {
+          const [row] = await db.query<{ has: boolean }>("select has_table_privilege($1, $2, $3) as has", [role, table, privilege]);
+          expect(row!.has, `${role} ${privilege} ${table}`).toBe(false);
+        }
   });
 });

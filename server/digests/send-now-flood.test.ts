@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeDemo } from "@/demo-upstream/describe";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { database } from "@/server/db/database";
+import { acrossStores } from "@/server/db/reach";
 import { registerAllJobs } from "@/server/jobs/catalog";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { createDigest, sendDigestNow } from "@/server/routes/digests";
@@ -74,10 +75,12 @@ describe("a Send now flood beside another organization's send", () => {
     const db = await database();
     type Run = { organizationId: string; state: string; startedAt: Date | null; finishedAt: Date | null };
     const runs = () =>
-      db.query<Run>(
-        `select organization_id as "organizationId", state, started_at as "startedAt", finished_at as "finishedAt"
-         from jobs where name = 'digest.send' and organization_id = any($1::text[])`,
-        [[keyOf(ADMIN_KEY).organizationId, keyOf(KUMO_KEY).organizationId]],
+      acrossStores(db, "a test of the queue's order", (tx) =>
+        tx.query<Run>(
+          `select organization_id as "organizationId", state, started_at as "startedAt", finished_at as "finishedAt"
+           from jobs where name = 'digest.send' and organization_id = any($1::text[])`,
+          [[keyOf(ADMIN_KEY).organizationId, keyOf(KUMO_KEY).organizationId]],
+        ),
       );
     expect((await runs()).filter((run) => run.state === "queued")).toHaveLength(FLOOD + 1);
 

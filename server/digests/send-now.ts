@@ -1,6 +1,5 @@
 import "server-only";
 import type { Db } from "@/server/db/database";
-import { acrossStores, withReach } from "@/server/db/reach";
 import { LIMITS } from "@/shared/limits";
 
 const MINUTE = 60_000;
@@ -28,27 +27,26 @@ function waitWords(seconds: number): string {
   return `${Math.ceil(seconds / 3600)} h`;
 }
 
-/** Seconds until fewer than `limit` presses (matching `where`) remain in the window; 0 when a press may go now. */
-async function windowWait(db: Db, where: string, values: unknown[], limit: number, windowMs: number, now: Date): Promise<number> {
+/**
+ * Seconds until fewer than `limit` presses (matching `where` in `table`) remain in the window; 0
+ * when a press may go now. The organization's daily limit counts its presses in every one of its
+ * stores from organization_send_now, which holds no store's rows (the press's reach is one store).
+ */
+async function windowWait(
+  db: Db,
+  table: string,
+  where: string,
+  values: unknown[],
+  limit: number,
+  windowMs: number,
+  now: Date,
+): Promise<number> {
   const [row] = await db.query<{ at: Date }>(
-    `select at from send_now_presses where ${where} and at > $${values.length + 1} order by at desc offset $${values.length + 2} limit 1`,
+    `select at from ${table} where ${where} and at > $${values.length + 1} order by at desc offset $${values.length + 2} limit 1`,
     [...values, new Date(now.getTime() - windowMs), limit - 1],
   );
   if (!row) return 0;
   return Math.max(1, Math.ceil((row.at.getTime() + windowMs - now.getTime()) / 1000));
-}
-
-/**
- * The organization's daily limit counts its presses in every one of its stores, more than the
- * reach of the press: that one count runs across stores, in the press's transaction, which then
- * returns to the reach of the press's store.
- */
-async function organizationWait(db: Db, press: Press, now: Date): Promise<number> {
-  const wait = await acrossStores(db, "send-now limit: the organization's presses in all its stores", (tx) =>
-    windowWait(tx, "organization_id = $1", [press.organizationId], LIMITS.sendNowPerOrganizationDay, DAY, now),
-  );
-  await withReach(db, [press.storeUrl], async () => undefined);
-  return wait;
 }
 
 /**
@@ -63,15 +61,23 @@ export async function takeSendNow(db: Db, press: Press, now: Date): Promise<Send
   const mine = ["schedule_id = $1 and person = $2", [press.scheduleId, person]] as const;
   const checks: [number, (wait: number) => string][] = [
     [
-      await windowWait(db, mine[0], [...mine[1]], 1, MINUTE, now),
+      await windowWait(db, "send_now_presses", mine[0], [...mine[1]], 1, MINUTE, now),
       (wait) => `You sent this digest less than a minute ago. You may send it again in ${waitWords(wait)}.`,
     ],
     [
-      await windowWait(db, mine[0], [...mine[1]], LIMITS.sendNowPerPersonHour, HOUR, now),
+      await windowWait(db, "send_now_presses", mine[0], [...mine[1]], LIMITS.sendNowPerPersonHour, HOUR, now),
       (wait) => `You sent this digest ${LIMITS.sendNowPerPersonHour} times in the last hour. You may send it again in ${waitWords(wait)}.`,
     ],
     [
-      await organizationWait(db, press, now),
+      await windowWait(
+        db,
+        "organization_send_now",
+        "organization_id = $1",
+        [press.organizationId],
+        LIMITS.sendNowPerOrganizationDay,
+        DAY,
+        now,
+      ),
       (wait) =>
         `Your organization sent ${LIMITS.sendNowPerOrganizationDay} digests with “Send now” in the last 24 hours. The next may go in ${waitWords(wait)}; scheduled digests still go out.`,
     ],
@@ -85,11 +91,13 @@ export async function takeSendNow(db: Db, press: Press, now: Date): Promise<Send
     person,
     now,
   ]);
+  await db.query("insert into organization_send_now (organization_id, at) values ($1, $2)", [press.organizationId, now]);
   return null;
 }
 
 /** Cross-store maintenance: forgets presses older than the longest window (a day). */
 export async function purgeSendNowPresses(db: Db, now: Date): Promise<number> {
-  const rows = await db.query<{ id: string }>("delete from send_now_presses where at <= $1 returning id", [new Date(now.getTime() - DAY)]);
-  return rows.length;
+  const before = new Date(now.getTime() - DAY);
+  await db.query("delete from organization_send_now where at <= $1", [before]);
+  return (await db.query("delete from send_now_presses where at <= $1 returning id", [before])).length;
 }

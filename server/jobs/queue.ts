@@ -1,5 +1,5 @@
 import "server-only";
-import { inReach } from "@/server/db/reach";
+import { acrossStoresDb, inReach } from "@/server/db/reach";
 import { database, type Db } from "@/server/db/database";
 import { RunDeadlinePassed, type ClaimedRow } from "./claims";
 import { RUN_RETENTION_DAYS } from "./runs";
@@ -14,6 +14,9 @@ import { processSingleton } from "@/server/runtime/singleton";
  * the job again. Failures are retried with exponential backoff up to the job's attempts, then the
  * job is dead (kept, shown on the Runs page).
  */
+
+/** The queue's own bookkeeping (claims, leases, ends) sees the jobs of every store: `jobs` is under row-level security. */
+export const queueDb = async (): Promise<Db> => acrossStoresDb(await database(), "the job queue's bookkeeping");
 
 export interface RunningJob {
   id: string;
@@ -141,7 +144,7 @@ async function finish(db: Db, workerId: string, job: ClaimedRow, definition: Job
 /** Runs a claimed job to its end or its deadline, and records how it went. */
 export async function runJob(workerId: string, job: ClaimedRow, deadlineSeconds: number, controller: AbortController): Promise<void> {
   const definition = registry.jobs.get(job.name)!;
-  const db = await database();
+  const db = await queueDb();
   // At the deadline the handler's signal is aborted and the run is recorded as abandoned without
   // waiting for it: a handler that never ends cannot hold the job. Past that point it holds no
   // lease, so the ledger refuses any message it would still send (server/delivery/ledger.ts).

@@ -6,7 +6,7 @@ import { database } from "@/server/db/database";
 import { logger } from "@/server/observability/log";
 import { processSingleton } from "@/server/runtime/singleton";
 import { claimForSlots, releaseClaims, renewLeases } from "./claims";
-import { registeredJobs, runJob } from "./queue";
+import { queueDb, registeredJobs, runJob } from "./queue";
 import { startSchedule, type Schedule } from "./schedule";
 
 /**
@@ -84,7 +84,7 @@ async function claimOnce(worker: Worker): Promise<number> {
   // No free slot: the end of a run claims again.
   worker.dueLeft ||= free <= 0;
   if (free <= 0) return databaseNow(worker) + worker.safetyPollMs;
-  const db = await database();
+  const db = await queueDb();
   const claim = await claimForSlots(db, worker.id, registeredJobs().names, free, {
     leaseSeconds,
     deadlineSeconds: worker.runDeadlineSeconds,
@@ -181,7 +181,7 @@ export function startBackgroundWork(options: { pollMs?: number; runDeadlineSecon
     async () => {
       if (worker.running.size === 0) return;
       try {
-        const lost = await renewLeases(await database(), worker.id, [...worker.running.keys()], leaseSeconds);
+        const lost = await renewLeases(await queueDb(), worker.id, [...worker.running.keys()], leaseSeconds);
         for (const id of lost) worker.running.get(id)?.abort(new Error("The job's lease was lost."));
       } catch {
         // The next beat tries again; a lease that lapses lets another instance take the job.

@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { settings } from "@/server/config/settings";
 import { newerMigrationProblem, newestAppliedMigration } from "@/server/db/migrate";
 import { database, DatabaseUnavailable } from "@/server/db/database";
+import { ownerOf } from "@/server/db/reach";
 import { jsonResponse } from "@/server/http/responses";
 import { route } from "@/server/http/pipeline";
 import { sessionSecrets } from "@/server/auth/secrets";
@@ -42,7 +43,8 @@ async function appliedMigration(): Promise<{ applied: string; breaks: string | n
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DatabaseUnavailable()), READY_TIMEOUT_MS)));
   const read = async () => {
-    const db = await database();
+    // The migrations' ledger is the owner's (migration 0025).
+    const db = ownerOf(await database());
     const applied = await newestAppliedMigration(db);
     const ahead = buildInfo().migration && applied > buildInfo().migration;
     return { applied, breaks: ahead ? ((await newerMigrationProblem(db))?.message ?? null) : null };

@@ -79,7 +79,7 @@ beforeAll(async () => {
     },
     30_000,
   );
-  planted.jobId = (await enqueue("digest.send", {}, { ...store, runAt: new Date(Date.now() + 3_600_000) })).id;
+  planted.jobId = (await enqueue("digest.send", {}, { ...store, runAt: new Date(Date.now() + 3_600_000), db })).id;
 });
 afterAll(() => upstream.close());
 

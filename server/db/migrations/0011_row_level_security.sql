@@ -18,8 +18,8 @@ begin
         null;
       end;
     end if;
-    -- The migrating (login) role must be able to SET ROLE to it.
-    if not exists (select 1 from pg_roles where rolname = current_user and rolsuper) then
+    -- The migrating (login) role must be able to SET ROLE to it (already granted by an administrator: nothing to do).
+    if not exists (select 1 from pg_roles where rolname = current_user and rolsuper) and not pg_has_role(current_user, name, 'member') then
       begin
         execute format('grant %I to %I', name, current_user);
       exception when duplicate_object or unique_violation then
