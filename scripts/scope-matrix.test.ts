@@ -222,6 +222,15 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
     })) {
       cookies[name] = await dashboard.cookieFor(key, `198.51.100.${++client}`);
     }
+    // A ring whose first key is the owner store's key that the upstream refuses later (with the manager key), holding the EU store too.
+    const managerRing = await dashboard.request("/api/session/keys", {
+      method: "POST",
+      cookie: await dashboard.cookieFor(MANAGER_KEY, "198.51.100.42"),
+      body: JSON.stringify({ apiKey: EU_KEY }),
+      client: "198.51.100.42",
+    });
+    expect(managerRing.status, "the manager's ring takes the EU key").toBe(201);
+    cookies.managerRing = cookieFrom(managerRing);
     const created = await dashboard.request(`/api/stores/${US_STORE}/saved-views`, {
       method: "POST",
       cookie: cookies.victim,
@@ -435,6 +444,27 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
     });
     expect(removed.status, "the owner store's key leaves the ring").toBeLessThan(300);
     outsiders["ring-with-the-store-removed"] = removed.headers.get("set-cookie") ? cookieFrom(removed) : ring;
+    // The ring's cells: the signed-in key's store removed (the session goes on with the other store; the old cookie stops) …
+    const signedInClient = "198.51.100.43";
+    const signedInRing = await dashboard.request("/api/session/keys", {
+      method: "POST",
+      cookie: await dashboard.cookieFor(ADMIN_KEY, signedInClient),
+      body: JSON.stringify({ apiKey: EU_KEY }),
+      client: signedInClient,
+    });
+    expect(signedInRing.status, "the owner's ring takes the EU key").toBe(201);
+    const signedInRemoved = await dashboard.request("/api/session/keys/remove", {
+      method: "POST",
+      cookie: cookieFrom(signedInRing),
+      body: JSON.stringify({ storeUrl: US_STORE }),
+      client: signedInClient,
+    });
+    expect(signedInRemoved.status, "the signed-in key's store leaves the ring").toBe(200);
+    outsiders["ring-signed-in-key-removed"] = cookieFrom(signedInRemoved);
+    outsiders["ring-signed-in-key-removed-old-copy"] = cookieFrom(signedInRing);
+    // … and a ring whose first key the upstream refused (the manager key, revoked above): it keeps the EU store only.
+    outsiders["ring-refused-first-key"] = cookies.managerRing!;
+    expect((await dashboard.request(`/api/v1/store-data/${EU_STORE}`, { cookie: cookies.managerRing })).status).toBe(200);
     // Signing out and ending sessions come last, so that each outsider keeps its session for the rest.
     const last = (name: string) => ["DELETE /api/sessions/[id]", "DELETE /api/sessions", "DELETE /api/session"].indexOf(name) + 1;
     const ordered = [...everyCase].sort((a, b) => last(a.name) - last(b.name));

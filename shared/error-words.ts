@@ -39,6 +39,7 @@ export const errorWords: Record<ErrorCode, string> = {
   grant_needed: "Grant this dashboard read access to the store first: digests read while nobody is signed in.",
   ring_full: "Your key ring is full: it holds at most 20 keys. Remove a store before adding another.",
   store_in_ring: "That store is already in your key ring. Remove it first if you want to use this key for it instead.",
+  ring_changed: "Your key ring changed in another tab or window meanwhile: nothing was changed. Reload the page and try again.",
   already_decided: "Someone already decided about this message: it is not offered again.",
   cannot_send_again: "This message cannot be sent again. Ask the recipient whether it arrived.",
 };

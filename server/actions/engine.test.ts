@@ -123,7 +123,7 @@ describe.each(storageBackends())("the action engine over HTTP, on %s", (backend)
     const refused = await run(cloneRequest(key, MARKETER_KEY));
     expect(refused).toMatchObject({ kind: "fresh", outcome: "failed", answer: { status: 403 } });
     expect((await run(cloneRequest(key, MARKETER_KEY))).kind).toBe("replayed");
-    expect(await listRefusals(db, cloneRequest(key, MARKETER_KEY).keyFingerprint)).toMatchObject([{ action: "campaign-group.clone" }]);
+    expect(await listRefusals(db, [cloneRequest(key, MARKETER_KEY).keyFingerprint])).toMatchObject([{ action: "campaign-group.clone" }]);
     expect(upstream.requestCounts().clone).toBe(1);
   });
 

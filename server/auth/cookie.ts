@@ -27,11 +27,13 @@ const sessionDataSchema = sessionSummarySchema.omit({ keys: true }).extend({
   sessionId: z.string().min(1),
   apiKey: z.string().min(1),
   organizationId: identifierSchema.optional(),
-  /** The other keys of the ring; the one above is the first. */
+  /** The other keys of the ring (the one above is only the first in the order they were added). */
   ring: z
     .array(ringKeySchema)
     .max(RING_LIMIT - 1)
     .optional(),
+  /** The ring's version this cookie was sealed with (server/db/session-keys.ts, `changeRing`); absent: 0. */
+  ringVersion: z.number().int().min(0).optional(),
 });
 export type SessionData = z.infer<typeof sessionDataSchema>;
 

@@ -36,12 +36,13 @@ describe("key identities written before they had their own pepper", () => {
     );
 
     const { session } = await resolveSession(cookie);
-    expect(session?.keyFingerprint).toMatch(/^kf2_[0-9a-f]{64}$/);
-    expect((await getSession(db, row.id))!.keyFingerprint).toBe(session!.keyFingerprint);
-    expect(await listRefusals(db, session!.keyFingerprint)).toMatchObject([{ action: "campaign-group.clone" }]);
-    expect(await listRefusals(db, legacy)).toEqual([]);
+    const fingerprint = session?.keys[0]?.fingerprint;
+    expect(fingerprint).toMatch(/^kf2_[0-9a-f]{64}$/);
+    expect((await getSession(db, row.id))!.keyFingerprint).toBe(fingerprint);
+    expect(await listRefusals(db, [fingerprint!])).toMatchObject([{ action: "campaign-group.clone" }]);
+    expect(await listRefusals(db, [legacy])).toEqual([]);
     // The identity is the same whatever the session secret.
     vi.stubEnv("SESSION_SECRET", `${"n".repeat(40)},${SECRET}`);
-    expect((await resolveSession(cookie)).session?.keyFingerprint).toBe(session!.keyFingerprint);
+    expect((await resolveSession(cookie)).session?.keys[0]?.fingerprint).toBe(fingerprint);
   });
 });

@@ -13,9 +13,7 @@ export interface ActiveSession {
   id: string;
   data: SessionData;
   row: SessionRow;
-  /** Groups the sessions, idempotency records and refusals of one API key; the key itself is never stored. */
-  keyFingerprint: string;
-  /** The keys of the ring that still count, the one the session works with by default first. */
+  /** The keys of the ring that still count, each with its own fingerprint; none of them is first. */
   keys: SessionKey[];
 }
 
@@ -53,15 +51,18 @@ export async function resolveSession(sealed: string | undefined): Promise<{ sess
   const { ttlSeconds, idleSeconds } = settings().session;
   const state = sessionState(row, now, { ttlSeconds, idleSeconds });
   if (state !== "active") return { ended: endedReason(row, state) };
+  // A copy of the cookie sealed before the ring last changed no longer counts.
+  if ((data.ringVersion ?? 0) !== row.ringVersion) return { ended: "session_revoked" };
   const interval = touchIntervalSeconds(idleSeconds);
   // One read per request: the write happens only when "last seen" is old enough.
   if (now.getTime() - row.lastSeenAt.getTime() >= interval * 1000) await touchSession(db, row.id, now, interval);
   const legacy = isLegacyFingerprint(row.keyFingerprint);
-  if (legacy) row.keyFingerprint = await fingerprintOf(data.apiKey);
-  // Adopting the key's identity moved its rows: the keys read above named the old one.
-  const keyRows = legacy ? await sessionKeyRows(db, row.id) : keyRowsRead;
-  const ring = await activeRing(db, data, row.keyFingerprint, keyRows);
+  // Each key of the cookie adopts the rows written under its own older fingerprints.
+  if (legacy) for (const apiKey of [data.apiKey, ...(data.ring ?? []).map((key) => key.apiKey)]) await fingerprintOf(apiKey);
+  // Adopting the keys' identities moved their rows: the rows read above named the old ones.
+  const [current, keyRows] = legacy ? await Promise.all([getSession(db, row.id), sessionKeyRows(db, row.id)]) : [row, keyRowsRead];
+  const ring = await activeRing(db, data, current?.keyFingerprint ?? row.keyFingerprint, keyRows);
   // Every key removed or refused: nothing is left to work with.
   if (ring.keys.length === 0) return { ended: "session_revoked" };
-  return { session: { id: row.id, data: ring.data, row, keyFingerprint: row.keyFingerprint, keys: ring.keys } };
+  return { session: { id: row.id, data: ring.data, row, keys: ring.keys } };
 }

@@ -10,9 +10,10 @@ import { forgetReach, keyReach, rememberReach, type KeyReach } from "./key-reach
 import { summarize, type RingKeyData, type SessionData, type SessionSummary } from "./cookie";
 
 /**
- * The key ring: one person's session holds the keys of several stores (the one it signed in
- * with first). Each key is sealed in the cookie; the database holds each key's fingerprint, and
- * a key counts only while its row there is active (server/db/session-keys.ts).
+ * The key ring: one person's session holds the keys of several stores, none of them first: each
+ * key carries its own fingerprint, taken from the key itself. Each key is sealed in the cookie;
+ * the database holds each key's fingerprint, and a key counts only while its row there is active
+ * (server/db/session-keys.ts).
  */
 export interface SessionKey extends RingKeyData {
   fingerprint: string;
@@ -20,13 +21,13 @@ export interface SessionKey extends RingKeyData {
   label: string;
 }
 
-/** The keys a cookie holds, the signed-in one first. */
+/** The keys a cookie holds, in the order they were added. */
 function cookieKeys(data: SessionData): RingKeyData[] {
   const { apiKey, organizationId, organization, stores } = data;
   return [{ apiKey, organizationId, organization, stores }, ...(data.ring ?? [])];
 }
 
-/** The session's data with `keys` as its ring: the first becomes the key the session works with by default. */
+/** The session's data with `keys` as its ring (the first's organization is the one pages open by default). */
 export function withKeys(data: SessionData, keys: readonly RingKeyData[]): SessionData {
   const [first, ...rest] = keys;
   if (!first) return { ...data, ring: [] };
@@ -37,9 +38,8 @@ export function withKeys(data: SessionData, keys: readonly RingKeyData[]): Sessi
 }
 
 /**
- * The cookie's keys that still count: those whose row is active. A session from before the ring
- * (no row at all) holds its signed-in key. When the first key no longer counts, the next takes
- * its place.
+ * The cookie's keys that still count: those whose row is active, each known by its own
+ * fingerprint. A session from before the ring (no row at all) holds the key it signed in with.
  */
 export async function activeRing(
   db: Db,
@@ -49,9 +49,9 @@ export async function activeRing(
 ): Promise<{ keys: SessionKey[]; data: SessionData }> {
   const active = new Set(rows.filter((row) => row.droppedAt === null).map((row) => row.keyFingerprint));
   const keys: SessionKey[] = [];
-  for (const [index, key] of cookieKeys(data).entries()) {
-    const fingerprint = index === 0 ? signedInFingerprint : await keyFingerprint(db, key.apiKey);
-    const counts = rows.length === 0 ? index === 0 : active.has(fingerprint);
+  for (const key of cookieKeys(data)) {
+    const fingerprint = await keyFingerprint(db, key.apiKey);
+    const counts = rows.length === 0 ? fingerprint === signedInFingerprint : active.has(fingerprint);
     if (counts && !keys.some((other) => other.fingerprint === fingerprint))
       keys.push({ ...key, fingerprint, label: keyLabel(fingerprint) });
   }

@@ -133,7 +133,7 @@ describe.each(storageBackends())("idempotency records on %s", (backend) => {
         refusal: "permission missing",
       },
     );
-    expect(await listRefusals(db, key.keyFingerprint)).toEqual([
+    expect(await listRefusals(db, [key.keyFingerprint])).toEqual([
       { action: "campaign-group.clone", message: "permission missing", refusedAt: at(1000) },
     ]);
   });

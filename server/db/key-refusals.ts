@@ -17,9 +17,11 @@ export async function rememberRefusal(db: Db, fingerprint: string, action: Audit
   );
 }
 
-export async function listRefusals(db: Db, fingerprint: string): Promise<KeyRefusal[]> {
+/** What the upstream refused any of `fingerprints` (the keys a ring holds), each action once: its latest refusal. */
+export async function listRefusals(db: Db, fingerprints: readonly string[]): Promise<KeyRefusal[]> {
   return db.query<KeyRefusal>(
-    `select action, message, refused_at as "refusedAt" from key_refusals where key_fingerprint = $1 order by action`,
-    [fingerprint],
+    `select distinct on (action) action, message, refused_at as "refusedAt" from key_refusals
+     where key_fingerprint = any($1::text[]) order by action, refused_at desc`,
+    [fingerprints],
   );
 }

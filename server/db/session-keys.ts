@@ -1,9 +1,12 @@
 import "server-only";
 import type { Db } from "./database";
+import { acrossStores, sessionDb } from "./reach";
 
 /**
  * The key ring's rows: which keys (by fingerprint) a session holds. The keys themselves stay
  * sealed in the session cookie; a key of the cookie counts only while its row here is active.
+ * Row-level security binds each row to its session (migration 0025): every statement here runs
+ * with that session bound, or across sessions for a named reason.
  */
 export interface SessionKeyRow {
   keyFingerprint: string;
@@ -20,7 +23,25 @@ type DropReason = "removed" | "key_expired" | "key_revoked" | "key_invalid";
 const COLUMNS = `key_fingerprint as "keyFingerprint", label, store_urls as "storeUrls", added_at as "addedAt",
   dropped_at as "droppedAt", dropped_reason as "droppedReason"`;
 
-/** Adds a key to a session's ring (or brings back one removed earlier). */
+/**
+ * Changes a session's ring from the cookie sealed with `version`, and moves the version on: every
+ * copy of the cookie sealed before stops counting. Null when the ring changed meanwhile (another
+ * tab): nothing is changed. Otherwise the new version, which the new cookie carries.
+ */
+export async function changeRing(db: Db, sessionId: string, version: number, change: (tx: Db) => Promise<void>): Promise<number | null> {
+  return sessionDb(db, sessionId).transaction(async (tx) => {
+    const [row] = await tx.query<{ version: number }>(
+      `update sessions set ring_version = ring_version + 1 where id = $1 and ring_version = $2 and revoked_at is null
+       returning ring_version as version`,
+      [sessionId, version],
+    );
+    if (!row) return null;
+    await change(tx);
+    return row.version;
+  });
+}
+
+/** Adds a key to a session's ring (or brings back one removed earlier); inside `changeRing`. */
 export async function addSessionKey(
   db: Db,
   sessionId: string,
@@ -38,19 +59,19 @@ export async function addSessionKey(
 
 /** Every key a session has held, kept or dropped, oldest first. */
 export async function sessionKeyRows(db: Db, sessionId: string): Promise<SessionKeyRow[]> {
-  return db.query<SessionKeyRow>(`select ${COLUMNS} from session_keys where session_id = $1 order by added_at, key_fingerprint`, [
-    sessionId,
-  ]);
+  return sessionDb(db, sessionId).query<SessionKeyRow>(
+    `select ${COLUMNS} from session_keys where session_id = $1 order by added_at, key_fingerprint`,
+    [sessionId],
+  );
 }
 
-/** The holder removes one key from their ring. True when it was there. */
-export async function removeSessionKey(db: Db, sessionId: string, fingerprint: string, now: Date): Promise<boolean> {
-  const rows = await db.query<{ sessionId: string }>(
+/** The holder removes one key from their ring; inside `changeRing`. */
+export async function removeSessionKey(db: Db, sessionId: string, fingerprint: string, now: Date): Promise<void> {
+  await db.query(
     `update session_keys set dropped_at = $3, dropped_reason = 'removed', noticed_at = $3
-     where session_id = $1 and key_fingerprint = $2 and dropped_at is null returning session_id as "sessionId"`,
+     where session_id = $1 and key_fingerprint = $2 and dropped_at is null`,
     [sessionId, fingerprint, now],
   );
-  return rows.length > 0;
 }
 
 /**
@@ -58,7 +79,7 @@ export async function removeSessionKey(db: Db, sessionId: string, fingerprint: s
  * any key ends with that reason. Returns the sessions that ended.
  */
 export async function dropKeyEverywhere(db: Db, fingerprint: string, reason: DropReason, now: Date): Promise<string[]> {
-  return db.transaction(async (tx) => {
+  return acrossStores(db, "a key refused upstream leaves every ring holding it", async (tx) => {
     const dropped = await tx.query<{ sessionId: string }>(
       `update session_keys set dropped_at = $3, dropped_reason = $2
        where key_fingerprint = $1 and dropped_at is null returning session_id as "sessionId"`,
@@ -79,7 +100,7 @@ export async function dropKeyEverywhere(db: Db, fingerprint: string, reason: Dro
 
 /** Keys the upstream refused since the holder last looked: each is reported once (a notice on the next page). */
 export async function takeDropNotices(db: Db, sessionId: string, now: Date): Promise<SessionKeyRow[]> {
-  return db.query<SessionKeyRow>(
+  return sessionDb(db, sessionId).query<SessionKeyRow>(
     `update session_keys set noticed_at = $2
      where session_id = $1 and dropped_at is not null and noticed_at is null returning ${COLUMNS}`,
     [sessionId, now],

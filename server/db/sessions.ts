@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "./database";
+import { acrossStores, sessionDb } from "./reach";
 
 /**
  * Server-side sessions (ASVS V7): one row per sign-in, checked on every request, so that a
@@ -19,6 +20,8 @@ export interface SessionRow {
   clientAddress: string;
   revokedAt: Date | null;
   revokedReason: string | null;
+  /** Moves on with each change of the ring: a cookie sealed with an older one no longer counts. */
+  ringVersion: number;
 }
 
 export type NewSession = Pick<
@@ -49,11 +52,11 @@ export function touchIntervalSeconds(idleSeconds: number): number {
 const COLUMNS = `id, key_fingerprint as "keyFingerprint", user_email as "userEmail", user_name as "userName",
   organization_id as "organizationId", organization_name as "organizationName", created_at as "createdAt",
   last_seen_at as "lastSeenAt", user_agent as "userAgent", client_address as "clientAddress",
-  revoked_at as "revokedAt", revoked_reason as "revokedReason"`;
+  revoked_at as "revokedAt", revoked_reason as "revokedReason", ring_version as "ringVersion"`;
 
 export async function createSession(db: Db, session: NewSession, now: Date): Promise<SessionRow> {
   const id = randomBytes(32).toString("base64url");
-  const [row] = await db.query<SessionRow>(
+  const [row] = await sessionDb(db, id).query<SessionRow>(
     // The signed-in key is the ring's first key.
     `with created as (
        insert into sessions (id, key_fingerprint, user_email, user_name, organization_id, organization_name,
@@ -109,40 +112,50 @@ export async function touchSession(db: Db, id: string, now: Date, intervalSecond
   return rows.length > 0;
 }
 
-/** Ends one session (sign-out). Scoped to the key, so a user can end only sessions of their own key. */
-export async function revokeSession(db: Db, id: string, reason: string, now: Date, fingerprint?: string): Promise<boolean> {
-  const rows = await db.query<{ id: string }>(
-    `update sessions set revoked_at = $3, revoked_reason = $2
-     where id = $1 and revoked_at is null and ($4::text is null or key_fingerprint = $4) returning id`,
-    [id, reason, now, fingerprint ?? null],
+/**
+ * The sessions holding a key of `fingerprints` in their ring (a session from before the ring
+ * holds the key it signed in with): a session lists and ends only those of the keys it still holds.
+ */
+const HOLDING = `(exists (select 1 from session_keys k where k.session_id = sessions.id and k.dropped_at is null and k.key_fingerprint = any($1::text[]))
+  or (sessions.key_fingerprint = any($1::text[]) and not exists (select 1 from session_keys k where k.session_id = sessions.id)))`;
+
+/** Ends one session: sign-out, or (with `fingerprints`) one of the sessions holding those keys. */
+export async function revokeSession(db: Db, id: string, reason: string, now: Date, fingerprints?: readonly string[]): Promise<boolean> {
+  if (!fingerprints) {
+    const rows = await db.query(
+      "update sessions set revoked_at = $3, revoked_reason = $2 where id = $1 and revoked_at is null returning id",
+      [id, reason, now],
+    );
+    return rows.length > 0;
+  }
+  const rows = await acrossStores(db, "a session ends another session holding one of its keys", (tx) =>
+    tx.query(`update sessions set revoked_at = $4, revoked_reason = $3 where id = $2 and revoked_at is null and ${HOLDING} returning id`, [
+      fingerprints,
+      id,
+      reason,
+      now,
+    ]),
   );
   return rows.length > 0;
 }
 
-/** Ends every session of a key (the upstream refused it with 401). Returns how many ended. */
-export async function revokeAllOfKey(db: Db, fingerprint: string, reason: string, now: Date): Promise<number> {
-  const rows = await db.query<{ id: string }>(
-    `update sessions set revoked_at = $3, revoked_reason = $2 where key_fingerprint = $1 and revoked_at is null returning id`,
-    [fingerprint, reason, now],
+/** "Sign out all other sessions": every session holding one of `fingerprints` but `keepId`. */
+export async function revokeOthers(db: Db, fingerprints: readonly string[], keepId: string, now: Date): Promise<number> {
+  const rows = await acrossStores(db, "a session ends the other sessions holding its keys", (tx) =>
+    tx.query(
+      `update sessions set revoked_at = $3, revoked_reason = 'signed_out' where id <> $2 and revoked_at is null and ${HOLDING} returning id`,
+      [fingerprints, keepId, now],
+    ),
   );
   return rows.length;
 }
 
-/** "Sign out all other sessions": every session of the key but `keepId`. */
-export async function revokeOthers(db: Db, fingerprint: string, keepId: string, now: Date): Promise<number> {
-  const rows = await db.query<{ id: string }>(
-    `update sessions set revoked_at = $3, revoked_reason = 'signed_out'
-     where key_fingerprint = $1 and id <> $2 and revoked_at is null returning id`,
-    [fingerprint, keepId, now],
-  );
-  return rows.length;
-}
-
-/** The key's sessions not yet revoked, newest first, active or not (the caller judges them with `sessionState`). */
-export async function listSessionsOfKey(db: Db, fingerprint: string): Promise<SessionRow[]> {
-  return db.query<SessionRow>(
-    `select ${COLUMNS} from sessions where key_fingerprint = $1 and revoked_at is null order by created_at desc`,
-    [fingerprint],
+/** The sessions holding one of `fingerprints`, not yet revoked, newest first, active or not (the caller judges them with `sessionState`). */
+export async function listSessionsHolding(db: Db, fingerprints: readonly string[]): Promise<SessionRow[]> {
+  return acrossStores(db, "the sessions holding the keys of a session", (tx) =>
+    tx.query<SessionRow>(`select ${COLUMNS} from sessions where revoked_at is null and ${HOLDING} order by created_at desc`, [
+      fingerprints,
+    ]),
   );
 }
 

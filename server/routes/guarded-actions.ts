@@ -62,7 +62,7 @@ export async function runGuardedAction(
   upstream: UpstreamClient,
   call: UpstreamRequest,
   /** The key of the ring that acts (the store's own); its fingerprint scopes the Idempotency-Key and names it in Activity. */
-  keyFingerprint = session.keyFingerprint,
+  keyFingerprint: string,
 ): Promise<Response> {
   const result = await runAction({
     action,

@@ -9,9 +9,9 @@ import { forgetEndedReasonCookie } from "@/server/auth/ended";
 import { forgetReach } from "@/server/auth/key-reach";
 import { rememberKeyReach, summarizeSession, withKeys, type SessionKey } from "@/server/auth/ring";
 import type { ActiveSession } from "@/server/auth/current-session";
-import { database } from "@/server/db/database";
+import { database, type Db } from "@/server/db/database";
 import { keyFingerprint, keyLabel } from "@/server/db/key-identity";
-import { addSessionKey, removeSessionKey } from "@/server/db/session-keys";
+import { addSessionKey, changeRing, removeSessionKey } from "@/server/db/session-keys";
 import { revokeSession } from "@/server/db/sessions";
 import { toDashboardError } from "@/server/http/failures";
 import { route, SIGN_IN_BODY_LIMIT } from "@/server/http/pipeline";
@@ -49,9 +49,19 @@ function refusal(form: boolean, next: string, error: DashboardError, requestId: 
   return answer(form, next, { ringError: error.code, requestId: id }, () => errorResponse(answered, requestId));
 }
 
-async function withCookies(response: Response, session: ActiveSession, keys: readonly RingKeyData[], request: Request) {
-  for (const cookie of await sessionSetCookies(withKeys(session.data, keys), request)) response.headers.append("set-cookie", cookie);
+async function withCookies(response: Response, data: ActiveSession["data"], request: Request) {
+  for (const cookie of await sessionSetCookies(data, request)) response.headers.append("set-cookie", cookie);
   return response;
+}
+
+/**
+ * The ring's change, made from this cookie only: the ring's version moves on, so the new cookie
+ * (sealed with it) counts and every copy of the old one stops. Another tab changed it first: 409.
+ */
+async function changed(session: ActiveSession, keys: readonly RingKeyData[], change: (tx: Db) => Promise<void>) {
+  const ringVersion = await changeRing(await database(), session.id, session.data.ringVersion ?? 0, change);
+  if (ringVersion === null) throw new DashboardError(409, "ring_changed");
+  return { ...withKeys(session.data, keys), ringVersion };
 }
 
 /** Reads the new key's context with the key itself; the session's own keys are not involved. */
@@ -101,20 +111,19 @@ export const addRingKey = route(
       if (key.stores.length === 0) throw new DashboardError(403, "key_unscoped");
       const added: SessionKey = { ...key, fingerprint, label: keyLabel(fingerprint) };
       const keys = [...session.keys, added];
-      const response = answer(form, next, { added: key.stores.map((store) => store.url).join(",") }, () =>
-        jsonResponse({ session: summarizeSession({ ...session, data: withKeys(session.data, keys), keys }) }, { status: 201, requestId }),
+      // The cookie is sealed first: a ring too large for it changes nothing.
+      await sessionSetCookies(withKeys(session.data, keys), request);
+      const storeUrls = key.stores.map((store) => store.url);
+      const data = await changed(session, keys, (tx) =>
+        addSessionKey(tx, session.id, { keyFingerprint: fingerprint, label: added.label, storeUrls }, new Date()),
       );
-      await withCookies(response, session, keys, request);
-      await addSessionKey(
-        db,
-        session.id,
-        { keyFingerprint: fingerprint, label: added.label, storeUrls: key.stores.map((store) => store.url) },
-        new Date(),
+      const response = answer(form, next, { added: storeUrls.join(",") }, () =>
+        jsonResponse({ session: summarizeSession({ ...session, data, keys }) }, { status: 201, requestId }),
       );
+      await withCookies(response, data, request);
       rememberKeyReach(session.id, fingerprint, context);
       // Adding a key renews its grants, as signing in with it does (rows of its own stores only).
-      const reached = key.stores.map((store) => store.url);
-      await withReach(db, reached, (tx) => renewGrantsOfKey(tx, fingerprint, settings().delegation.ttlDays, new Date()));
+      await withReach(db, storeUrls, (tx) => renewGrantsOfKey(tx, fingerprint, settings().delegation.ttlDays, new Date()));
       return response;
     } catch (error) {
       const failure =
@@ -146,12 +155,11 @@ export const removeRingKey = route(
     const next = safeNextPath(body.next ?? RING_PAGE);
     const key = session.keys.find((held) => held.stores.some((store) => store.url === body.storeUrl));
     if (!key) throw new DashboardError(404, "not_found", `Store ${body.storeUrl} is not in your key ring.`);
-    const db = await database();
-    await removeSessionKey(db, session.id, key.fingerprint, new Date());
-    forgetReach(`${session.id}:${key.fingerprint}`);
     const keys = session.keys.filter((held) => held !== key);
+    const data = await changed(session, keys, (tx) => removeSessionKey(tx, session.id, key.fingerprint, new Date()));
+    forgetReach(`${session.id}:${key.fingerprint}`);
     if (keys.length === 0) {
-      await revokeSession(db, session.id, "session_revoked", new Date());
+      await revokeSession(await database(), session.id, "session_revoked", new Date());
       const response = form
         ? new Response(null, { status: 303, headers: { location: "/sign-in" } })
         : new Response(null, { status: 204, headers: { "x-request-id": requestId } });
@@ -161,8 +169,8 @@ export const removeRingKey = route(
     }
     const removed = key.stores.map((store) => store.url).join(",");
     const response = answer(form, next, { removed }, () =>
-      jsonResponse({ session: summarizeSession({ ...session, data: withKeys(session.data, keys), keys }) }, { requestId }),
+      jsonResponse({ session: summarizeSession({ ...session, data, keys }) }, { requestId }),
     );
-    return withCookies(response, session, keys, request);
+    return withCookies(response, data, request);
   },
 );

@@ -4,7 +4,7 @@ import type { SessionListItem } from "@/shared/schemas/sessions";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { settings } from "@/server/config/settings";
 import { database } from "@/server/db/database";
-import { listSessionsOfKey, revokeOthers, revokeSession, sessionState } from "@/server/db/sessions";
+import { listSessionsHolding, revokeOthers, revokeSession, sessionState } from "@/server/db/sessions";
 import { route } from "@/server/http/pipeline";
 import type { ActiveSession } from "@/server/auth/require-session";
 
@@ -13,14 +13,17 @@ const publicId = (id: string) => createHash("sha256").update(id).digest("base64u
 
 const OWN_SESSIONS = "the signed-in person's own sessions (browser, address, times): nothing of any store";
 
-/** The sessions of the signed-in key that are the signed-in person's. */
+/** The keys the session still holds: it lists and ends only the sessions of these. */
+const heldKeys = (session: ActiveSession) => session.keys.map((key) => key.fingerprint);
+
+/** The sessions holding a key this session holds that are the signed-in person's. */
 async function ownSessions(session: ActiveSession) {
-  const rows = await listSessionsOfKey(await database(), session.keyFingerprint);
+  const rows = await listSessionsHolding(await database(), heldKeys(session));
   const email = session.data.user.email.toLowerCase();
   return rows.filter((row) => row.userEmail.toLowerCase() === email);
 }
 
-/** GET /api/sessions: the signed-in key's sessions that still count, this one marked. */
+/** GET /api/sessions: the sessions of the keys this session holds that still count, this one marked. */
 export const listSessions = route(
   { methods: ["GET"], path: "/api/sessions", scope: "none", reason: OWN_SESSIONS },
   async ({ session, requestId }) => {
@@ -42,7 +45,7 @@ export const listSessions = route(
   },
 );
 
-/** DELETE /api/sessions/{id}: signs out one session of the same key. */
+/** DELETE /api/sessions/{id}: signs out one session holding a key this one holds. */
 export const endSession = route(
   {
     methods: ["DELETE"],
@@ -58,14 +61,14 @@ export const endSession = route(
     const db = await database();
     const target = (await ownSessions(session)).find((row) => publicId(row.id) === params.id);
     if (!target) throw new DashboardError(404, "not_found", "No such session: it may have ended already.");
-    const ended = (await revokeSession(db, target.id, "session_revoked", new Date(), session.keyFingerprint)) ? 1 : 0;
+    const ended = (await revokeSession(db, target.id, "session_revoked", new Date(), heldKeys(session))) ? 1 : 0;
     return jsonResponse({ ended }, { requestId });
   },
 );
 
-/** DELETE /api/sessions: signs out every other session of the key. */
+/** DELETE /api/sessions: signs out every other session holding a key this one holds. */
 export const endOtherSessions = route(
   { methods: ["DELETE"], path: "/api/sessions", scope: "none", reason: OWN_SESSIONS },
   async ({ session, requestId }) =>
-    jsonResponse({ ended: await revokeOthers(await database(), session.keyFingerprint, session.id, new Date()) }, { requestId }),
+    jsonResponse({ ended: await revokeOthers(await database(), heldKeys(session), session.id, new Date()) }, { requestId }),
 );

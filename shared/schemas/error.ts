@@ -44,6 +44,7 @@ const errorCodes = [
   "limit_reached",
   "ring_full",
   "store_in_ring",
+  "ring_changed",
   "already_decided",
   "cannot_send_again",
 ] as const;
