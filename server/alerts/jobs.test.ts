@@ -122,13 +122,13 @@ describe("alert checks while nobody is signed in", () => {
       expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
       expect(message!.text).toContain(link![1]);
       const token = link![2]!;
-      const call = (method: string, body?: string) =>
+      const call = (method: string, body?: string, origin = "https://mail.example") =>
         callRoute(
           unsubscribePage,
           new Request(`http://localhost:3000/api/unsubscribe/${token}`, {
             method,
             body,
-            headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.example" },
+            headers: { "content-type": "application/x-www-form-urlencoded", origin },
           }),
         );
       // A scanner's GET changes nothing; the one-click POST suppresses the address for the store.
@@ -136,7 +136,14 @@ describe("alert checks while nobody is signed in", () => {
       expect(await unsuppressed(db, scope, [reader])).toEqual([reader]);
       expect((await call("POST", "List-Unsubscribe=One-Click")).status).toBe(200);
       expect(await unsuppressed(db, scope, [reader])).toEqual([]);
-      expect(await (await call("POST", "action=subscribe")).text()).toContain("You are subscribed again");
+      // Subscribing again is the address's own: never a bare POST, only the page's button with the proof it carries.
+      const bare = await call("POST", "action=subscribe");
+      expect(bare.status).toBe(403);
+      expect(await unsuppressed(db, scope, [reader])).toEqual([]);
+      const proof = /name="proof" value="([^"]+)"/.exec(await (await call("GET")).text())![1]!;
+      expect((await call("POST", `action=subscribe&proof=${encodeURIComponent(proof)}`)).status).toBe(403);
+      const again = await call("POST", `action=subscribe&proof=${encodeURIComponent(proof)}`, "http://localhost:3000");
+      expect(await again.text()).toContain("You are subscribed again");
       expect(await unsuppressed(db, scope, [reader])).toEqual([reader]);
     } finally {
       vi.stubEnv("SMTP_URL", undefined);

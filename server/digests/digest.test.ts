@@ -94,7 +94,7 @@ async function scheduleFor(apiKey: string, recipients: string[]) {
     },
     new Date(),
   );
-  return { view, grant, schedule };
+  return { view, grant, schedule: schedule! };
 }
 
 async function rawTotals(startDate: string, endDate: string) {
@@ -111,7 +111,7 @@ async function rawTotals(startDate: string, endDate: string) {
 describe("digests of saved views", () => {
   it("arrives by SMTP with the sums of the upstream's raw rows, a link to the view and a one-click unsubscribe", async () => {
     const { schedule } = await scheduleFor(ADMIN_KEY, ["Bea@Example.com", "cy@example.com"]);
-    const { id } = await enqueueDigest(schedule, "test-slot-1");
+    const { id } = await enqueueDigest(schedule, "test-slot-1", db);
     expect(await finished(id)).toMatchObject({ state: "done", detail: expect.stringContaining("2 sent") });
     const messages = await sink.waitFor(2);
     const message = messages.find((candidate) => JSON.stringify(candidate.to).includes("bea@example.com"))!;
@@ -136,14 +136,14 @@ describe("digests of saved views", () => {
     expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
 
     // The same slot again sends nothing: each recipient's delivery has its key.
-    const again = await enqueueDigest(schedule, "test-slot-1");
+    const again = await enqueueDigest(schedule, "test-slot-1", db);
     expect(again.created).toBe(false);
     const [token] = await db.query<{ token: string }>(
       "select unsubscribe_token as token from digest_recipients where schedule_id = $1 and email = 'cy@example.com'",
       [schedule.id],
     );
     expect(await setSubscribed(db, token!.token, false, new Date())).toMatchObject({ email: "cy@example.com", unsubscribed: true });
-    const next = await enqueueDigest(schedule, "test-slot-2");
+    const next = await enqueueDigest(schedule, "test-slot-2", db);
     expect(await finished(next.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
   });
 
@@ -154,14 +154,14 @@ describe("digests of saved views", () => {
       first.schedule.id,
     ]);
     const link = `http://localhost:3000/api/unsubscribe/${row!.token}`;
-    const call = (method: string, body?: string) =>
+    const call = (method: string, body?: string, origin = "https://mail.example") =>
       callRoute(
         unsubscribePage,
         new Request(link, {
           method,
           body,
           // A mail provider's one-click POST comes from its own servers, with no origin of ours.
-          headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mail.example" },
+          headers: { "content-type": "application/x-www-form-urlencoded", origin },
         }),
       );
     const delivered = () => sink.messages.filter((message) => JSON.stringify(message.to).includes(address)).length;
@@ -170,27 +170,30 @@ describe("digests of saved views", () => {
     expect((await call("HEAD")).status).toBe(200);
     const shown = await call("GET");
     expect(await shown.text()).toContain(">Unsubscribe</button>");
-    const run = await enqueueDigest(first.schedule, "after-scanner");
+    const run = await enqueueDigest(first.schedule, "after-scanner", db);
     expect(await finished(run.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
     expect(delivered()).toBe(1);
 
-    // RFC 8058's one-click POST unsubscribes; the page then offers to subscribe again.
+    // RFC 8058's one-click POST unsubscribes; the page then offers to subscribe again, its button bound to that page.
     const unsubscribed = await call("POST", "List-Unsubscribe=One-Click");
-    expect(await unsubscribed.text()).toContain(">Subscribe again</button>");
+    const page = await unsubscribed.text();
+    expect(page).toContain(">Subscribe again</button>");
+    const proof = /name="proof" value="([^"]+)"/.exec(page)![1]!;
 
     // Added again by a colleague, to another digest of the store: still nothing reaches the address.
     const second = await scheduleFor(ADMIN_KEY, [address, `${unique("eve")}@example.com`]);
     expect(second.schedule.recipients.find((recipient) => recipient.email === address)).toEqual({ email: address, unsubscribed: true });
-    const skipped = await enqueueDigest(second.schedule, "suppressed");
+    const skipped = await enqueueDigest(second.schedule, "suppressed", db);
     expect(await finished(skipped.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
-    const none = await enqueueDigest(first.schedule, "suppressed");
+    const none = await enqueueDigest(first.schedule, "suppressed", db);
     expect(await finished(none.id)).toMatchObject({ detail: "Not sent: every recipient unsubscribed." });
     expect(delivered()).toBe(1);
 
-    // Only the address itself, by its link's button, opts in again.
-    const again = await call("POST", "action=subscribe");
+    // Only the address itself, by its link's button, opts in again: a bare cross-site POST is refused.
+    expect((await call("POST", "action=subscribe")).status).toBe(403);
+    const again = await call("POST", `action=subscribe&proof=${encodeURIComponent(proof)}`, "http://localhost:3000");
     expect(await again.text()).toContain("You are subscribed again");
-    const resumed = await enqueueDigest(second.schedule, "resumed");
+    const resumed = await enqueueDigest(second.schedule, "resumed", db);
     expect(await finished(resumed.id)).toMatchObject({ state: "done", detail: expect.stringContaining("2 sent") });
     await vi.waitFor(() => expect(delivered()).toBe(2), { timeout: 5_000 });
   });
@@ -199,7 +202,7 @@ describe("digests of saved views", () => {
     const address = `${unique("view-gone")}@example.com`;
     const { schedule, view } = await scheduleFor(ADMIN_KEY, [address]);
     await softDeleteView(db, ORGANIZATION, US_STORE, view.id, new Date());
-    const run = await enqueueDigest(schedule, "view-deleted");
+    const run = await enqueueDigest(schedule, "view-deleted", db);
     expect(await finished(run.id)).toMatchObject({
       state: "done",
       detail: `Not sent: its saved view “${view.name}” was deleted. Restore the view, or schedule another one.`,
@@ -225,12 +228,12 @@ describe("digests of saved views", () => {
     expect(await acrossStores(db, "every row of every store", dumpAllTables)).not.toContain(ADMIN_KEY);
     settingsFor(`${MASTER_NEW},${MASTER_OLD}`);
     const before = sink.messages.length;
-    const run = await enqueueDigest(schedule, "after-rotation");
+    const run = await enqueueDigest(schedule, "after-rotation", db);
     expect(await finished(run.id)).toMatchObject({ state: "done" });
     await sink.waitFor(before + 1);
     // Used once under the new list, the grant was sealed again under the newest key: the old one can go.
     settingsFor(MASTER_NEW);
-    const later = await enqueueDigest(schedule, "old-key-removed");
+    const later = await enqueueDigest(schedule, "old-key-removed", db);
     expect(await finished(later.id)).toMatchObject({ state: "done" });
     expect(await acrossStores(db, "every row of every store", dumpAllTables)).not.toContain(ADMIN_KEY);
     expect(grant.id).toMatch(/^grant_/);
@@ -240,12 +243,12 @@ describe("digests of saved views", () => {
     settingsFor(MASTER_OLD);
     const { schedule, grant } = await scheduleFor(ADMIN_KEY, ["kept@example.com"]);
     settingsFor(MASTER_NEW);
-    const run = await enqueueDigest(schedule, "key-missing");
+    const run = await enqueueDigest(schedule, "key-missing", db);
     expect(await finished(run.id)).toMatchObject({ state: "dead", detail: expect.stringMatching(/^A configuration problem: /) });
     const [row] = await db.query<{ ended: Date | null }>("select ended_at as ended from grants where id = $1", [grant.id]);
     expect(row).toEqual({ ended: null });
     settingsFor(`${MASTER_NEW},${MASTER_OLD}`);
-    const again = await enqueueDigest(schedule, "key-back");
+    const again = await enqueueDigest(schedule, "key-back", db);
     expect(await finished(again.id)).toMatchObject({ state: "done", detail: expect.stringContaining("1 sent") });
   });
 
@@ -256,7 +259,7 @@ describe("digests of saved views", () => {
       await revokeGrant(db, { organizationId: ORGANIZATION, storeUrl: US_STORE, keyFingerprint: fingerprint }, grant.id, new Date()),
     ).toBe("revoked");
     const before = sink.messages.length;
-    const run = await enqueueDigest(schedule, "after-revocation");
+    const run = await enqueueDigest(schedule, "after-revocation", db);
     expect(await finished(run.id)).toMatchObject({ state: "dead", detail: expect.stringContaining("revoked") });
     expect(sink.messages.length).toBe(before);
   });
@@ -268,7 +271,7 @@ describe("digests of saved views", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ key: MANAGER_KEY }),
     });
-    const run = await enqueueDigest(schedule, "after-401");
+    const run = await enqueueDigest(schedule, "after-401", db);
     expect(await finished(run.id)).toMatchObject({ state: "dead", detail: expect.stringContaining("refused") });
     expect(sink.messages.some((message) => JSON.stringify(message.to).includes("refused@example.com"))).toBe(false);
     const [row] = await db.query<{ reason: string; fp: string }>(

@@ -87,21 +87,27 @@ export const listRunsAndDeliveries = route(
   },
 );
 
+/** An unsubscribe link in a message: its token lifts nothing, but lets its holder opt the address out, or read its page. */
+const UNSUBSCRIBE_LINK = /\/api\/unsubscribe\/[\w-]+/g;
+const hiddenLink = "/api/unsubscribe/hidden-only-its-recipient-sees-this-link";
+
+/** A message as `viewer` may see it: another recipient's unsubscribe link is hidden (body, text and headers). */
+function seenBy(message: Delivery, viewer: string) {
+  const hide = (text: string) => (samePerson(message.recipient, viewer) ? text : text.replace(UNSUBSCRIBE_LINK, hiddenLink));
+  const headers = Object.fromEntries(Object.entries(message.headers).map(([name, value]) => [name, hide(value)]));
+  return { ...deliveryItem(message), html: hide(message.html), text: hide(message.textBody), headers };
+}
+
 /** GET /api/outbox: every message of the reach's stores (or one: ?store=) that went to the Outbox, rendered. */
 export const listOutbox = route(
   { methods: ["GET"], path: "/api/outbox", scope: "reach", query: storeFilterSchema },
-  async ({ scope, query, requestId }) => {
+  async ({ scope, query, session, requestId }) => {
     const messages = await listDeliveries(await database(), storesToRead(scope, query.store), { channel: "outbox", limit: 50 });
     return jsonResponse(
       {
         smtp: Boolean(settings().mail.smtpUrl),
         stores: storeItems(scope),
-        messages: messages.map((message) => ({
-          ...deliveryItem(message),
-          html: message.html,
-          text: message.textBody,
-          headers: message.headers,
-        })),
+        messages: messages.map((message) => seenBy(message, session.data.user.email)),
       },
       { requestId },
     );

@@ -15,11 +15,12 @@ function unsubscribePageResponse(title: string, body: ReactNode, status = 200): 
   return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }
 
-/** A form posting `action` back to the link itself: a page view alone changes nothing. */
-export function ActionButton({ label, action }: { label: string; action: "subscribe" | "unsubscribe" }) {
+/** A form posting `action` back to the link itself: a page view alone changes nothing. `proof` binds it to this page. */
+export function ActionButton({ label, action, proof }: { label: string; action: "subscribe" | "unsubscribe"; proof?: string }) {
   return (
     <form method="post">
       <input type="hidden" name="action" value={action} />
+      {proof && <input type="hidden" name="proof" value={proof} />}
       <button type="submit" style={{ font: "inherit", padding: ".5rem 1rem" }}>
         {label}
       </button>
@@ -60,8 +61,16 @@ export function askPage({ email, storeUrl }: Recipient, what: What): Response {
       );
 }
 
-/** Unsubscribed (just now, or earlier): says so, and offers the only way back. */
-export function unsubscribedPage({ email, storeUrl }: Recipient, what: What | null): Response {
+/** A "Subscribe again" that did not come from this link's page, or from one opened too long ago. */
+export const staleButtonPage = () =>
+  unsubscribePageResponse(
+    "Open the link again",
+    <p>Subscribing again is done from the page of the link in your e-mail. Open that link again and press “Subscribe again”.</p>,
+    403,
+  );
+
+/** Unsubscribed (just now, or earlier): says so, and offers the only way back (the button carries the page's proof). */
+export function unsubscribedPage({ email, storeUrl }: Recipient, what: What | null, proof: string): Response {
   const said =
     what === null
       ? `${email} receives no mail of ${storeUrl}. Changed your mind?`
@@ -72,7 +81,7 @@ export function unsubscribedPage({ email, storeUrl }: Recipient, what: What | nu
     "You are unsubscribed",
     <>
       <p>{said}</p>
-      <ActionButton label="Subscribe again" action="subscribe" />
+      <ActionButton label="Subscribe again" action="subscribe" proof={proof} />
     </>,
   );
 }

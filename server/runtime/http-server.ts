@@ -32,6 +32,20 @@ function requestIdOf(request: IncomingMessage, hops: number): { requestId: strin
   return { requestId: `dash_${randomUUID()}`, adopted: false };
 }
 
+/**
+ * A path as a log line, a metric or a span may hold it: an unsubscribe link's token is its
+ * holder's alone, whatever the method (a method no route answers is logged by its path).
+ */
+function loggedPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Refused as a malformed path before anything else reads it.
+  }
+  return /^\/+api\/+unsubscribe(\/|$)/i.test(decoded) ? "/api/unsubscribe/{token}" : path;
+}
+
 /** What a request was, for its log line and metrics, when no route said so. */
 function kindOf(path: string): string {
   if (path.startsWith("/_next/static/") || path === "/icon.svg" || path === "/favicon.ico") return "static";
@@ -100,7 +114,7 @@ export function createDashboardServer(
     (request, response) => {
       const { requestId, adopted } = requestIdOf(request, options.trustProxyHops);
       const context: RequestContext = { requestId, adoptedRequestId: adopted, startedAt: performance.now() };
-      const path = (request.url ?? "/").split("?")[0]!;
+      const path = loggedPath((request.url ?? "/").split("?")[0]!);
       // Settled once the answer is sent (or the client left) and the handler is done, so a route that
       // finishes after its client has gone still names itself in the line.
       let handled: Promise<unknown> = Promise.resolve();
