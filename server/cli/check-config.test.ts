@@ -187,4 +187,47 @@ describe("check-config reaches what the settings name", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^Configuration error: APP_ORIGIN is required in production when SMTP_URL is set/);
   }, 90_000);
+
+  it("masks every password and key of every URL setting: userinfo and query, printed and in problems", async () => {
+    const upstreamPort = await freePort();
+    const result = await checkConfig(
+      production({
+        UPSTREAM_BASE_URL: `http://reader:upstream-pw-4815@127.0.0.1:${upstreamPort}/v1?api_key=upstream-key-1623`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: "https://collector:otlp-pw-4242@otel.example.com:4318?api_key=otlp-key-9001",
+        APP_ORIGIN: "https://dashboard.example.com",
+      }),
+    );
+    const printed = `${result.stdout}${result.stderr}`;
+    expect(printed).not.toMatch(/upstream-pw|upstream-key|otlp-pw|otlp-key|reader|collector/);
+    expect(result.stdout).toContain("https://***@otel.example.com:4318?api_key=***");
+    expect(result.stderr).toContain(`UPSTREAM_BASE_URL (http://***@127.0.0.1:${upstreamPort}/v1?api_key=***) does not answer`);
+    const refused = await checkConfig(production({ UPSTREAM_BASE_URL: "ftp://reader:upstream-pw-4815@host/v1" }), ["--offline"]);
+    expect(refused.code).toBe(1);
+    expect(`${refused.stdout}${refused.stderr}`).not.toContain("upstream-pw");
+  }, 90_000);
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "tries SET ROLE to both roles, and a login user not granted them is a Problem line",
+    async () => {
+      const user = `dash_i32_probe_${Date.now().toString(36)}`;
+      const db = await location.open();
+      await db.exec(
+        `create role ${user} login password 'probe-pw-7'; grant connect on database "${new URL(location.url!).pathname.slice(1)}" to ${user}`,
+      );
+      try {
+        const url = new URL(location.url!);
+        url.username = user;
+        url.password = "probe-pw-7";
+        const result = await checkConfig(production({ DATABASE_URL: url.toString() }));
+        expect(result.code).toBe(1);
+        for (const role of ["dashboard_app", "dashboard_maintenance"])
+          expect(result.stderr).toContain(`Problem: DATABASE_URL's user cannot set role ${role} (permission denied to set role "${role}")`);
+        expect(`${result.stdout}${result.stderr}`).not.toContain("probe-pw-7");
+      } finally {
+        await db.exec(`drop owned by ${user}; drop role ${user}`);
+        await db.close();
+      }
+    },
+    90_000,
+  );
 });

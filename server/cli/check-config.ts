@@ -9,6 +9,7 @@
  */
 import { SETTING_DOCS, settingsMarkdown } from "@/server/config/reference";
 import { setProcessMode, settingProblems, settings } from "@/server/config/settings";
+import { maskedUrl } from "@/server/config/fields";
 import { probeDatabase, probeSmtp, probeUpstream, type ProbeResult } from "./probes";
 
 const PROBE_TIMEOUT_MS = 3_000;
@@ -16,19 +17,10 @@ const args = process.argv.slice(2);
 const formatAt = args.indexOf("--format");
 const format = formatAt === -1 ? "text" : args[formatAt + 1];
 
-/** A setting's value as it may be printed: secrets as their count, URLs without their password. */
+/** A setting's value as it may be printed: a URL without its user, password or query values, other secrets as their count. */
 function shown(name: string, raw: string): string {
-  const doc = SETTING_DOCS.find((setting) => setting.name === name);
-  if (!doc?.secret) return raw;
-  try {
-    const url = new URL(raw);
-    if (/^(postgres(ql)?|smtps?):$/.test(url.protocol)) {
-      if (url.password) url.password = "***";
-      return url.toString();
-    }
-  } catch {
-    // Not a URL: a list of secrets.
-  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return maskedUrl(raw);
+  if (!SETTING_DOCS.find((setting) => setting.name === name)?.secret) return raw;
   const count = raw.split(",").filter((part) => part.trim()).length;
   return `*** (${count} secret${count === 1 ? "" : "s"})`;
 }

@@ -11,6 +11,7 @@ import { acrossStoresIfMigrated } from "@/server/db/reach";
 import { censusLine, masterKeyCensus } from "@/server/grants/census";
 import { masterKeysFrom, openApiKey, type GrantBinding } from "@/server/grants/envelope";
 import type { settings } from "@/server/config/settings";
+import { maskedUrl } from "@/server/config/fields";
 
 /**
  * What `npm run check-config` tries beyond the settings' form: each probe reaches what a setting
@@ -25,8 +26,9 @@ export interface ProbeResult {
   problems: string[];
 }
 
-/** The role and the forced row-level security the migrations set up for store tables. */
-const APP_ROLE = "dashboard_app";
+/** The roles the application's queries run as (server/db/reach.ts): the login user must be able to SET ROLE to each. */
+const ROLES = ["dashboard_app", "dashboard_maintenance"] as const;
+const APP_ROLE = ROLES[0];
 
 function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -55,6 +57,27 @@ async function rolesAndRowSecurity(db: Db): Promise<string> {
     return `roles and row-level security: not in place (no ${APP_ROLE} role, no table forces row-level security)`;
   const roleText = role?.exists ? `role ${APP_ROLE} present` : `no ${APP_ROLE} role`;
   return `roles and row-level security: ${roleText}; ${forced.length} table(s) force row-level security${forced.length ? ` (${forced.map((row) => row.name).join(", ")})` : ""}`;
+}
+
+/**
+ * Tries `set role` to each role, as every query of the application does first: on a managed
+ * PostgreSQL it is the first thing to fail when the login user was not granted the role. A role
+ * not there yet is for the migrations to create.
+ */
+async function roleProblems(db: Db): Promise<string[]> {
+  const problems: string[] = [];
+  for (const role of ROLES) {
+    const [found] = await db.query<{ exists: boolean }>("select exists (select 1 from pg_roles where rolname = $1) as exists", [role]);
+    if (!found?.exists) continue;
+    try {
+      await db.transaction(async (tx) => void (await tx.query("select 1")), `set local role ${role}`);
+    } catch (error) {
+      problems.push(
+        `DATABASE_URL's user cannot set role ${role} (${error instanceof Error ? error.message : String(error)}): grant ${role} to that user (docs/decisions/row-level-security.md, "What a managed PostgreSQL needs").`,
+      );
+    }
+  }
+  return problems;
 }
 
 /** Grants in force per master key id, whether DELEGATION_KEY holds each, and how many it opens. */
@@ -130,9 +153,10 @@ export async function probeDatabase(config: Settings, timeoutMs: number): Promis
       return { notes: [`database: embedded, in use by process ${error.holder.pid} (not opened)`], problems: [] };
     return { notes: [], problems: [describeOpenFailure(error)] };
   }
+  // The roles first: the rest reads tables the login user may read only once it may be them.
+  const problems: string[] = await roleProblems(db).catch(() => []);
   try {
     const notes: string[] = [];
-    const problems: string[] = [];
     const { current, pending, ahead } = await migrationsOf(db);
     notes.push(
       `database: reached; schema at ${current || "(empty)"}, ${pending.length} pending${pending.length ? ` (${pending.join(", ")})` : ""}, ${ahead.length} ahead of this build${ahead.length ? ` (${ahead.join(", ")})` : ""}`,
@@ -150,7 +174,7 @@ export async function probeDatabase(config: Settings, timeoutMs: number): Promis
   } catch (error) {
     return {
       notes: [],
-      problems: [`the database answered, but reading it failed: ${error instanceof Error ? error.message : String(error)}`],
+      problems: [...problems, `the database answered, but reading it failed: ${error instanceof Error ? error.message : String(error)}`],
     };
   } finally {
     await db.close().catch(() => {});
@@ -183,9 +207,10 @@ export async function probeSmtp(smtpUrl: string, timeoutMs: number): Promise<Pro
 }
 
 /** The upstream: any HTTP answer below 500 to GET /context (without a key, a 401) shows it is there. */
-export async function probeUpstream(baseUrl: string, timeoutMs: number): Promise<ProbeResult> {
+export async function probeUpstream(url: string, timeoutMs: number): Promise<ProbeResult> {
+  const baseUrl = maskedUrl(url);
   try {
-    const response = await fetch(`${baseUrl}/context`, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+    const response = await fetch(`${url}/context`, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
     await response.body?.cancel();
     if (response.status >= 500)
       return { notes: [], problems: [`UPSTREAM_BASE_URL (${baseUrl}) answers ${response.status} to GET /context.`] };
@@ -194,6 +219,7 @@ export async function probeUpstream(baseUrl: string, timeoutMs: number): Promise
     type Cause = { code?: string; message?: string; errors?: { code?: string }[] };
     const inner = (error as { cause?: Cause }).cause;
     const cause = inner?.code ?? inner?.errors?.[0]?.code ?? inner?.message ?? (error instanceof Error ? error.message : String(error));
-    return { notes: [], problems: [`UPSTREAM_BASE_URL (${baseUrl}) does not answer: ${cause}.`] };
+    // The cause may quote the URL itself (fetch refuses one holding credentials, and says so with it).
+    return { notes: [], problems: [`UPSTREAM_BASE_URL (${baseUrl}) does not answer: ${cause.replaceAll(url, baseUrl)}.`] };
   }
 }

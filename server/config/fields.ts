@@ -80,16 +80,23 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(name: stri
       return z.NEVER;
     });
 
+/**
+ * A URL (or what was meant as one) as it may be printed: its user and password, and every value
+ * of its query, masked: any of them may be a password or a key (check-config, logs, messages).
+ */
+export const maskedUrl = (raw: string) =>
+  raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#@\s]*@/i, "$1***@").replace(/([?&][^=&#]*=)[^&#]*/g, "$1***");
+
 export function httpUrl(name: string, raw: string, context: z.RefinementCtx): URL | undefined {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    context.addIssue({ code: "custom", message: `${name} must be an http(s) URL, got "${raw}".` });
+    context.addIssue({ code: "custom", message: `${name} must be an http(s) URL, got "${maskedUrl(raw)}".` });
     return undefined;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    context.addIssue({ code: "custom", message: `${name} must be an http(s) URL, got "${raw}".` });
+    context.addIssue({ code: "custom", message: `${name} must be an http(s) URL, got "${maskedUrl(raw)}".` });
     return undefined;
   }
   return url;
