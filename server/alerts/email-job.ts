@@ -10,6 +10,7 @@ import { deliverMail, publicOrigin } from "@/server/delivery/mail";
 import { alertEmailHtml } from "./email";
 import { unsubscribeTokenFor, unsuppressed } from "@/server/delivery/suppressions";
 import { enqueue, registerJob, type RunningJob } from "@/server/jobs/queue";
+import { registerHeldSummaryJob, takeAlertMail } from "./mail-cap";
 
 /**
  * A notification's e-mails, as a background job queued in the transaction that opens (or
@@ -54,8 +55,14 @@ async function sendAlertEmails(job: RunningJob): Promise<{ detail: string }> {
   if (!rule) return { detail: "Not sent: the rule was deleted." };
   const { emails } = alertRuleInputSchema.parse(rule.definition);
   const outcomes = newDeliveryTally();
+  let held = 0;
   // An address that unsubscribed from the store's mail is skipped, whoever added it to the rule.
   for (const to of await unsuppressed(db, rule, emails)) {
+    // Past the store's ALERT_MAIL_PER_HOUR the e-mail is held back: the inbox keeps the alert.
+    if (!(await takeAlertMail(db, notification, to, new Date()))) {
+      held += 1;
+      continue;
+    }
     const unsubscribe = `${publicOrigin()}/api/unsubscribe/${await unsubscribeTokenFor(db, rule, to)}`;
     const { title, text, html } = render(notification.body as AlertMessageInput, rule, unsubscribe);
     const delivery = await deliverMail({
@@ -73,9 +80,11 @@ async function sendAlertEmails(job: RunningJob): Promise<{ detail: string }> {
     });
     outcomes[delivery.outcome] += 1;
   }
-  return settleDeliveries(outcomes);
+  const { detail } = settleDeliveries(outcomes);
+  return { detail: held > 0 ? `${detail}, ${held} held back (ALERT_MAIL_PER_HOUR)` : detail };
 }
 
 export function registerAlertEmailJob(): void {
   registerJob(EMAIL, sendAlertEmails, { maxAttempts: 5, backoffMs: 30_000 });
+  registerHeldSummaryJob();
 }

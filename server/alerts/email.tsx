@@ -5,12 +5,14 @@ interface AlertEmailProps {
   title: string;
   lines: string[];
   ruleLink: string;
+  /** The link's words: the rule's by default; the inbox's in a summary of alerts held back. */
+  linkText?: string;
   /** The recipient's own link to stop this store's alert e-mails. */
   unsubscribeLink: string;
 }
 
 /** An alert as an e-mail: its title, what moved, the link to its rule and the recipient's unsubscribe link. */
-function AlertEmail({ title, lines, ruleLink, unsubscribeLink }: AlertEmailProps) {
+function AlertEmail({ title, lines, ruleLink, linkText = "Open the rule", unsubscribeLink }: AlertEmailProps) {
   return (
     <EmailDocument title={title}>
       <main>
@@ -27,7 +29,7 @@ function AlertEmail({ title, lines, ruleLink, unsubscribeLink }: AlertEmailProps
         )}
         <p>
           <a href={ruleLink} style={LINK_STYLE}>
-            Open the rule
+            {linkText}
           </a>
         </p>
         <p style={{ fontSize: "12px" }}>

@@ -330,6 +330,13 @@ const SETTING_GROUPS: SettingGroup[] = [
         production: "",
         meaning: "Time one webhook attempt may take, connection and answer included.",
       },
+      {
+        name: "ALERT_MAIL_PER_HOUR",
+        fallback: "`50`",
+        production: "",
+        meaning:
+          'Alert e-mails one store may send in a clock hour, whatever rules send them (1 to 100000). Past it the e-mails are held back; after the hour each address held back gets one summary ("12 alerts held back, see the inbox"), at most this many summaries, and the inbox keeps every alert.',
+      },
     ],
   },
   {

@@ -1,6 +1,17 @@
 import "server-only";
 import { z } from "zod";
-import { flag, host, httpUrl, oneOf, optionalWholeNumber, safeJson, secretList, urlWithCredentials, wholeNumber } from "./fields";
+import {
+  flag,
+  host,
+  httpUrl,
+  maskedUrl,
+  oneOf,
+  optionalWholeNumber,
+  safeJson,
+  secretList,
+  urlWithCredentials,
+  wholeNumber,
+} from "./fields";
 
 /**
  * Every setting of the dashboard's server, read from the environment in this one module and
@@ -29,7 +40,7 @@ const environmentSchema = z
         if (!raw) return undefined;
         const url = httpUrl("UPSTREAM_BASE_URL", raw, context);
         if (url && !/\/v1\/?$/.test(url.pathname)) {
-          context.addIssue({ code: "custom", message: `UPSTREAM_BASE_URL must end in /v1, got "${raw}".` });
+          context.addIssue({ code: "custom", message: `UPSTREAM_BASE_URL must end in /v1, got "${maskedUrl(raw)}".` });
         }
         return url?.toString().replace(/\/$/, "");
       }),
@@ -67,7 +78,10 @@ const environmentSchema = z
         if (!raw) return undefined;
         const url = httpUrl("APP_ORIGIN", raw, context);
         if (url && (url.pathname !== "/" || url.search || url.hash)) {
-          context.addIssue({ code: "custom", message: `APP_ORIGIN must be an origin only (https://dashboard.example.com), got "${raw}".` });
+          context.addIssue({
+            code: "custom",
+            message: `APP_ORIGIN must be an origin only (https://dashboard.example.com), got "${maskedUrl(raw)}".`,
+          });
         }
         return url?.origin;
       }),
@@ -107,6 +121,7 @@ const environmentSchema = z
       .optional()
       .transform((raw) => (raw === "1" ? true : raw === "0" ? false : undefined)),
     WEBHOOK_TIMEOUT_MS: wholeNumber("WEBHOOK_TIMEOUT_MS", 5_000, { max: 60_000 }),
+    ALERT_MAIL_PER_HOUR: wholeNumber("ALERT_MAIL_PER_HOUR", 50, { max: 100_000 }),
     /** How long each wait on the SMTP server may take (connection, greeting, each answer). */
     SMTP_TIMEOUT_MS: wholeNumber("SMTP_TIMEOUT_MS", 10_000, { max: 20_000 }),
     /** Set by `npm start` with the demo upstream's keys, which the sign-in page offers by label. */
@@ -259,7 +274,12 @@ const environmentSchema = z
         keys: env.DELEGATION_KEY,
         ttlDays: env.DELEGATION_TTL_DAYS,
       },
-      mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM || "Store analytics <digests@dashboard.invalid>", timeoutMs: env.SMTP_TIMEOUT_MS },
+      mail: {
+        smtpUrl: env.SMTP_URL,
+        from: env.MAIL_FROM || "Store analytics <digests@dashboard.invalid>",
+        timeoutMs: env.SMTP_TIMEOUT_MS,
+        alertsPerHour: env.ALERT_MAIL_PER_HOUR,
+      },
       jobs: {
         enabled: env.BACKGROUND_JOBS === "on",
         leaseSeconds: env.JOBS_LEASE_SECONDS,
