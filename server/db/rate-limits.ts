@@ -13,6 +13,29 @@ export async function recordFailure(db: Db, client: string, now: Date): Promise<
   await db.query("insert into sign_in_failures (client, at) values ($1, $2)", [client, now]);
 }
 
+/**
+ * A sign-in attempt of the client, counted before it is tried (malformed ones too): under a lock
+ * per client, either the wait (seconds) while `limit` failures and attempts in flight fill the
+ * window, or 0 with the attempt recorded as a failure until `forgive` takes it back. Concurrent
+ * attempts cannot all slip under the limit.
+ */
+export async function attemptSignIn(db: Db, client: string, now: Date, limit: FailureLimit = SIGN_IN_LIMIT): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock(hashtext('sign-in:' || $1::text))", [client]);
+    const wait = await retryAfterSeconds(tx, client, now, limit);
+    if (wait === 0) await recordFailure(tx, client, now);
+    return wait;
+  });
+}
+
+/** The attempt made at `at` was no failure of the client's (it signed in, or the dashboard failed it). */
+export async function forgive(db: Db, client: string, at: Date): Promise<void> {
+  await db.query("delete from sign_in_failures where ctid = (select ctid from sign_in_failures where client = $1 and at = $2 limit 1)", [
+    client,
+    at,
+  ]);
+}
+
 /** Seconds until the client may try again, or 0 when it may try now (fewer than `limit` failures in the window). */
 export async function retryAfterSeconds(
   db: Db,

@@ -37,13 +37,13 @@ async function restatement(
 }
 
 /** A daily 08:00 digest of the US store's view through the grant, to one address. */
-const dailyAtEight = (
+const dailyAtEight = async (
   db: Db,
   of: { savedViewId: string; grantId: string },
   to: { timeZone: string; recipient: string; by: string },
   createdAt: Date,
 ) =>
-  createSchedule(
+  (await createSchedule(
     db,
     {
       organizationId: ORGANIZATION,
@@ -56,7 +56,7 @@ const dailyAtEight = (
       createdByEmail: to.by,
     },
     createdAt,
-  );
+  ))!;
 
 describe("the days a digest names as restated", () => {
   beforeAll(async () => {
@@ -125,7 +125,7 @@ describe("a digest over the real path, with the day rollups on", () => {
 
   async function sent(schedule: { id: string; organizationId: string; storeUrl: string }, slot: string, address: string) {
     const before = sink.messages.length;
-    const { id } = await enqueueDigest(schedule, slot);
+    const { id } = await enqueueDigest(schedule, slot, db);
     for (let waited = 0; waited < 30_000; waited += 50) {
       const [job] = await db.query<{ state: string; detail: string }>("select state, detail from jobs where id = $1", [id]);
       if (job?.state === "dead") throw new Error(job.detail);

@@ -2,6 +2,8 @@ import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "@/server/db/database";
 import { acrossStores } from "@/server/db/reach";
+import { underStoreCap } from "@/server/db/store-cap";
+import { LIMITS } from "@/shared/limits";
 import { liftSuppression, suppress } from "@/server/delivery/suppressions";
 import { nextDigestSlot, type DigestCadence } from "@/shared/digest-schedule";
 
@@ -58,9 +60,11 @@ export async function createSchedule(
     createdByEmail: string;
   },
   now: Date,
-): Promise<DigestSchedule> {
+): Promise<DigestSchedule | null> {
   const id = `digest_${randomUUID()}`;
   return db.transaction(async (tx) => {
+    // Null: the store holds its stated number of digests already (concurrent schedulings take turns).
+    if (!(await underStoreCap(tx, "digest_schedules", input.storeUrl, LIMITS.digestsPerStore))) return null;
     await tx.query(
       `insert into digest_schedules (id, organization_id, store_url, saved_view_id, grant_id, cadence, weekday, local_time, time_zone, next_run_at,
          created_by_email, created_at, portfolio)

@@ -37,6 +37,29 @@ async function readBodyText(request: Request, maxBytes: number): Promise<string>
   }
 }
 
+/** How deep a JSON body may nest: no body of the dashboard's needs more than a few levels. */
+const MAX_BODY_DEPTH = 64;
+
+/**
+ * Whether JSON text nests deeper than MAX_BODY_DEPTH, judged on the text in one pass before
+ * anything parses or walks it (a walk of 64 KB of nested arrays would overflow the stack).
+ */
+function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > MAX_BODY_DEPTH) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** The body as JSON, or as a form (application/x-www-form-urlencoded) when `form` allows it. */
 export async function readBody(
   request: Request,
@@ -48,6 +71,8 @@ export async function readBody(
   if (options.form && type === "application/x-www-form-urlencoded") {
     return { value: Object.fromEntries(new URLSearchParams(text)), form: true };
   }
+  if (nestsTooDeep(text))
+    throw new DashboardError(400, "bad_request", `The request body nests deeper than ${MAX_BODY_DEPTH} levels of arrays and objects.`);
   try {
     return { value: JSON.parse(text), form: false };
   } catch {

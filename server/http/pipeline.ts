@@ -149,7 +149,8 @@ function bodyNulProblem(value: unknown, path: string[] = []): string | undefined
   return undefined;
 }
 
-async function readRouteBody<B>(request: Request, spec: BodySpec<B>): Promise<{ body: B; form: boolean }> {
+/** The body, byte-limited, by its schema (a route that must count a malformed body reads it itself: sign-in). */
+export async function readRouteBody<B>(request: Request, spec: BodySpec<B>): Promise<{ body: B; form: boolean }> {
   const read = await readBody(request, spec.maxBytes, { form: spec.form });
   const problem = bodyNulProblem(read.value);
   if (problem) throw new DashboardError(400, "bad_request", problem);

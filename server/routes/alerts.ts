@@ -20,6 +20,7 @@ import { settings } from "@/server/config/settings";
 import { createRule, deleteRule, getRule, listRules, setRuleQuiet, updateRule, type StoredRule } from "@/server/db/alert-rules";
 import { appendChange } from "@/server/db/audit";
 import { database, type Db } from "@/server/db/database";
+import { underStoreCap } from "@/server/db/store-cap";
 import { findView } from "@/server/db/saved-views";
 import type { ActiveSession } from "@/server/auth/require-session";
 import { changeBy, isOrganizationAdmin, notYours, samePerson } from "@/server/grants/ownership";
@@ -131,15 +132,16 @@ export const createAlertRule = route(
   { methods: ["POST"], path: COLLECTION, scope: "store", body },
   async ({ scope, session, key, body: input, requestId }) => {
     await savedViewSearchOf(scope, input);
-    if ((await listRules(await database(), storeOf(scope))).length >= LIMITS.rulesPerStore)
-      throw new DashboardError(
-        409,
-        "limit_reached",
-        `A store holds at most ${LIMITS.rulesPerStore} alert rules. Delete one before adding another.`,
-      );
     const rule = await (
       await database()
     ).transaction(async (tx) => {
+      // Counted in the transaction that inserts, concurrent creations taking turns: the cap holds.
+      if (!(await underStoreCap(tx, "alert_rules", scope.store!.url, LIMITS.rulesPerStore)))
+        throw new DashboardError(
+          409,
+          "limit_reached",
+          `A store holds at most ${LIMITS.rulesPerStore} alert rules. Delete one before adding another.`,
+        );
       const created = await createRule(tx, storeOf(scope), input, session.data.user.email, new Date());
       await appendChange(tx, changeBy(scope, session, requestId, key), "alert-rule.create", { ruleId: created.id, ruleName: input.name });
       return created;

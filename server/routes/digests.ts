@@ -69,12 +69,6 @@ export const createDigest = route(
     const views = await listViews(db, organizationId, storeUrl);
     if (!views.some((view) => view.id === body.savedViewId))
       throw new DashboardError(404, "not_found", "This saved view no longer exists.");
-    if ((await listSchedules(db, organizationId, storeUrl)).length >= LIMITS.digestsPerStore)
-      throw new DashboardError(
-        409,
-        "limit_reached",
-        `A store holds at most ${LIMITS.digestsPerStore} scheduled digests. Delete one before scheduling another.`,
-      );
     const grant = (await listGrants(db, organizationId, storeUrl)).find(
       (candidate) => candidate.keyFingerprint === key.fingerprint && !candidate.endedAt && candidate.expiresAt > new Date(),
     );
@@ -97,6 +91,12 @@ export const createDigest = route(
       },
       new Date(),
     );
+    if (!schedule)
+      throw new DashboardError(
+        409,
+        "limit_reached",
+        `A store holds at most ${LIMITS.digestsPerStore} scheduled digests. Delete one before scheduling another.`,
+      );
     await appendChange(db, changeBy(scope, session, requestId, key), "digest.create", {
       digestId: schedule.id,
       viewName: schedule.viewName,

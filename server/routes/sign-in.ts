@@ -21,14 +21,13 @@ import { rememberKeyReach, summarizeSession } from "@/server/auth/ring";
 import { keyLabel } from "@/server/db/key-identity";
 import { database } from "@/server/db/database";
 import { listRefusals } from "@/server/db/key-refusals";
-import { recordFailure, retryAfterSeconds } from "@/server/db/rate-limits";
+import { attemptSignIn, forgive } from "@/server/db/rate-limits";
 import { settings } from "@/server/config/settings";
 import { createSession, revokeSession } from "@/server/db/sessions";
 import { renewGrantsOfKey } from "@/server/grants/store";
-import { purgeExpired } from "@/server/db/maintenance";
-import { upstreamClient, UpstreamHttpError } from "@/server/upstream/client";
+import { upstreamClient } from "@/server/upstream/client";
 import { toDashboardError } from "@/server/http/failures";
-import { route, SIGN_IN_BODY_LIMIT } from "@/server/http/pipeline";
+import { readRouteBody, route, SIGN_IN_BODY_LIMIT } from "@/server/http/pipeline";
 
 /** What the browser learns about a session: never the key. */
 function sessionBody(session: SessionData, context?: Context, label?: string) {
@@ -61,7 +60,6 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
   });
   const organization = context.organizations.find((candidate) => candidate.id === organizationId) ?? context.organizations[0];
   const db = await database();
-  await purgeExpired(db, new Date());
   const keyFingerprint = await fingerprintOf(apiKey);
   // Signing in renews the key's grants (their lifetime counts from the owner's last sign-in).
   const reached = context.organizations.flatMap((candidate) => candidate.stores.map((store) => store.url));
@@ -106,20 +104,28 @@ export const signIn = route(
     scope: "none",
     reason: "sign-in: there is no session yet",
     session: false,
-    body: { schema: z.record(z.string(), z.unknown()), maxBytes: SIGN_IN_BODY_LIMIT, form: true },
   },
-  async ({ request, requestId, body, form, log }) => {
-    const next = safeNextPath(typeof body.next === "string" ? body.next : undefined);
+  async ({ request, requestId, log }) => {
     const client = clientAddress(request);
+    const at = new Date();
+    let next = safeNextPath(undefined);
+    let form = false;
+    let counted = false;
     try {
-      // At most 10 failed sign-ins per client per minute, counted in the database: the limit holds across instances.
-      const wait = client ? await retryAfterSeconds(await database(), client, new Date()) : 0;
+      // At most 10 failed sign-ins per client per minute, counted in the database before the body is read (a
+      // malformed attempt counts too): the limit holds across instances and concurrent attempts.
+      const wait = client ? await attemptSignIn(await database(), client, at) : 0;
+      counted = Boolean(client) && wait === 0;
       if (wait > 0) {
         throw new DashboardError(429, "rate_limited", `Too many failed sign-in attempts. Try again in ${wait} s.`, {
           retryAfter: String(wait),
         });
       }
-      const { session, context, label, cookies } = await openSession(request, signInInput(body), requestId);
+      const read = await readRouteBody(request, { schema: z.record(z.string(), z.unknown()), maxBytes: SIGN_IN_BODY_LIMIT, form: true });
+      form = read.form;
+      next = safeNextPath(typeof read.body.next === "string" ? read.body.next : undefined);
+      const { session, context, label, cookies } = await openSession(request, signInInput(read.body), requestId);
+      if (client) await forgive(await database(), client, at);
       const response = form
         ? new Response(null, { status: 303, headers: { location: next } })
         : jsonResponse(sessionBody(session, context, label), { requestId });
@@ -127,8 +133,9 @@ export const signIn = route(
       response.headers.append("set-cookie", forgetEndedReasonCookie(request));
       return response;
     } catch (error) {
-      if (client && error instanceof UpstreamHttpError && error.status < 500) await recordFailure(await database(), client, new Date());
       const failure = toDashboardError(error);
+      // Only the client's own failures count: the dashboard's trouble, or the upstream's, is forgiven.
+      if (counted && (!failure || failure.status >= 500)) await forgive(await database(), client!, at).catch(() => undefined);
       if (!failure) throw error;
       log.upstreamRequestId = failure.extra.upstreamRequestId;
       log.code = failure.code;
@@ -140,11 +147,14 @@ export const signIn = route(
   },
 );
 
-/** GET /api/session: who is signed in, and the actions the upstream has refused this key; never the key. */
+/** GET /api/session: who is signed in, and the actions the upstream has refused the ring's keys; never a key. */
 export const currentSession = route(
   { methods: ["GET"], path: "/api/session", scope: "none", reason: "the signed-in session itself" },
   async ({ session, requestId }) => {
-    const refusals = await listRefusals(await database(), session.keyFingerprint);
+    const refusals = await listRefusals(
+      await database(),
+      session.keys.map((key) => key.fingerprint),
+    );
     return jsonResponse(
       {
         session: summarizeSession(session),
