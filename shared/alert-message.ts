@@ -1,5 +1,6 @@
 import { formatCurrency, formatNumber } from "@/shared/format";
 import { enumLabel } from "@/shared/store-locale";
+import { DIRECTION_CHARACTERS, LINE_BREAKING } from "@/shared/schemas/common";
 import type { AlertMessageInput, AlertMetric, AlertTarget, WhatMoved } from "@/shared/schemas/alert";
 
 /** What a notification says, in the store's currency; the inbox, webhooks and e-mail all use it. */
@@ -69,8 +70,17 @@ export function whatMovedLines(input: AlertMessageInput): string[] {
   return [...input.whatMoved.channels.map(line("Channel")), ...input.whatMoved.products.map(line("Product"))];
 }
 
-/** Text as it may stand in a Slack message: `<`, `>` and `&` would start a mention (`<!channel>`) or a link. */
-const slackEscape = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/**
+ * Text as it may stand in a Slack message: `<`, `>` and `&` would start a mention (`<!channel>`)
+ * or a link; a line break or direction character from the upstream's words (a product's name)
+ * would lay the message out, so it becomes a space.
+ */
+const slackEscape = (value: string) =>
+  value
+    .replace(new RegExp(`${LINE_BREAKING.source}|${DIRECTION_CHARACTERS.source}`, "g"), " ")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
 
 /**
  * Slack's incoming-webhook shape (`text`, `blocks`), its words escaped for Slack, with the figures

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { currencyDecimals } from "@/shared/format";
 import type { TimeZoneReading } from "@/shared/store-locale";
 import { zonedLocalToEpochMs } from "@/shared/time-zone";
-import { identifierSchema } from "./common";
+import { DIRECTION_CHARACTERS, identifierSchema, LINE_BREAKING } from "./common";
 
 const campaignStatuses = ["PAUSED", "ACTIVE"] as const;
 
@@ -16,7 +16,15 @@ export const cloneCampaignRequestSchema = z.strictObject({
   payload: z
     .strictObject({
       sourceCampaignGroupId: identifierSchema,
-      name: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters"),
+      name: z
+        .string()
+        .trim()
+        .min(1, "must not be empty")
+        .max(255, "must be at most 255 characters")
+        .refine(
+          (name) => !LINE_BREAKING.test(name) && !DIRECTION_CHARACTERS.test(name),
+          "must be one line of text, without control or direction characters",
+        ),
       status: z.enum(campaignStatuses).default("PAUSED"),
       startTime: z.number().int().positive().optional(),
       endTime: z.number().int().positive().optional(),

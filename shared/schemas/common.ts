@@ -36,10 +36,15 @@ export function splitCommaList(value: string | undefined): string[] {
   return value ? value.split(",").map((item) => item.trim()) : [];
 }
 
+/** Control characters (line breaks included) and the Unicode line and paragraph separators: they break a line of a message. */
+export const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** The marks, embeddings, overrides and isolates of direction: they make text read differently from what it is. */
+export const DIRECTION_CHARACTERS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /**
- * A name people give (a saved view, an alert rule): composed (NFC), without spaces around it, and
- * without control characters or direction overrides, which would break a line of a message or make
- * the name read differently from what it is. `noun` says whose name it is ("view", "rule").
+ * A name people give (a saved view, an alert rule, a campaign): composed (NFC), without spaces
+ * around it, text and not layout: no control character, line or paragraph separator, nor
+ * direction character. `noun` says whose name it is ("view", "rule").
  */
 export function givenNameSchema(noun: string, max: number) {
   return z
@@ -50,9 +55,9 @@ export function givenNameSchema(noun: string, max: number) {
         .string()
         .min(1, `Give the ${noun} a name.`)
         .max(max, `A ${noun}'s name has at most ${max} characters.`)
-        .refine((value) => !/[\u0000-\u001f\u007f-\u009f]/.test(value), `A ${noun}'s name cannot hold control characters.`)
+        .refine((value) => !LINE_BREAKING.test(value), `A ${noun}'s name cannot hold control characters. It is one line of text.`)
         .refine(
-          (value) => !/[\u202a-\u202e\u2066-\u2069]/.test(value),
+          (value) => !DIRECTION_CHARACTERS.test(value),
           `A ${noun}'s name cannot hold direction overrides: they make a name read differently from what it is.`,
         )
         .refine((value) => /[^\p{Cf}\p{Z}\s]/u.test(value), `A ${noun}'s name needs at least one visible character.`),

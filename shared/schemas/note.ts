@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dashboardDateSchema } from "./common";
+import { dashboardDateSchema, DIRECTION_CHARACTERS, LINE_BREAKING } from "./common";
 
 /**
  * A note on a store's charts: a store-local date or range of dates and a short text, shared in
@@ -15,8 +15,8 @@ const noteTextSchema = z
       .min(1, "Write the note.")
       .max(280, "A note has at most 280 characters.")
       .refine(
-        (value) => !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(value),
-        "A note cannot hold control characters.",
+        (value) => !LINE_BREAKING.test(value) && !DIRECTION_CHARACTERS.test(value),
+        "A note cannot hold control characters, line separators or direction characters.",
       ),
   );
 
