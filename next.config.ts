@@ -22,6 +22,9 @@ const nextConfig: NextConfig = {
   // Loaded from node_modules at run time, not bundled: one copy each, shared by the app and the server
   // program (the database drivers, the logger, the metrics registry, tracing).
   serverExternalPackages,
+  // The server writes nothing into its release (which may be read-only): what Next.js caches at run
+  // time (a rendered 404 page, among others) stays in memory, never in .next/server.
+  experimental: { isrFlushToDisk: false },
   generateBuildId: () => (existsSync(BUILD_ID_FILE) ? readFileSync(BUILD_ID_FILE, "utf8").trim() : null),
   // The build type-checks the app only: tests, benchmarks and scripts need devDependencies,
   // which `npm ci --omit=dev` leaves out (`npm run typecheck` checks everything).
