@@ -115,4 +115,33 @@ describe.each(storageBackends())("grants on %s", (backend) => {
     expect(byId[lasting.id]!.reason).toBeNull();
     expect(byId[lasting.id]!.length).toBeGreaterThan(0);
   });
+
+  it("keeps its owner on renewal: a colleague with the same key gets a grant of their own, and the database allows one active grant per key, store and owner", async () => {
+    vi.stubEnv("DELEGATION_KEY", "grants-master-key-".padEnd(40, "g"));
+    const now = new Date();
+    const fingerprint = unique("fp");
+    const mine = await createGrant(db, input(fingerprint), now);
+    const theirs = await createGrant(db, { ...input(fingerprint), storeUrl: mine.storeUrl, ownerEmail: "colleague@example.com" }, now);
+    expect(theirs.id).not.toBe(mine.id);
+    const renewed = await createGrant(db, { ...input(fingerprint), storeUrl: mine.storeUrl, ownerEmail: "OWNER@example.com" }, now);
+    expect(renewed.id).toBe(mine.id);
+    const owners = (await listGrants(db, "org_grants", mine.storeUrl)).map((grant) => [grant.id, grant.ownerEmail]);
+    expect(owners.sort()).toEqual(
+      [
+        [mine.id, "owner@example.com"],
+        [theirs.id, "colleague@example.com"],
+      ].sort(),
+    );
+    // A second active grant of the same key, store and owner is refused by the database itself.
+    await expect(
+      db.query(
+        `insert into grants (id, organization_id, store_url, key_fingerprint, owner_email, master_key_id, wrapped_data_key, sealed_api_key, created_at, expires_at)
+         values ('grant_twice', 'org_grants', $1, $2, 'Owner@Example.com', 'k', '\\x00', '\\x00', now(), now() + interval '1 day')`,
+        [mine.storeUrl, fingerprint],
+      ),
+    ).rejects.toThrow(/grants_one_active_per_owner/);
+    // Once ended, the owner may grant again.
+    await endGrant(db, mine.id, "revoked", now);
+    expect((await createGrant(db, { ...input(fingerprint), storeUrl: mine.storeUrl }, now)).id).not.toBe(mine.id);
+  });
 });

@@ -31,8 +31,10 @@ const COLUMNS = `g.id, g.organization_id as "organizationId", g.store_url as "st
 const DAY_MS = 86_400_000;
 
 /**
- * Grants the session's key to the store; an active grant of the same key and store is renewed
- * and re-sealed instead of doubled.
+ * Grants the session's key to the store for its owner; the owner's active grant of the same key
+ * and store is renewed and re-sealed instead of doubled. Renewing never changes its owner: a
+ * colleague holding the same key gets a grant of their own (one active grant per key, store and
+ * owner, migration 0026).
  */
 export async function createGrant(
   db: Db,
@@ -40,18 +42,23 @@ export async function createGrant(
   now: Date,
 ): Promise<Grant> {
   const expiresAt = new Date(now.getTime() + input.ttlDays * DAY_MS);
+  const scope = [input.organizationId, input.storeUrl, input.keyFingerprint, input.ownerEmail];
+  const ofOwner =
+    "organization_id = $1 and store_url = $2 and key_fingerprint = $3 and lower(owner_email) = lower($4) and ended_at is null";
   return db.transaction(async (tx) => {
-    const [existing] = await tx.query<{ id: string }>(
-      `select id from grants where organization_id = $1 and store_url = $2 and key_fingerprint = $3 and ended_at is null and expires_at > $4 for update`,
-      [input.organizationId, input.storeUrl, input.keyFingerprint, now],
+    // One past its expiry that the purge has not ended yet makes way.
+    await tx.query(
+      `update grants set ended_at = $5, ended_reason = 'expired', wrapped_data_key = ''::bytea, sealed_api_key = ''::bytea
+       where ${ofOwner} and expires_at <= $5`,
+      [...scope, now],
     );
+    const [existing] = await tx.query<{ id: string }>(`select id from grants where ${ofOwner} for update`, scope);
     const id = existing?.id ?? `grant_${randomUUID()}`;
     const sealed = sealApiKey({ grantId: id, ...input }, input.apiKey);
     if (existing) {
       await tx.query(
-        `update grants set master_key_id = $2, wrapped_data_key = $3, sealed_api_key = $4, expires_at = $5, owner_email = $6, seal_version = $7
-         where id = $1`,
-        [id, sealed.masterKeyId, sealed.wrappedDataKey, sealed.sealedApiKey, expiresAt, input.ownerEmail, sealed.sealVersion],
+        `update grants set master_key_id = $2, wrapped_data_key = $3, sealed_api_key = $4, expires_at = $5, seal_version = $6 where id = $1`,
+        [id, sealed.masterKeyId, sealed.wrappedDataKey, sealed.sealedApiKey, expiresAt, sealed.sealVersion],
       );
     } else {
       await tx.query(
