@@ -15,7 +15,6 @@ import {
   type Settlement,
   type StoredAnswer,
 } from "@/server/db/idempotency";
-import { purgeExpired } from "@/server/db/maintenance";
 import { keyLabel } from "@/server/db/key-identity";
 import { ActionError, OutcomeUnknown } from "./errors";
 import { sendAndClassify, type Classified } from "./outcome";
@@ -70,8 +69,6 @@ export interface EngineOptions {
   lockTimeoutMs?: number;
   /** How long a duplicate waits for the running attempt before 409 idempotency_in_progress. Default: UPSTREAM_TIMEOUT_MS plus 2 s. */
   maxWaitMs?: number;
-  /** Purge settings; expired records and old audit entries are purged at most once a minute. */
-  auditRetentionDays?: number;
 }
 
 /** The Idempotency-Key as stored: lower-case UUID; anything else is a 400. */
@@ -110,7 +107,6 @@ export async function runAction(request: ActionRequest, options: EngineOptions =
   const idempotencyKey = parseIdempotencyKey(request.idempotencyKey);
   const now = options.now ?? (() => new Date());
   const db = options.db ?? (await database());
-  await purgeExpired(db, now(), { auditRetentionDays: options.auditRetentionDays });
 
   const upstreamTimeoutMs = settings().upstream.timeoutMs;
   const lockTimeoutMs = options.lockTimeoutMs ?? upstreamTimeoutMs + LOCK_MARGIN_MS;

@@ -11,29 +11,28 @@ import { purgeSessions } from "./sessions";
 import { purgeSendNowPresses } from "@/server/digests/send-now";
 import { purgeGrantKeys } from "@/server/grants/store";
 
-const PURGE_INTERVAL_MS = 60_000;
-const lastPurge = new WeakMap<Db, number>();
-
 /**
  * Deletes what has outlived its purpose: idempotency records past 24 h, audit entries past
  * their retention, sign-in failures out of their window, views deleted past the undo window,
- * sessions ended or expired a day ago, clone attempts as old as their idempotency records,
- * "Send now" presses out of their longest window (a day), the sealed keys of grants ended or
- * past their expiry.
- * Runs at most once a minute per database handle (any instance may do it; it is idempotent).
+ * sessions ended or expired a day ago (and their key rings), clone attempts as old as their
+ * idempotency records, "Send now" presses out of their longest window (a day), the sealed keys
+ * of grants ended or past their expiry. A recurring job runs it (server/jobs/catalog.ts), whether
+ * or not anyone signs in; it is idempotent, so any instance may.
  */
-export async function purgeExpired(db: Db, now: Date, options: { auditRetentionDays?: number; force?: boolean } = {}): Promise<boolean> {
-  if (!options.force && now.getTime() - (lastPurge.get(db) ?? 0) < PURGE_INTERVAL_MS) return false;
-  lastPurge.set(db, now.getTime());
-  await acrossStores(db, "purge of expired rows", async (tx) => {
-    await purgeIdempotency(tx, now);
-    await purgeAudit(tx, now, options.auditRetentionDays ?? settings().auditRetentionDays);
-    await purgeFailures(tx, now);
-    await purgeViews(tx, now);
-    await purgeSessions(tx, now, settings().session.ttlSeconds);
-    await purgeCloneAttempts(tx, now);
-    await purgeSendNowPresses(tx, now);
-    await purgeGrantKeys(tx, now);
+export async function purgeExpired(db: Db, now: Date, auditRetentionDays = settings().auditRetentionDays): Promise<string> {
+  return acrossStores(db, "purge of expired rows", async (tx) => {
+    const counts = {
+      "idempotency records": await purgeIdempotency(tx, now),
+      "audit entries": await purgeAudit(tx, now, auditRetentionDays),
+      "sign-in failures": await purgeFailures(tx, now),
+      "deleted views": await purgeViews(tx, now),
+      sessions: await purgeSessions(tx, now, settings().session.ttlSeconds),
+      "clone attempts": await purgeCloneAttempts(tx, now),
+      "send-now presses": await purgeSendNowPresses(tx, now),
+      "grants ended": await purgeGrantKeys(tx, now),
+    };
+    return Object.entries(counts)
+      .map(([what, count]) => `${count} ${what}`)
+      .join(", ");
   });
-  return true;
 }
