@@ -7,6 +7,7 @@ import { benchAlerts } from "./alerts";
 import { benchAggregation } from "./aggregation";
 import { benchBundles } from "./bundles";
 import { benchColdRead } from "./coldread";
+import { benchDeepBodies } from "./deep-bodies";
 import { benchDigests } from "./digests";
 import { benchFlood } from "./flood";
 import { benchIdle } from "./idle";
@@ -29,6 +30,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   memory: () => benchMemory(),
   bundles: async () => benchBundles(),
   digests: () => benchDigests(),
+  "deep-bodies": () => benchDeepBodies(),
   rollups: () => benchRollups(),
   isolation: () => benchIsolation(),
   coldread: () => benchColdRead(),

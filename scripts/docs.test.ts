@@ -57,6 +57,23 @@ describe("the documentation", () => {
     );
   });
 
+  it("links every promise of docs/security.md to a test of that title in the file it names", () => {
+    const security = pages.find((page) => page.name === "docs/security.md")!.text;
+    const rows = security
+      .slice(security.indexOf("## Promises and the tests that prove them"))
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| Promise"));
+    expect(rows.length).toBeGreaterThan(20);
+    const missing: string[] = [];
+    for (const row of rows) {
+      const [, where = "", titles = ""] = row.split(" | ");
+      const files = [...where.matchAll(/`([^`]+\.test\.ts)`/g)].map((match) => readFileSync(join(ROOT, match[1]!), "utf8"));
+      for (const [, title] of titles.matchAll(/"([^"]+)"/g))
+        if (files.length > 0 && !files.some((text) => text.includes(`"${title}"`))) missing.push(title!);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("runs only npm scripts that exist", () => {
     const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: object }).scripts);
     const missing = pages.flatMap((page) =>
