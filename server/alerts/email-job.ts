@@ -4,13 +4,13 @@ import { z } from "zod";
 import type { AlertMessageInput } from "@/shared/schemas/alert";
 import { alertRuleInputSchema } from "@/shared/schemas/alert";
 import { alertTitle, whatMovedLines } from "@/shared/alert-message";
-import { getRule, type StoredRule } from "@/server/db/alert-rules";
+import { getRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
 import { deliverMail, publicOrigin } from "@/server/delivery/mail";
 import { alertEmailHtml } from "./email";
 import { unsubscribeTokenFor, unsuppressed } from "@/server/delivery/suppressions";
 import { enqueue, registerJob, type RunningJob } from "@/server/jobs/queue";
-import { registerHeldSummaryJob, takeAlertMail } from "./mail-cap";
+import { heldOfHour, heldWords, HELD_SUMMARY, takeAlertMail } from "./mail-cap";
 
 /**
  * A notification's e-mails, as a background job queued in the transaction that opens (or
@@ -27,20 +27,30 @@ export async function enqueueAlertEmail(db: Db, notificationId: string, rule: { 
   await enqueue(EMAIL, { notificationId }, { uniqueKey: `${EMAIL}:${notificationId}`, organizationId, storeUrl, db });
 }
 
-const ruleLink = (rule: StoredRule) => `${publicOrigin()}/stores/${encodeURIComponent(rule.storeUrl)}/alerts/${rule.id}`;
-
-function render(message: AlertMessageInput, rule: StoredRule, unsubscribe: string) {
-  const title = alertTitle(message);
-  const lines = whatMovedLines(message);
-  const text = [
-    title,
-    ...(lines.length ? ["", "What moved:", ...lines.map((line) => `- ${line}`)] : []),
-    "",
-    `Open the rule: ${ruleLink(rule)}`,
-    `Unsubscribe from this store's alert e-mails: ${unsubscribe}`,
-  ].join("\n");
-  const html = alertEmailHtml({ title, lines, ruleLink: ruleLink(rule), unsubscribeLink: unsubscribe });
-  return { title, text, html };
+/**
+ * One e-mail of the store's alert mail, once under `key`: its `lines` under `heading`, a link (to
+ * the rule, or the inbox) and the address's own unsubscribe link and headers (RFC 8058).
+ */
+async function sendOne(
+  job: RunningJob,
+  store: { organizationId: string; storeUrl: string },
+  mail: { key: string; to: string; title: string; heading: string; lines: string[]; link: string; linkText: string },
+) {
+  const unsubscribe = `${publicOrigin()}/api/unsubscribe/${await unsubscribeTokenFor(await database(), store, mail.to)}`;
+  const { title, heading, lines, link, linkText } = mail;
+  const listed = lines.length ? ["", `${heading}:`, ...lines.map((line) => `- ${line}`)] : [];
+  return deliverMail({
+    key: mail.key,
+    to: mail.to,
+    subject: title,
+    text: [title, ...listed, "", `${linkText}: ${link}`, `Unsubscribe from this store's alert e-mails: ${unsubscribe}`].join("\n"),
+    html: alertEmailHtml({ title, heading, lines, ruleLink: link, linkText, unsubscribeLink: unsubscribe }),
+    headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    ...store,
+    jobId: job.id,
+    workerId: job.workerId,
+    signal: job.signal,
+  });
 }
 
 async function sendAlertEmails(job: RunningJob): Promise<{ detail: string }> {
@@ -54,37 +64,44 @@ async function sendAlertEmails(job: RunningJob): Promise<{ detail: string }> {
   const rule = await getRule(db, notification, notification.ruleId);
   if (!rule) return { detail: "Not sent: the rule was deleted." };
   const { emails } = alertRuleInputSchema.parse(rule.definition);
+  const message = notification.body as AlertMessageInput;
+  const lines = whatMovedLines(message);
+  const link = `${publicOrigin()}/stores/${encodeURIComponent(rule.storeUrl)}/alerts/${rule.id}`;
   const outcomes = newDeliveryTally();
   let held = 0;
   // An address that unsubscribed from the store's mail is skipped, whoever added it to the rule.
   for (const to of await unsuppressed(db, rule, emails)) {
     // Past the store's ALERT_MAIL_PER_HOUR the e-mail is held back: the inbox keeps the alert.
-    if (!(await takeAlertMail(db, notification, to, new Date()))) {
-      held += 1;
-      continue;
+    if (!(await takeAlertMail(db, notification, to, new Date()))) held += 1;
+    else {
+      const mail = {
+        key: `alert:${notification.id}:${to}`,
+        to,
+        title: alertTitle(message),
+        heading: "What moved",
+        lines,
+        link,
+        linkText: "Open the rule",
+      };
+      outcomes[(await sendOne(job, rule, mail)).outcome] += 1;
     }
-    const unsubscribe = `${publicOrigin()}/api/unsubscribe/${await unsubscribeTokenFor(db, rule, to)}`;
-    const { title, text, html } = render(notification.body as AlertMessageInput, rule, unsubscribe);
-    const delivery = await deliverMail({
-      key: `alert:${notification.id}:${to}`,
-      to,
-      subject: title,
-      text,
-      html,
-      headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-      organizationId: rule.organizationId,
-      storeUrl: rule.storeUrl,
-      jobId: job.id,
-      workerId: job.workerId,
-      signal: job.signal,
-    });
-    outcomes[delivery.outcome] += 1;
   }
   const { detail } = settleDeliveries(outcomes);
   return { detail: held > 0 ? `${detail}, ${held} held back (ALERT_MAIL_PER_HOUR)` : detail };
 }
 
+/** After the hour: one summary to each address held back ("12 alerts held back, see the inbox"). */
+async function sendHeldSummaries(job: RunningJob): Promise<{ detail: string }> {
+  const { hour } = z.object({ hour: z.iso.datetime() }).parse(job.payload);
+  const outcomes = newDeliveryTally();
+  for (const { email: to, count, why, ...store } of await heldOfHour(await database(), new Date(hour))) {
+    const mail = { key: `${HELD_SUMMARY}:${store.storeUrl}:${hour}:${to}`, to, title: heldWords(count), heading: "Why", lines: [why] };
+    outcomes[(await sendOne(job, store, { ...mail, link: `${publicOrigin()}/inbox`, linkText: "Open the inbox" })).outcome] += 1;
+  }
+  return settleDeliveries(outcomes);
+}
+
 export function registerAlertEmailJob(): void {
   registerJob(EMAIL, sendAlertEmails, { maxAttempts: 5, backoffMs: 30_000 });
-  registerHeldSummaryJob();
+  registerJob(HELD_SUMMARY, sendHeldSummaries, { maxAttempts: 5, backoffMs: 30_000 });
 }

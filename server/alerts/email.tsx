@@ -3,6 +3,8 @@ import { EmailDocument, LINK_STYLE, renderHtml } from "@/server/email/document";
 
 interface AlertEmailProps {
   title: string;
+  /** What `lines` are: "What moved" in an alert, "Why" in a summary of alerts held back. */
+  heading: string;
   lines: string[];
   ruleLink: string;
   /** The link's words: the rule's by default; the inbox's in a summary of alerts held back. */
@@ -12,14 +14,14 @@ interface AlertEmailProps {
 }
 
 /** An alert as an e-mail: its title, what moved, the link to its rule and the recipient's unsubscribe link. */
-function AlertEmail({ title, lines, ruleLink, linkText = "Open the rule", unsubscribeLink }: AlertEmailProps) {
+function AlertEmail({ title, heading, lines, ruleLink, linkText = "Open the rule", unsubscribeLink }: AlertEmailProps) {
   return (
     <EmailDocument title={title}>
       <main>
         <h1 style={{ fontSize: "18px" }}>{title}</h1>
         {lines.length > 0 && (
           <>
-            <h2 style={{ fontSize: "15px" }}>What moved</h2>
+            <h2 style={{ fontSize: "15px" }}>{heading}</h2>
             <ul>
               {lines.map((line) => (
                 <li key={line}>{line}</li>

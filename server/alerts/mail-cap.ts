@@ -1,12 +1,7 @@
 import "server-only";
-import { z } from "zod";
 import { settings } from "@/server/config/settings";
-import { database, type Db } from "@/server/db/database";
-import { deliverMail, publicOrigin } from "@/server/delivery/mail";
-import { newDeliveryTally, settleDeliveries } from "@/server/delivery/ledger";
-import { unsubscribeTokenFor } from "@/server/delivery/suppressions";
-import { enqueue, registerJob, type RunningJob } from "@/server/jobs/queue";
-import { alertEmailHtml } from "./email";
+import type { Db } from "@/server/db/database";
+import { enqueue } from "@/server/jobs/queue";
 
 /**
  * Alert e-mail has a bound over time: a store sends at most ALERT_MAIL_PER_HOUR alert e-mails in
@@ -14,7 +9,7 @@ import { alertEmailHtml } from "./email";
  * held back (the inbox keeps the alert); after the hour each address held back gets one summary,
  * and no more summaries than the bound itself.
  */
-const SUMMARY = "alerts.held-summary";
+export const HELD_SUMMARY = "alerts.held-summary";
 const HOUR_MS = 3_600_000;
 
 interface Notice {
@@ -50,9 +45,9 @@ export async function takeAlertMail(db: Db, notice: Notice, email: string, now: 
       [notice.id, email, notice.organizationId, notice.storeUrl, hour],
     );
     const { organizationId, storeUrl } = notice;
-    const key = `${SUMMARY}:${storeUrl}:${hour.toISOString()}`;
+    const key = `${HELD_SUMMARY}:${storeUrl}:${hour.toISOString()}`;
     await enqueue(
-      SUMMARY,
+      HELD_SUMMARY,
       { hour: hour.toISOString() },
       { uniqueKey: key, runAt: new Date(hour.getTime() + HOUR_MS), organizationId, storeUrl, db: tx },
     );
@@ -63,38 +58,16 @@ export async function takeAlertMail(db: Db, notice: Notice, email: string, now: 
 /** "12 alerts held back, see the inbox": the summary's subject. */
 export const heldWords = (count: number) => `${count} alert${count === 1 ? "" : "s"} held back, see the inbox`;
 
-/** After the hour: one summary to each address held back (the most held first), at most the bound. */
-async function sendSummaries(job: RunningJob): Promise<{ detail: string }> {
-  const { hour } = z.object({ hour: z.iso.datetime() }).parse(job.payload);
-  const db = await database();
+/** The addresses held back in `hour` (of the job's store), the most held first, at most the bound: each gets one summary. */
+export async function heldOfHour(db: Db, hour: Date) {
+  const perHour = settings().mail.alertsPerHour;
   const held = await db.query<{ email: string; organizationId: string; storeUrl: string; count: number }>(
     `select email, min(organization_id) as "organizationId", store_url as "storeUrl", count(*)::int as count
      from alert_mail_held where hour = $1 group by store_url, email order by count desc, email limit $2`,
-    [new Date(hour), settings().mail.alertsPerHour],
+    [hour, perHour],
   );
-  const outcomes = newDeliveryTally();
-  for (const { email, organizationId, storeUrl, count } of held) {
-    const store = { organizationId, storeUrl };
-    const unsubscribe = `${publicOrigin()}/api/unsubscribe/${await unsubscribeTokenFor(db, store, email)}`;
-    const inbox = `${publicOrigin()}/inbox`;
-    const title = heldWords(count);
-    const why = `${storeUrl} sends at most ${settings().mail.alertsPerHour} alert e-mails an hour; the inbox keeps every alert.`;
-    const delivery = await deliverMail({
-      key: `${SUMMARY}:${storeUrl}:${hour}:${email}`,
-      to: email,
-      subject: title,
-      text: [title, "", why, "", `Open the inbox: ${inbox}`, `Unsubscribe from this store's alert e-mails: ${unsubscribe}`].join("\n"),
-      html: alertEmailHtml({ title, lines: [why], ruleLink: inbox, linkText: "Open the inbox", unsubscribeLink: unsubscribe }),
-      headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-      ...store,
-      jobId: job.id,
-      workerId: job.workerId,
-    });
-    outcomes[delivery.outcome] += 1;
-  }
-  return settleDeliveries(outcomes);
-}
-
-export function registerHeldSummaryJob(): void {
-  registerJob(SUMMARY, sendSummaries, { maxAttempts: 5, backoffMs: 30_000 });
+  return held.map((row) => ({
+    ...row,
+    why: `${row.storeUrl} sends at most ${perHour} alert e-mails an hour; the inbox keeps every alert.`,
+  }));
 }

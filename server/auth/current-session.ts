@@ -12,7 +12,6 @@ import { unsealSession, type SessionData } from "./cookie";
 export interface ActiveSession {
   id: string;
   data: SessionData;
-  row: SessionRow;
   /** The keys of the ring that still count, each with its own fingerprint; none of them is first. */
   keys: SessionKey[];
 }
@@ -60,9 +59,8 @@ export async function resolveSession(sealed: string | undefined): Promise<{ sess
   // Each key of the cookie adopts the rows written under its own older fingerprints.
   if (legacy) for (const apiKey of [data.apiKey, ...(data.ring ?? []).map((key) => key.apiKey)]) await fingerprintOf(apiKey);
   // Adopting the keys' identities moved their rows: the rows read above named the old ones.
-  const [current, keyRows] = legacy ? await Promise.all([getSession(db, row.id), sessionKeyRows(db, row.id)]) : [row, keyRowsRead];
-  const ring = await activeRing(db, data, current?.keyFingerprint ?? row.keyFingerprint, keyRows);
+  const ring = await activeRing(db, data, legacy ? await sessionKeyRows(db, row.id) : keyRowsRead);
   // Every key removed or refused: nothing is left to work with.
   if (ring.keys.length === 0) return { ended: "session_revoked" };
-  return { session: { id: row.id, data: ring.data, row, keys: ring.keys } };
+  return { session: { id: row.id, data: ring.data, keys: ring.keys } };
 }

@@ -37,22 +37,13 @@ export function withKeys(data: SessionData, keys: readonly RingKeyData[]): Sessi
   return { ...data, apiKey, organizationId, organization, stores, ring };
 }
 
-/**
- * The cookie's keys that still count: those whose row is active, each known by its own
- * fingerprint. A session from before the ring (no row at all) holds the key it signed in with.
- */
-export async function activeRing(
-  db: Db,
-  data: SessionData,
-  signedInFingerprint: string,
-  rows: readonly SessionKeyRow[],
-): Promise<{ keys: SessionKey[]; data: SessionData }> {
+/** The cookie's keys that still count (those whose row is active), each known by its own fingerprint. */
+export async function activeRing(db: Db, data: SessionData, rows: readonly SessionKeyRow[]): Promise<{ keys: SessionKey[]; data: SessionData }> {
   const active = new Set(rows.filter((row) => row.droppedAt === null).map((row) => row.keyFingerprint));
   const keys: SessionKey[] = [];
   for (const key of cookieKeys(data)) {
     const fingerprint = await keyFingerprint(db, key.apiKey);
-    const counts = rows.length === 0 ? fingerprint === signedInFingerprint : active.has(fingerprint);
-    if (counts && !keys.some((other) => other.fingerprint === fingerprint))
+    if (active.has(fingerprint) && !keys.some((other) => other.fingerprint === fingerprint))
       keys.push({ ...key, fingerprint, label: keyLabel(fingerprint) });
   }
   return { keys, data: withKeys(data, keys) };

@@ -85,14 +85,12 @@ export async function dropKeyEverywhere(db: Db, fingerprint: string, reason: Dro
        where key_fingerprint = $1 and dropped_at is null returning session_id as "sessionId"`,
       [fingerprint, reason, now],
     );
-    // Sessions signed in with the key before the ring existed have no row for it: they end too.
-    const ids = [...new Set(dropped.map((row) => row.sessionId))];
     const ended = await tx.query<{ id: string }>(
       `update sessions set revoked_at = $3, revoked_reason = $2
-       where revoked_at is null and (id = any($1::text[]) or key_fingerprint = $4)
+       where revoked_at is null and id = any($1::text[])
          and not exists (select 1 from session_keys k where k.session_id = sessions.id and k.dropped_at is null)
        returning id`,
-      [ids, reason, now, fingerprint],
+      [[...new Set(dropped.map((row) => row.sessionId))], reason, now],
     );
     return ended.map((row) => row.id);
   });

@@ -112,29 +112,14 @@ export async function touchSession(db: Db, id: string, now: Date, intervalSecond
   return rows.length > 0;
 }
 
-/**
- * The sessions holding a key of `fingerprints` in their ring (a session from before the ring
- * holds the key it signed in with): a session lists and ends only those of the keys it still holds.
- */
-const HOLDING = `(exists (select 1 from session_keys k where k.session_id = sessions.id and k.dropped_at is null and k.key_fingerprint = any($1::text[]))
-  or (sessions.key_fingerprint = any($1::text[]) and not exists (select 1 from session_keys k where k.session_id = sessions.id)))`;
+/** The sessions holding a key of `fingerprints` in their ring: a session lists and ends only those of the keys it still holds. */
+const HOLDING = `exists (select 1 from session_keys k where k.session_id = sessions.id and k.dropped_at is null and k.key_fingerprint = any($1::text[]))`;
 
-/** Ends one session: sign-out, or (with `fingerprints`) one of the sessions holding those keys. */
-export async function revokeSession(db: Db, id: string, reason: string, now: Date, fingerprints?: readonly string[]): Promise<boolean> {
-  if (!fingerprints) {
-    const rows = await db.query(
-      "update sessions set revoked_at = $3, revoked_reason = $2 where id = $1 and revoked_at is null returning id",
-      [id, reason, now],
-    );
-    return rows.length > 0;
-  }
-  const rows = await acrossStores(db, "a session ends another session holding one of its keys", (tx) =>
-    tx.query(`update sessions set revoked_at = $4, revoked_reason = $3 where id = $2 and revoked_at is null and ${HOLDING} returning id`, [
-      fingerprints,
-      id,
-      reason,
-      now,
-    ]),
+/** Ends one session (sign-out, or one of the sessions a session lists: see `listSessionsHolding`). */
+export async function revokeSession(db: Db, id: string, reason: string, now: Date): Promise<boolean> {
+  const rows = await db.query(
+    "update sessions set revoked_at = $3, revoked_reason = $2 where id = $1 and revoked_at is null returning id",
+    [id, reason, now],
   );
   return rows.length > 0;
 }

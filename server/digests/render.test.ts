@@ -120,6 +120,7 @@ describe("renderDigest", () => {
 describe("alertEmailHtml", () => {
   it("renders the title, what moved, the rule's link and the unsubscribe link, escaped", () => {
     const html = alertEmailHtml({
+      heading: "What moved",
       title: "Revenue < 80% of usual",
       lines: ["Channel a&b: −$40"],
       ruleLink: "https://d.example/r?a=1&b=2",

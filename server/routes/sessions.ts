@@ -61,7 +61,7 @@ export const endSession = route(
     const db = await database();
     const target = (await ownSessions(session)).find((row) => publicId(row.id) === params.id);
     if (!target) throw new DashboardError(404, "not_found", "No such session: it may have ended already.");
-    const ended = (await revokeSession(db, target.id, "session_revoked", new Date(), heldKeys(session))) ? 1 : 0;
+    const ended = (await revokeSession(db, target.id, "session_revoked", new Date())) ? 1 : 0;
     return jsonResponse({ ended }, { requestId });
   },
 );
