@@ -176,6 +176,22 @@ async function plant(tx: Db, store: string): Promise<void> {
   for (const [sql, params] of rows) await tx.query(sql, params);
 }
 
+/** A session of a key of its own, with its key ring's row. */
+const newSession = (db: Db) =>
+  createSession(
+    db,
+    {
+      keyFingerprint: unique("fp"),
+      userEmail: "a@example.com",
+      userName: "A",
+      organizationId: null,
+      organizationName: null,
+      userAgent: "",
+      clientAddress: "",
+    },
+    new Date(),
+  );
+
 /** A table's rows of a store (the queue's jobs of no store aside: every reach sees those). */
 const rowsOf = (tx: Db, table: string) =>
   tx.query<{ store_url: string }>(`select store_url from ${table}${table === "jobs" ? " where store_url is not null" : ""}`);
@@ -207,19 +223,7 @@ describe.each(storageBackends())("row-level security on %s", (backend) => {
 
   it("gives a plain role with SELECT on every table no row of any table with a store column", async () => {
     // A key ring's rows (their stores in store_urls) and a job of no store, besides a row of every store table.
-    await createSession(
-      db,
-      {
-        keyFingerprint: unique("fp"),
-        userEmail: "a@example.com",
-        userName: "A",
-        organizationId: null,
-        organizationName: null,
-        userAgent: "",
-        clientAddress: "",
-      },
-      new Date(),
-    );
+    await newSession(db);
     await db.query("insert into jobs (name, payload) values ('test.no-store', '{}')");
     const withStoreColumn = (
       await db.query<{ name: string }>(
@@ -328,21 +332,7 @@ describe.each(storageBackends())("row-level security on %s", (backend) => {
   });
 
   it("shows a key ring's rows to their own session only", async () => {
-    const session = () =>
-      createSession(
-        db,
-        {
-          keyFingerprint: unique("fp"),
-          userEmail: "a@example.com",
-          userName: "A",
-          organizationId: null,
-          organizationName: null,
-          userAgent: "",
-          clientAddress: "",
-        },
-        new Date(),
-      );
-    const [mine, other] = [await session(), await session()];
+    const [mine, other] = [await newSession(db), await newSession(db)];
     const seenBy = (id: string) => sessionDb(db, id).query<{ id: string }>("select session_id as id from session_keys");
     expect(await seenBy(mine.id)).toEqual([{ id: mine.id }]);
     expect(await seenBy(other.id)).toEqual([{ id: other.id }]);
