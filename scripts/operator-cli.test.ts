@@ -43,7 +43,7 @@ describe("check-config", () => {
     ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Settings are valid (production rules)");
-    expect(result.stdout).toContain("postgres://dash:***@db.internal:5432/dash");
+    expect(result.stdout).toContain("postgres://***@db.internal:5432/dash");
     expect(result.stdout).not.toContain("hunter2");
     expect(result.stdout).not.toContain("s".repeat(40));
   });
