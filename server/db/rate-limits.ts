@@ -1,4 +1,6 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
+import { processSingleton } from "@/server/runtime/singleton";
 import type { Db } from "./database";
 
 /** Sign-in failures per client, counted in the database so the limit holds across instances. */
@@ -14,18 +16,29 @@ export async function recordFailure(db: Db, client: string, now: Date): Promise<
 }
 
 /**
+ * Clients this instance found over the limit, and until when (epoch ms): refused again without a
+ * query while it lasts, so a flood of attempts costs the event loop (and PGlite) nothing more.
+ * The database stays the judge once it has passed, across instances.
+ */
+const overLimit = processSingleton("signInOverLimit", () => new LRUCache<string, number>({ max: 10_000 }));
+
+/**
  * A sign-in attempt of the client, counted before it is tried (malformed ones too): under a lock
  * per client, either the wait (seconds) while `limit` failures and attempts in flight fill the
  * window, or 0 with the attempt recorded as a failure until `forgive` takes it back. Concurrent
  * attempts cannot all slip under the limit.
  */
 export async function attemptSignIn(db: Db, client: string, now: Date, limit: FailureLimit = SIGN_IN_LIMIT): Promise<number> {
-  return db.transaction(async (tx) => {
+  const until = overLimit.get(client) ?? 0;
+  if (until > now.getTime()) return Math.ceil((until - now.getTime()) / 1000);
+  const wait = await db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock(hashtext('sign-in:' || $1::text))", [client]);
-    const wait = await retryAfterSeconds(tx, client, now, limit);
-    if (wait === 0) await recordFailure(tx, client, now);
-    return wait;
+    const found = await retryAfterSeconds(tx, client, now, limit);
+    if (found === 0) await recordFailure(tx, client, now);
+    return found;
   });
+  if (wait > 0) overLimit.set(client, now.getTime() + wait * 1000);
+  return wait;
 }
 
 /** The attempt made at `at` was no failure of the client's (it signed in, or the dashboard failed it). */
