@@ -4,7 +4,7 @@ import { describeDemo } from "@/demo-upstream/describe";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
 import { createRule, deleteRule, getRule } from "@/server/db/alert-rules";
 import { database, type Db } from "@/server/db/database";
-import { reachDb } from "@/server/db/reach";
+import { acrossStores, reachDb } from "@/server/db/reach";
 import { createView, softDeleteView } from "@/server/db/saved-views";
 import { listNotifications } from "@/server/db/notifications";
 import { listDeliveries } from "@/server/delivery/ledger";
@@ -198,10 +198,13 @@ describe("alert checks while nobody is signed in", () => {
     await createRule(kumoDb, kumo, alwaysFires([]), author, new Date());
     registerAlertJobs();
     const { id: plan } = await enqueue("alerts.check", {});
+    // The jobs of both stores: read across stores (the queue is under row-level security).
     const checks = async () =>
-      db.query<{ storeUrl: string; tenant: string; state: string; detail: string | null }>(
-        `select store_url as "storeUrl", tenant, state, detail from jobs where name = 'alerts.check-store' and unique_key like $1 order by store_url`,
-        [`%:${plan}`],
+      acrossStores(db, "a test of the alert planner", (tx) =>
+        tx.query<{ storeUrl: string; tenant: string; state: string; detail: string | null }>(
+          `select store_url as "storeUrl", tenant, state, detail from jobs where name = 'alerts.check-store' and unique_key like $1 order by store_url`,
+          [`%:${plan}`],
+        ),
       );
     await vi.waitFor(async () => expect((await checks()).map((check) => check.state)).toEqual(["done", "done"]), { timeout: 10_000 });
     expect(await checks()).toEqual([

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { database } from "@/server/db/database";
 import { acrossStores, reachDb } from "@/server/db/reach";
 import { registerAllJobs } from "@/server/jobs/catalog";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/queue";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { heldWords, takeAlertMail } from "./mail-cap";
 
 /** ALERT_MAIL_PER_HOUR: alert e-mails a store sends in an hour, held back past it, and the hour's summaries. */
@@ -12,7 +12,6 @@ const notice = (id: string) => ({ id, organizationId: "org_cap", storeUrl: STORE
 beforeAll(() => {
   vi.stubEnv("ALERT_MAIL_PER_HOUR", "2");
   registerAllJobs();
-  startBackgroundWork({ pollMs: 25 });
 });
 afterAll(async () => {
   await stopBackgroundWork();
@@ -45,7 +44,8 @@ describe("alert e-mail per store and hour", () => {
       "b@example.com",
     ].entries())
       await takeAlertMail(db, notice(`summary_${n}`), email, now);
-    // The hour's summary is queued for the hour's end (long past here: the worker runs it at once).
+    // The hour's summary is queued for the hour's end (long past here: the worker, started now, runs it at once).
+    startBackgroundWork({ pollMs: 25 });
     const key = `alerts.held-summary:${STORE}:2026-03-02T09:00:00.000Z`;
     await vi.waitFor(
       async () => {

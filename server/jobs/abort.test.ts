@@ -133,7 +133,7 @@ describe("a run's abort signal", () => {
       const cut = () => relay.closed.filter((connection) => !connection.answered);
       const cutBefore = cut().length;
       const queued = Date.now();
-      const { id } = await enqueueDigest(schedule, `now-${new Date().toISOString()}`);
+      const { id } = await enqueueDigest(schedule!, `now-${new Date().toISOString()}`, db);
       await vi.waitFor(
         async () => {
           const [job] = await db.query<{ detail: string | null }>("select detail from jobs where id = $1", [id]);

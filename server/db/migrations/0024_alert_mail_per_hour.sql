@@ -1,3 +1,5 @@
+-- Upgrade: contract, works with builds from 0022_rollup_stores_unreached
+-- (Only its new tables are forced under row-level security, and no build before it reads them: every build that knows 0022 keeps working.)
 -- Alert e-mail has a bound over time (ALERT_MAIL_PER_HOUR, server/alerts/mail-cap.ts): the e-mails
 -- a store sent in each hour, counted whatever rules sent them (deleting and recreating rules resets
 -- nothing), and those held back past the bound, one row per alert and address, which that hour's

@@ -1,3 +1,4 @@
+-- Upgrade: contract, works with builds from 0025_scope_by_construction
 -- The last places where scope rested on care (docs/decisions/row-level-security.md).
 
 -- A store URL is never empty: rows no store owns (old deliveries whose key names nothing left)

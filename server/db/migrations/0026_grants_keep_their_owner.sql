@@ -1,3 +1,4 @@
+-- Upgrade: expand
 -- A grant keeps its owner: renewing it never changes owner_email, and one key may hold one active
 -- grant per store and owner (a colleague with the same key gets a grant of their own). Should two
 -- active grants of one key, store and owner exist already, the newest stays and the others end.
