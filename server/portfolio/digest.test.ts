@@ -45,7 +45,7 @@ const grant = async (store: keyof typeof KEYS, ownerEmail: string) =>
 
 /** Sends the digest once and returns the plain text its one recipient received. */
 async function sent(schedule: Awaited<ReturnType<typeof createSchedule>>, slot: string, recipient: string): Promise<string> {
-  await enqueueDigest(schedule, slot, reachDb(await database(), [US_STORE]));
+  await enqueueDigest(schedule!, slot, reachDb(await database(), [US_STORE]));
   await vi.waitFor(
     () => expect(sink.messages.filter((message) => JSON.stringify(message.to).includes(recipient)).length).toBeGreaterThan(0),
     {
@@ -144,7 +144,7 @@ describe("a digest of several stores", () => {
     );
     // The schedule's owner is its grant's owner; that grant is revoked here, and no other store was granted.
     await db.query("update grants set ended_at = now(), ended_reason = 'revoked' where id = $1", [ended.id]);
-    const { id } = await enqueueDigest(schedule, "slot-none", db);
+    const { id } = await enqueueDigest(schedule!, "slot-none", db);
     await vi.waitFor(
       async () => {
         const [job] = await db.query<{ state: string; detail: string | null }>("select state, detail from jobs where id = $1", [id]);

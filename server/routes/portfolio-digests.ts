@@ -1,7 +1,7 @@
 import "server-only";
 import { appendChange } from "@/server/db/audit";
 import { database } from "@/server/db/database";
-import { createSchedule, listPortfolioSchedules, listSchedules } from "@/server/digests/store";
+import { createSchedule, listPortfolioSchedules } from "@/server/digests/store";
 import { changeBy } from "@/server/grants/ownership";
 import { ACTION_BODY_LIMIT, route } from "@/server/http/pipeline";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
@@ -61,9 +61,6 @@ export const createPortfolioDigest = route(
     const grants = await grantsInForce(db, chosen, session.data.user.email, now);
     const home = chosen.find((store) => grants.get(store.url));
     if (!home) throw new DashboardError(409, "grant_needed", "Grant read access on the Digests page of at least one chosen store first.");
-    const held = (await listSchedules(db, home.organizationId, home.url)).length + (await listPortfolioSchedules(db, [home.url])).length;
-    if (held >= LIMITS.digestsPerStore)
-      throw new DashboardError(409, "limit_reached", `${home.url} holds ${LIMITS.digestsPerStore} scheduled digests. Delete one first.`);
     const profile = await upstreamOf(home.url).json("store-profile", storeProfileSchema, { params: { storeUrl: home.url } });
     log.upstreamRequestId = profile.upstreamRequestId;
     const schedule = await createSchedule(
@@ -83,6 +80,9 @@ export const createPortfolioDigest = route(
       },
       now,
     );
+    // Counted in the transaction that inserts (server/db/store-cap.ts), with the home store's other digests.
+    if (!schedule)
+      throw new DashboardError(409, "limit_reached", `${home.url} holds ${LIMITS.digestsPerStore} scheduled digests. Delete one first.`);
     await appendChange(
       db,
       changeBy({ ...scope, organizationId: home.organizationId, store: home }, session, requestId, key),
