@@ -38,7 +38,11 @@ export function withKeys(data: SessionData, keys: readonly RingKeyData[]): Sessi
 }
 
 /** The cookie's keys that still count (those whose row is active), each known by its own fingerprint. */
-export async function activeRing(db: Db, data: SessionData, rows: readonly SessionKeyRow[]): Promise<{ keys: SessionKey[]; data: SessionData }> {
+export async function activeRing(
+  db: Db,
+  data: SessionData,
+  rows: readonly SessionKeyRow[],
+): Promise<{ keys: SessionKey[]; data: SessionData }> {
   const active = new Set(rows.filter((row) => row.droppedAt === null).map((row) => row.keyFingerprint));
   const keys: SessionKey[] = [];
   for (const key of cookieKeys(data)) {
