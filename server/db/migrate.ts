@@ -57,7 +57,7 @@ export class DatabaseAhead extends Error {
 
 type Applied = { version: string; oldestBuild: string | null };
 
-/** What the database has applied, with what each migration said about older builds (nothing before migration 0040 recorded it). */
+/** What the database has applied, with what each migration said about older builds (nothing before migration 0027 recorded it). */
 async function appliedMigrations(db: Db): Promise<Applied[]> {
   const [table] = await db.query<{ name: string | null }>("select to_regclass('schema_migrations')::text as name");
   if (!table?.name) return [];
@@ -94,7 +94,7 @@ export async function migrate(db: Db): Promise<string[]> {
       await tx.exec(file.sql);
       await tx.query("insert into schema_migrations (version) values ($1)", [file.version]);
     }
-    // Recorded once the column exists (migration 0040 adds it), for the builds that come after.
+    // Recorded once the column exists (migration 0027 adds it), for the builds that come after.
     for (const file of pending.filter((candidate) => candidate.declared))
       await tx.query("update schema_migrations set oldest_build = $2 where version = $1", [file.version, file.oldestBuild]);
     return pending.map((file) => file.version);

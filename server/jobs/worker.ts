@@ -11,7 +11,7 @@ import { startSchedule, type Schedule } from "./schedule";
 
 /**
  * The process's worker (docs/decisions/job-queue.md, "Quiet when idle"). It claims when told a job was
- * queued (LISTEN on the channel migration 0040's triggers notify), when a job it knows of comes
+ * queued (LISTEN on the channel migration 0027's triggers notify), when a job it knows of comes
  * due or another worker's lease lapses (timed from its last claim), when one of its runs ends
  * while due jobs were left behind, and at the slow poll, a safety net for anything it was not
  * told. Idle, it touches the database only for its recurring slots and that poll.

@@ -1,3 +1,5 @@
+-- Upgrade: expand
+-- (A build before it reads a portfolio digest, which it cannot make, as a digest whose saved view was deleted, and sends nothing.)
 -- A digest of several stores (the All stores table): its stores and its range instead of a saved
 -- view. The schedule's own store (store_url, which row-level security follows) is the first chosen
 -- store its creator had granted; each store is read through its own grant at send time.
