@@ -13,17 +13,39 @@ import { childEnv, ROOT } from "./processes";
 const git = (args: string[], cwd = ROOT) => execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
 
 /**
- * The newest migration of this checkout, and the commit before the one that added it (HEAD while
- * it is not committed). OLDER_BUILD_COMMIT names another commit, to try an older build by hand.
+ * The newest migration of this checkout, and the release before it: of the commits whose
+ * migrations are all this checkout's, under the same names, without the newest, the one that
+ * knows most, newest first (HEAD while the newest is not committed). A commit whose migrations
+ * were renumbered before they landed never ran anywhere, so it is passed over.
+ * OLDER_BUILD_COMMIT names another commit, to try an older build by hand.
  */
 export function commitBeforeNewestMigration(): { migration: string; commit: string } {
-  const newest = readdirSync(join(ROOT, "server/db/migrations"))
-    .filter((name) => /^\d{4}_.*\.sql$/.test(name))
-    .sort()
-    .at(-1)!;
-  const added = git(["log", "--no-renames", "--diff-filter=A", "--format=%H", "-1", "--", `server/db/migrations/${newest}`]);
-  const commit = process.env.OLDER_BUILD_COMMIT ?? (added ? `${added}^` : "HEAD");
-  return { migration: newest.slice(0, -4), commit: git(["rev-parse", commit]) };
+  const isMigration = (name: string) => /^\d{4}_.*\.sql$/.test(name);
+  const current = readdirSync(join(ROOT, "server/db/migrations")).filter(isMigration).sort();
+  const migration = current.at(-1)!.slice(0, -4);
+  if (process.env.OLDER_BUILD_COMMIT) return { migration, commit: git(["rev-parse", process.env.OLDER_BUILD_COMMIT]) };
+  const commits = git(["rev-list", "--date-order", "HEAD"]).split("\n");
+  // One git process for every commit's migrations folder, then one listing per distinct folder.
+  const trees = execFileSync("git", ["cat-file", "--batch-check=%(objectname)"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    input: commits.map((commit) => `${commit}:server/db/migrations`).join("\n") + "\n",
+  }).split("\n");
+  const known = new Map<string, number>();
+  const knownIn = (tree: string) => {
+    if (!known.has(tree)) {
+      const names = /^[0-9a-f]{40}$/.test(tree) ? git(["ls-tree", "--name-only", tree]).split("\n").filter(isMigration).sort() : [];
+      const earlier = names.length < current.length && names.every((name, index) => current[index] === name);
+      known.set(tree, earlier ? names.length : -1);
+    }
+    return known.get(tree)!;
+  };
+  let best = { commit: git(["rev-parse", "HEAD"]), knows: 0 };
+  commits.forEach((commit, index) => {
+    const knows = knownIn(trees[index]!);
+    if (knows > best.knows) best = { commit, knows };
+  });
+  return { migration, commit: best.commit };
 }
 
 /**
