@@ -33,7 +33,9 @@ export async function requirePageSession(returnTo: string): Promise<SessionSumma
   if ("unavailable" in read) redirect(`/unavailable?next=${encodeURIComponent(returnTo)}`);
   const { session, ended } = read;
   if (!session) {
-    const reason = ended ?? parseEndedReason((await cookies()).get(SESSION_ENDED_COOKIE)?.value);
+    // A page is asked for with the browser's newest cookie: an older copy here is one kept elsewhere.
+    const reason =
+      (ended === "ring_changed" ? "session_revoked" : ended) ?? parseEndedReason((await cookies()).get(SESSION_ENDED_COOKIE)?.value);
     redirect(`/sign-in?${reason ? `reason=${reason}&` : ""}next=${encodeURIComponent(returnTo)}`);
   }
   return summarizeSession(session);
