@@ -1,7 +1,7 @@
 import "server-only";
 import type { AuditTarget } from "@/shared/schemas/activity";
 import type { CloneAttempt, CloneDuplicate } from "@/shared/schemas/clone-attempt";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /**
  * The clone each session has sent for a store (server/db/migrations/0004): written when

@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { AuditAction, AuditTarget } from "@/shared/schemas/activity";
-import { appendAudit, auditInsert, logAudit, type NewAuditEntry } from "./audit";
-import type { Db } from "./database";
-import { rememberRefusal } from "./key-refusals";
-import { keyLabel } from "./key-identity";
+import { appendAudit, auditInsert, logAudit, type NewAuditEntry } from "@/server/audit/audit";
+import type { Db } from "@/server/db/database";
+import { rememberRefusal } from "@/server/auth/key-refusals";
+import { keyLabel } from "@/server/auth/key-identity";
 
 /**
  * Idempotency records of guarded actions, after Stripe's idempotency keys: a `started` row is

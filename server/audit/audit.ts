@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { AuditAction, AuditEntry, AuditOutcome, AuditTarget, ChangeAction } from "@/shared/schemas/activity";
 import { logger } from "@/server/observability/log";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /**
  * The change history of guarded actions. Entries are appended in the transaction that settles
@@ -21,7 +21,7 @@ export interface NewAuditEntry {
   requestId: string | null;
   upstreamRequestId: string | null;
   idempotencyKey: string | null;
-  /** Which key of the ring acted: its label (server/db/key-identity.ts), never the key. */
+  /** Which key of the ring acted: its label (server/auth/key-identity.ts), never the key. */
   keyLabel?: string | null;
 }
 

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends } from "@/test/databases";
-import type { Db } from "./database";
-import { DatabaseAhead, migrate, migrationFiles, migrationsDir } from "./migrate";
+import type { Db } from "@/server/db/database";
+import { DatabaseAhead, migrate, migrationFiles, migrationsDir } from "@/server/db/migrate";
 
 /**
  * An older build against a newer database works fully or refuses (docs/operations.md, "Upgrade

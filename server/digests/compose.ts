@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/server/db/database";
-import { notesInRange } from "@/server/db/notes";
-import { revenueTargets } from "@/server/db/targets";
+import { notesInRange } from "@/server/notes/notes";
+import { revenueTargets } from "@/server/notes/targets";
 import { productMetricsView } from "@/server/metrics/service";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { digestSummary, type DigestSummary } from "@/shared/digest-summary";

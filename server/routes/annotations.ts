@@ -1,7 +1,7 @@
 import "server-only";
 import { database } from "@/server/db/database";
-import { listAudit } from "@/server/db/audit";
-import { createNote, deleteNote, notesInRange, updateNote } from "@/server/db/notes";
+import { listAudit } from "@/server/audit/audit";
+import { createNote, deleteNote, notesInRange, updateNote } from "@/server/notes/notes";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
 import { annotationsQuerySchema, type ActionMarker } from "@/shared/schemas/annotation";
