@@ -71,9 +71,16 @@ describe("the migrations' own promise", () => {
     const contracting =
       /\b(drop\s+(table|column|index|view|function|trigger|constraint|policy)|rename\b|alter\s+column\s+\S+\s+(type|set\s+not\s+null)|force\s+row\s+level\s+security)/i;
     for (const file of files.slice(firstDeclared)) {
-      const sql = readFileSync(join(migrationsDir(), `${file.version}.sql`), "utf8").replace(/--.*$/gm, "");
-      if (file.sql.startsWith("-- Upgrade: expand")) expect(contracting.exec(sql)?.[0] ?? null, file.version).toBeNull();
-      else expect(files.map((other) => other.version)).toContain(file.oldestBuild);
+      // A function's body runs only when called: dashboard_store_table (0038) forces row-level
+      // security on the table it names, which an expanding migration may only name once it created it.
+      const sql = readFileSync(join(migrationsDir(), `${file.version}.sql`), "utf8")
+        .replace(/--.*$/gm, "")
+        .replace(/create\s+(or\s+replace\s+)?function[\s\S]*?\$(\w*)\$[\s\S]*?\$\2\$/gi, "");
+      if (file.sql.startsWith("-- Upgrade: expand")) {
+        expect(contracting.exec(sql)?.[0] ?? null, file.version).toBeNull();
+        for (const [, table] of sql.matchAll(/dashboard_store_table\('([a-z_]+)'\)/g))
+          expect(sql, `${file.version}: ${table}`).toMatch(new RegExp(`create table ${table}\\b`));
+      } else expect(files.map((other) => other.version)).toContain(file.oldestBuild);
     }
   });
 });
