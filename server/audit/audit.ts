@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { AuditAction, AuditEntry, AuditOutcome, AuditTarget, ChangeAction } from "@/shared/schemas/activity";
 import { logger } from "@/server/observability/log";
 import type { Db } from "@/server/db/database";
+import { daysAfter } from "@/shared/days";
 
 /**
  * The change history of guarded actions. Entries are appended in the transaction that settles
@@ -223,8 +224,6 @@ export async function getAudit(db: Db, storeUrls: readonly string[], id: string)
 
 /** Deletes entries older than the retention (AUDIT_RETENTION_DAYS, default 400 days). */
 export async function purgeAudit(db: Db, now: Date, retentionDays = DEFAULT_AUDIT_RETENTION_DAYS): Promise<number> {
-  const rows = await db.query<{ id: string }>("delete from audit_entries where at < $1 returning id", [
-    new Date(now.getTime() - retentionDays * 86_400_000),
-  ]);
+  const rows = await db.query<{ id: string }>("delete from audit_entries where at < $1 returning id", [daysAfter(now, -retentionDays)]);
   return rows.length;
 }
