@@ -55,20 +55,7 @@ export class InvalidCursor extends Error {
   }
 }
 
-type AuditRow = {
-  id: string;
-  at: Date;
-  organizationId: string | null;
-  storeUrl: string;
-  userEmail: string;
-  action: AuditAction;
-  outcome: AuditOutcome;
-  status: number | null;
-  target: AuditTarget;
-  requestId: string | null;
-  upstreamRequestId: string | null;
-  keyLabel: string | null;
-};
+type AuditRow = Omit<NewAuditEntry, "sessionId" | "idempotencyKey" | "keyLabel"> & { id: string; keyLabel: string | null };
 
 const COLUMNS = `id, at, organization_id as "organizationId", store_url as "storeUrl", user_email as "userEmail", action,
   outcome, status, target, request_id as "requestId", upstream_request_id as "upstreamRequestId", key_label as "keyLabel"`;
