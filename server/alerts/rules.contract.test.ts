@@ -13,7 +13,14 @@ import {
   setRuleQuiet,
   updateRule,
 } from "@/server/alerts/rules";
-import { addNotification, listNotifications, recordWebhookAttempt, setRead, unreadCount, webhookAttempts } from "@/server/alerts/notifications";
+import {
+  addNotification,
+  listNotifications,
+  recordWebhookAttempt,
+  setRead,
+  unreadCount,
+  webhookAttempts,
+} from "@/server/alerts/notifications";
 
 const T0 = new Date("2026-04-10T12:00:00Z");
 const input: AlertRuleInput = {

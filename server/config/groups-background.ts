@@ -30,14 +30,11 @@ export const background = group(
       description:
         "Longest wait on the SMTP server: to connect, to greet, and for each answer. With `SMTP_URL` set, it plus half a second must fit inside `SHUTDOWN_GRACE_MS` (checked at start), so a stop lets a send in flight finish.",
     }),
-    MAIL_FROM: z
-      .string()
-      .optional()
-      .meta({
-        default: "`Store analytics <digests@dashboard.invalid>`",
-        production: "recommended",
-        description: "Sender of digests and notices.",
-      }),
+    MAIL_FROM: z.string().optional().meta({
+      default: "`Store analytics <digests@dashboard.invalid>`",
+      production: "recommended",
+      description: "Sender of digests and notices.",
+    }),
     BACKGROUND_JOBS: oneOf("BACKGROUND_JOBS", ["on", "off"] as const, "on").meta({
       description: "`off` stops this instance from running background jobs (it still serves pages and enqueues).",
     }),
