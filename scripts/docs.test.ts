@@ -1,7 +1,9 @@
 /**
  * The documentation against the code: every setting it names is one the dashboard reads, every
- * `npm run` script exists, every repository path and link points at a file, and
- * docs/configuration.md is exactly what `npm run check-config -- --format markdown` prints.
+ * `npm run` script exists, every repository path and link points at a file, every test link
+ * (`[test](file "title")`) names a test of that title in that file, every statement of the proved
+ * pages links one (or says it is not enforced), and docs/configuration.md is exactly what
+ * `npm run check-config -- --format markdown` prints from the settings' `.meta()`.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
