@@ -1,9 +1,9 @@
 import "server-only";
 import { settings } from "@/server/config/settings";
 import { database } from "@/server/db/database";
-import { adoptLegacyRows, isLegacyFingerprint, keyFingerprint, legacyFingerprints } from "@/server/db/key-identity";
-import { getSession, sessionState, touchIntervalSeconds, touchSession, type SessionRow } from "@/server/db/sessions";
-import { sessionKeyRows } from "@/server/db/session-keys";
+import { adoptLegacyRows, isLegacyFingerprint, keyFingerprint, legacyFingerprints } from "@/server/auth/key-identity";
+import { getSession, sessionState, touchIntervalSeconds, touchSession, type SessionRow } from "@/server/auth/sessions";
+import { sessionKeyRows } from "@/server/auth/session-keys";
 import { activeRing, type SessionKey } from "./ring";
 import { parseEndedReason, type EndedReason } from "./ended";
 import { unsealSession, type SessionData } from "./cookie";
@@ -17,7 +17,7 @@ export interface ActiveSession {
 }
 
 /**
- * The key's identity in the database (server/db/key-identity.ts). The first time a key is seen
+ * The key's identity in the database (server/auth/key-identity.ts). The first time a key is seen
  * with rows written under an older fingerprint (keyed by a session secret), they are moved to it.
  */
 export async function fingerprintOf(apiKey: string): Promise<string> {

@@ -3,7 +3,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { database, DatabaseUnavailable } from "@/server/db/database";
-import { takeDropNotices } from "@/server/db/session-keys";
+import { takeDropNotices } from "@/server/auth/session-keys";
 import { resolveSession } from "./current-session";
 import { parseEndedReason, SESSION_ENDED_COOKIE } from "./ended";
 import { joinSessionParts, type SessionSummary } from "./cookie";

@@ -2,7 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import { processSingleton } from "@/server/runtime/singleton";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /**
  * Row-level security from the application's side (migration 0011). A store table shows, takes

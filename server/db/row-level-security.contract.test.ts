@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends, unique, type Location } from "@/test/databases";
-import type { Db } from "./database";
-import { acrossStores, applicationDb, inReach, sessionDb, withReach } from "./reach";
-import { createSession } from "./sessions";
+import type { Db } from "@/server/db/database";
+import { acrossStores, applicationDb, inReach, sessionDb, withReach } from "@/server/db/reach";
+import { createSession } from "@/server/auth/sessions";
 
 /** Every table that holds a store's data (migrations 0011, 0013, 0014, 0020, 0024 and 0025 put each under row-level security). */
 const STORE_TABLES = [

@@ -3,7 +3,7 @@ import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { describeDemo } from "@/demo-upstream/describe";
 import { database, type Db } from "@/server/db/database";
 import { acrossStores, inReach, reachDb } from "@/server/db/reach";
-import { createView } from "@/server/db/saved-views";
+import { createView } from "@/server/saved-views/repository";
 import { createGrant } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";

@@ -1,7 +1,7 @@
 import "server-only";
 import { registerAlertJobs } from "@/server/alerts/jobs";
 import { database } from "@/server/db/database";
-import { purgeExpired } from "@/server/db/maintenance";
+import { purgeExpired } from "@/server/maintenance/purge";
 import { registerDigestJobs } from "@/server/digests/jobs";
 import { registerResendJob } from "@/server/delivery/resend-job";
 import { registerRetentionJob } from "@/server/maintenance/retention";

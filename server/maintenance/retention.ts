@@ -4,6 +4,7 @@ import { database, type Db } from "@/server/db/database";
 import { acrossStores } from "@/server/db/reach";
 import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
 import { purgeUnreachedStores } from "@/server/rollups/retention";
+import { DAY_MS, daysAfter } from "@/shared/days";
 
 /**
  * The daily retention purge: what the background work wrote is kept for its lifetime (settings
@@ -12,7 +13,6 @@ import { purgeUnreachedStores } from "@/server/rollups/retention";
  * The day rollups of a store no key reaches go once it has been so for their retention period.
  */
 const PURGE = "retention.purge";
-const DAY_MS = 86_400_000;
 
 type Lifetimes = ReturnType<typeof settings>["retention"];
 
@@ -30,7 +30,7 @@ type Purged = Record<
   number
 >;
 
-const before = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
+const before = (now: Date, days: number) => daysAfter(now, -days);
 
 async function count(tx: Db, sql: string, params: unknown[]): Promise<number> {
   return (await tx.query(`${sql} returning 1`, params)).length;

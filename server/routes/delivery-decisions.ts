@@ -1,6 +1,6 @@
 import "server-only";
 import { IDEMPOTENCY_HEADER } from "@/server/actions/engine";
-import { appendChange } from "@/server/db/audit";
+import { appendChange } from "@/server/audit/audit";
 import { database } from "@/server/db/database";
 import { decide, unknownDelivery, type AwaitingDelivery, type DecisionRecord } from "@/server/delivery/decisions";
 import { unsuppressed } from "@/server/delivery/suppressions";

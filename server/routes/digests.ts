@@ -1,7 +1,7 @@
 import "server-only";
-import { appendChange } from "@/server/db/audit";
+import { appendChange } from "@/server/audit/audit";
 import { database } from "@/server/db/database";
-import { listViews } from "@/server/db/saved-views";
+import { listViews } from "@/server/saved-views/repository";
 import { enqueueDigest } from "@/server/digests/jobs";
 import { takeSendNow } from "@/server/digests/send-now";
 import { createSchedule, deleteSchedule, listSchedules, scheduleById, type DigestSchedule } from "@/server/digests/store";

@@ -18,12 +18,12 @@ import {
   type SessionData,
 } from "@/server/auth/cookie";
 import { rememberKeyReach, summarizeSession } from "@/server/auth/ring";
-import { keyLabel } from "@/server/db/key-identity";
+import { keyLabel } from "@/server/auth/key-identity";
 import { database } from "@/server/db/database";
-import { listRefusals } from "@/server/db/key-refusals";
-import { attemptSignIn, forgive } from "@/server/db/rate-limits";
+import { listRefusals } from "@/server/auth/key-refusals";
+import { attemptSignIn, forgive } from "@/server/auth/rate-limits";
 import { settings } from "@/server/config/settings";
-import { createSession, revokeSession } from "@/server/db/sessions";
+import { createSession, revokeSession } from "@/server/auth/sessions";
 import { renewGrantsOfKey } from "@/server/grants/store";
 import { upstreamClient } from "@/server/upstream/client";
 import { toDashboardError } from "@/server/http/failures";

@@ -1,5 +1,6 @@
 import { interpretTimeZone } from "@/shared/store-locale";
 import { epochMsToZonedLocal } from "@/shared/time-zone";
+import { addDays, dateToUtcMs, datesFrom, daysBetween } from "@/shared/days";
 
 /**
  * Date ranges in the store's time zone. Dates are plain `YYYY-MM-DD` strings (the contract's
@@ -38,23 +39,9 @@ export interface DateRange {
   endDate: string;
 }
 
-const DAY_MS = 86_400_000;
-
-function toUtc(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`);
-}
-
-function fromUtc(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-export function addDays(date: string, days: number): string {
-  return fromUtc(toUtc(date) + days * DAY_MS);
-}
-
 /** Days from start to end, both included. */
 export function dayCount({ startDate, endDate }: DateRange): number {
-  return Math.round((toUtc(endDate) - toUtc(startDate)) / DAY_MS) + 1;
+  return daysBetween(startDate, endDate) + 1;
 }
 
 /**
@@ -108,14 +95,7 @@ export function comparisonRange(range: DateRange, mode: "previous" | "year"): Da
 
 /** Every date from start to end, both included. */
 export function datesOf(range: DateRange): string[] {
-  const dates: string[] = [];
-  for (let day = toUtc(range.startDate); day <= toUtc(range.endDate); day += DAY_MS) dates.push(fromUtc(day));
-  return dates;
-}
-
-/** Days from one date to another (negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((toUtc(to) - toUtc(from)) / DAY_MS);
+  return datesFrom(range.startDate, range.endDate);
 }
 
 /**
@@ -123,8 +103,10 @@ export function daysBetween(from: string, to: string): number {
  * that is not a date stays a bucket of its own rather than breaking the chart.
  */
 export function bucketStart(date: string, granularity: "day" | "week" | "month"): string {
-  if (granularity === "day" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(toUtc(date))) return date;
+  if (granularity === "day" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(dateToUtcMs(date))) return date;
   if (granularity === "month") return `${date.slice(0, 8)}01`;
-  const weekday = (new Date(toUtc(date)).getUTCDay() + 6) % 7;
+  const weekday = (new Date(dateToUtcMs(date)).getUTCDay() + 6) % 7;
   return addDays(date, -weekday);
 }
+
+export { addDays, daysBetween };

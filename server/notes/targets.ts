@@ -1,6 +1,6 @@
 import "server-only";
 import type { NewRevenueTarget, RevenueTarget } from "@/shared/schemas/target";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /** Monthly revenue targets per store (whole store, or one channel), with who set each and when. */
 type TargetRow = { month: string; channel: string; amount: string; currency: string; setByEmail: string; setAt: Date };

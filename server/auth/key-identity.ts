@@ -1,7 +1,7 @@
 import "server-only";
-import { acrossStores, ownerOf } from "./reach";
+import { acrossStores, ownerOf } from "@/server/db/reach";
 import { createHmac, randomBytes } from "node:crypto";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /**
  * A key's identity in the database: an HMAC-SHA256 of the key under a pepper generated once

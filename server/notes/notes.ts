@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { NewNote, Note } from "@/shared/schemas/note";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /**
  * Notes on a store's charts, shared in an organization. Every statement names the

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends, unique } from "@/test/databases";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 import {
   createRule,
   deleteRule,
@@ -12,8 +12,15 @@ import {
   resolveEpisode,
   setRuleQuiet,
   updateRule,
-} from "./alert-rules";
-import { addNotification, listNotifications, recordWebhookAttempt, setRead, unreadCount, webhookAttempts } from "./notifications";
+} from "@/server/alerts/rules";
+import {
+  addNotification,
+  listNotifications,
+  recordWebhookAttempt,
+  setRead,
+  unreadCount,
+  webhookAttempts,
+} from "@/server/alerts/notifications";
 
 const T0 = new Date("2026-04-10T12:00:00Z");
 const input: AlertRuleInput = {

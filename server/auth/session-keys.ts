@@ -1,6 +1,6 @@
 import "server-only";
-import type { Db } from "./database";
-import { acrossStores, sessionDb } from "./reach";
+import type { Db } from "@/server/db/database";
+import { acrossStores, sessionDb } from "@/server/db/reach";
 
 /**
  * The key ring's rows: which keys (by fingerprint) a session holds. The keys themselves stay

@@ -1,7 +1,7 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
 import { processSingleton } from "@/server/runtime/singleton";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /** Sign-in failures per client, counted in the database so the limit holds across instances. */
 interface FailureLimit {

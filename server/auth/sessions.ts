@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { Db } from "./database";
-import { acrossStores, sessionDb } from "./reach";
+import type { Db } from "@/server/db/database";
+import { acrossStores, sessionDb } from "@/server/db/reach";
 
 /**
  * Server-side sessions (ASVS V7): one row per sign-in, checked on every request, so that a
@@ -28,7 +28,7 @@ export type NewSession = Pick<
   SessionRow,
   "keyFingerprint" | "userEmail" | "userName" | "organizationId" | "organizationName" | "userAgent" | "clientAddress"
 > & {
-  /** The signed-in key's name in the ring (server/db/session-keys.ts) and its stores. */
+  /** The signed-in key's name in the ring (server/auth/session-keys.ts) and its stores. */
   keyLabel?: string;
   storeUrls?: string[];
 };

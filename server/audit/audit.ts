@@ -2,7 +2,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { AuditAction, AuditEntry, AuditOutcome, AuditTarget, ChangeAction } from "@/shared/schemas/activity";
 import { logger } from "@/server/observability/log";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
+import { daysAfter } from "@/shared/days";
 
 /**
  * The change history of guarded actions. Entries are appended in the transaction that settles
@@ -21,7 +22,7 @@ export interface NewAuditEntry {
   requestId: string | null;
   upstreamRequestId: string | null;
   idempotencyKey: string | null;
-  /** Which key of the ring acted: its label (server/db/key-identity.ts), never the key. */
+  /** Which key of the ring acted: its label (server/auth/key-identity.ts), never the key. */
   keyLabel?: string | null;
 }
 
@@ -54,20 +55,7 @@ export class InvalidCursor extends Error {
   }
 }
 
-type AuditRow = {
-  id: string;
-  at: Date;
-  organizationId: string | null;
-  storeUrl: string;
-  userEmail: string;
-  action: AuditAction;
-  outcome: AuditOutcome;
-  status: number | null;
-  target: AuditTarget;
-  requestId: string | null;
-  upstreamRequestId: string | null;
-  keyLabel: string | null;
-};
+type AuditRow = Omit<NewAuditEntry, "sessionId" | "idempotencyKey" | "keyLabel"> & { id: string; keyLabel: string | null };
 
 const COLUMNS = `id, at, organization_id as "organizationId", store_url as "storeUrl", user_email as "userEmail", action,
   outcome, status, target, request_id as "requestId", upstream_request_id as "upstreamRequestId", key_label as "keyLabel"`;
@@ -223,8 +211,6 @@ export async function getAudit(db: Db, storeUrls: readonly string[], id: string)
 
 /** Deletes entries older than the retention (AUDIT_RETENTION_DAYS, default 400 days). */
 export async function purgeAudit(db: Db, now: Date, retentionDays = DEFAULT_AUDIT_RETENTION_DAYS): Promise<number> {
-  const rows = await db.query<{ id: string }>("delete from audit_entries where at < $1 returning id", [
-    new Date(now.getTime() - retentionDays * 86_400_000),
-  ]);
+  const rows = await db.query<{ id: string }>("delete from audit_entries where at < $1 returning id", [daysAfter(now, -retentionDays)]);
   return rows.length;
 }

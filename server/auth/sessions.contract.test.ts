@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends, unique } from "@/test/databases";
-import type { Db } from "./database";
-import { listRefusals, rememberRefusal } from "./key-refusals";
-import { purgeExpired } from "./maintenance";
-import { purgeFailures, recordFailure, retryAfterSeconds } from "./rate-limits";
+import type { Db } from "@/server/db/database";
+import { listRefusals, rememberRefusal } from "@/server/auth/key-refusals";
+import { purgeExpired } from "@/server/maintenance/purge";
+import { purgeFailures, recordFailure, retryAfterSeconds } from "@/server/auth/rate-limits";
 import {
   createSession,
   getSession,
@@ -15,7 +15,7 @@ import {
   touchIntervalSeconds,
   touchSession,
   type NewSession,
-} from "./sessions";
+} from "@/server/auth/sessions";
 
 const T0 = new Date("2026-03-01T10:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

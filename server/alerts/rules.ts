@@ -1,8 +1,8 @@
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
-import type { Db } from "./database";
-import { acrossStoresIfMigrated } from "./reach";
+import type { Db } from "@/server/db/database";
+import { acrossStoresIfMigrated } from "@/server/db/reach";
 
 /**
  * Alert rules of an organization, per store, and their episodes. Every statement about a rule

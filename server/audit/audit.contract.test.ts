@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditOutcome } from "@/shared/schemas/activity";
 import { openForSuite, storageBackends, unique } from "@/test/databases";
-import { appendAudit, InvalidCursor, listAudit, purgeAudit, type NewAuditEntry } from "./audit";
-import type { Db } from "./database";
+import { appendAudit, InvalidCursor, listAudit, purgeAudit, type NewAuditEntry } from "@/server/audit/audit";
+import type { Db } from "@/server/db/database";
 import {
   createView,
   listViews,
@@ -13,7 +13,7 @@ import {
   SavedViewNameTaken,
   softDeleteView,
   UNDO_WINDOW_MS,
-} from "./saved-views";
+} from "@/server/saved-views/repository";
 
 const T0 = new Date("2026-03-01T10:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

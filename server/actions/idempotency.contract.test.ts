@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends, unique } from "@/test/databases";
-import { getAudit } from "./audit";
-import type { Db } from "./database";
-import { beginAttempt, finishAttempt, purgeIdempotency, type AttemptContext, type Begin } from "./idempotency";
-import { listRefusals } from "./key-refusals";
+import { getAudit } from "@/server/audit/audit";
+import type { Db } from "@/server/db/database";
+import { beginAttempt, finishAttempt, purgeIdempotency, type AttemptContext, type Begin } from "@/server/actions/idempotency";
+import { listRefusals } from "@/server/auth/key-refusals";
 
 const T0 = new Date("2026-03-01T10:00:00Z");
 const at = (ms: number) => new Date(T0.getTime() + ms);

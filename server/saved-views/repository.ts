@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { savedViewNameKey } from "@/shared/schemas/saved-view";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /**
  * Named product-metrics views shared by an organization, per store. Names are unique per

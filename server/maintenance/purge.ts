@@ -1,13 +1,13 @@
 import "server-only";
-import { acrossStores } from "./reach";
+import { acrossStores } from "@/server/db/reach";
 import { settings } from "@/server/config/settings";
-import { purgeAudit } from "./audit";
-import { purgeCloneAttempts } from "./clone-attempts";
-import type { Db } from "./database";
-import { purgeIdempotency } from "./idempotency";
-import { purgeFailures } from "./rate-limits";
-import { purgeViews } from "./saved-views";
-import { purgeSessions } from "./sessions";
+import { purgeAudit } from "@/server/audit/audit";
+import { purgeCloneAttempts } from "@/server/actions/clone-attempts";
+import type { Db } from "@/server/db/database";
+import { purgeIdempotency } from "@/server/actions/idempotency";
+import { purgeFailures } from "@/server/auth/rate-limits";
+import { purgeViews } from "@/server/saved-views/repository";
+import { purgeSessions } from "@/server/auth/sessions";
 import { purgeSendNowPresses } from "@/server/digests/send-now";
 import { purgeGrantKeys } from "@/server/grants/store";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends, unique } from "@/test/databases";
-import type { Db } from "./database";
-import { createNote, deleteNote, notesInRange, updateNote } from "./notes";
-import { clearRevenueTarget, revenueTargets, setRevenueTarget } from "./targets";
+import type { Db } from "@/server/db/database";
+import { createNote, deleteNote, notesInRange, updateNote } from "@/server/notes/notes";
+import { clearRevenueTarget, revenueTargets, setRevenueTarget } from "@/server/notes/targets";
 
 const T0 = new Date("2026-04-10T12:00:00Z");
 

@@ -1,6 +1,6 @@
 import "server-only";
 import type { AuditAction } from "@/shared/schemas/activity";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /** The upstream refused an action with 403 for a key: remembered so the pages can say so before the next try. */
 interface KeyRefusal {

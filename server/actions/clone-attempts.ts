@@ -1,14 +1,15 @@
 import "server-only";
 import type { AuditTarget } from "@/shared/schemas/activity";
 import type { CloneAttempt, CloneDuplicate } from "@/shared/schemas/clone-attempt";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
+import { DAY_MS } from "@/shared/days";
 
 /**
  * The clone each session has sent for a store (server/db/migrations/0004): written when
  * "Clone campaign group" is pressed, before the action is sent, and read with the idempotency
  * record its key names, which says where the action stands. Kept as long as that record (24 h).
  */
-const KEPT_MS = 24 * 60 * 60 * 1000;
+const KEPT_MS = DAY_MS;
 
 interface NewCloneAttempt {
   sessionId: string;

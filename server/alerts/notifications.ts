@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { Db } from "./database";
-import type { StoreScope } from "./alert-rules";
+import type { Db } from "@/server/db/database";
+import type { StoreScope } from "@/server/alerts/rules";
 
 /** The inbox: the notifications of a reach's stores, newest first, read or not per reader. */
 export interface Notification {

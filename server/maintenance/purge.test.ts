@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createGrant } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
-import { database } from "./database";
-import { acrossStores, reachDb } from "./reach";
-import { createSession, getSession, revokeSession } from "./sessions";
+import { database } from "@/server/db/database";
+import { acrossStores, reachDb } from "@/server/db/reach";
+import { createSession, getSession, revokeSession } from "@/server/auth/sessions";
 
 /** The purges run on schedule, as recurring jobs of the catalog, whether or not anyone signs in or acts. */
 const STORE = "purge-schedule.example";

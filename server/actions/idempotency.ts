@@ -1,10 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { AuditAction, AuditTarget } from "@/shared/schemas/activity";
-import { appendAudit, auditInsert, logAudit, type NewAuditEntry } from "./audit";
-import type { Db } from "./database";
-import { rememberRefusal } from "./key-refusals";
-import { keyLabel } from "./key-identity";
+import { appendAudit, auditInsert, logAudit, type NewAuditEntry } from "@/server/audit/audit";
+import type { Db } from "@/server/db/database";
+import { rememberRefusal } from "@/server/auth/key-refusals";
+import { keyLabel } from "@/server/auth/key-identity";
+import { DAY_MS } from "@/shared/days";
 
 /**
  * Idempotency records of guarded actions, after Stripe's idempotency keys: a `started` row is
@@ -47,7 +48,7 @@ export type Begin =
   /** An earlier attempt was sent without a readable answer (or its lock went stale). */
   | { kind: "unknown"; auditId: string | null; target: AuditTarget };
 
-const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = DAY_MS;
 
 type RecordRow = {
   requestFingerprint: string;
