@@ -370,11 +370,11 @@ const SETTING_GROUPS: SettingGroup[] = [
         meaning: "The deployment's rollup size budget; the least recently used store-days are evicted first.",
       },
       {
-        name: "ROLLUP_FILTER_KEYS",
-        fallback: "`50`",
+        name: "ROLLUP_FILL_CONCURRENCY",
+        fallback: "`1`",
         production: "",
         meaning:
-          "Views filtered by country, device type, OS, browser or ad keep their rollups under their filters' key: this many keys per store, the least recently used dropped first (0 to 1000; 0: such views read the upstream every time).",
+          "Rollup fills (one store, attribution and month each) running at once on an instance, besides at most one per store (1 to 16).",
       },
       {
         name: "ROLLUP_RETENTION_DAYS",

@@ -114,7 +114,7 @@ const environmentSchema = z
     ROLLUP_FRESH_DAYS: wholeNumber("ROLLUP_FRESH_DAYS", 3, { min: 0, max: 366 }),
     ROLLUP_REVALIDATE_SECONDS: wholeNumber("ROLLUP_REVALIDATE_SECONDS", 86_400, { min: 1, max: 31_536_000 }),
     ROLLUP_BUDGET_MB: wholeNumber("ROLLUP_BUDGET_MB", 2_048, { min: 1, max: 1_048_576 }),
-    ROLLUP_FILTER_KEYS: wholeNumber("ROLLUP_FILTER_KEYS", 50, { min: 0, max: 1_000 }),
+    ROLLUP_FILL_CONCURRENCY: wholeNumber("ROLLUP_FILL_CONCURRENCY", 1, { min: 1, max: 16 }),
     ROLLUP_RETENTION_DAYS: wholeNumber("ROLLUP_RETENTION_DAYS", 30, { min: 1, max: 36_500 }),
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(["1", "0", ""], { message: "WEBHOOK_ALLOW_PRIVATE must be 1, 0 or unset." })
@@ -293,9 +293,7 @@ const environmentSchema = z
         freshDays: env.ROLLUP_FRESH_DAYS,
         revalidateSeconds: env.ROLLUP_REVALIDATE_SECONDS,
         budgetBytes: env.ROLLUP_BUDGET_MB * 1024 * 1024,
-        filterKeys: env.ROLLUP_FILTER_KEYS,
-        // A claim outlives the slowest read an instance may make before another takes the days over.
-        claimHoldMs: env.UPSTREAM_TIMEOUT_MS * 4 + 60_000,
+        fillConcurrency: env.ROLLUP_FILL_CONCURRENCY,
       },
       appOrigin: env.APP_ORIGIN,
       demoKeys: demo ? env.DEMO_KEYS : [],

@@ -63,7 +63,7 @@ async function aggregate(
   hooks: AggregationHooks,
 ): Promise<ProductMetricsView> {
   const rollups = settings().rollups;
-  const filter = rollups.enabled ? rollupFilterOf(filters, rollups.filterKeys) : null;
+  const filter = rollups.enabled ? rollupFilterOf(filters) : null;
   if (filter) {
     // The process's handle: every rollup statement runs with the reach of the work it belongs to
     // (the route's stores, or a job's store), which holds `storeUrl`; eviction runs across stores.

@@ -5,11 +5,9 @@ import { comparisonRange } from "@/shared/metrics/date-range";
 import { currencyDecimals } from "@/shared/format";
 import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/shared/schemas/product-metrics-view";
 import type { CellFilter } from "./cells";
-import { filterKeyOf } from "./filter-key";
 import { readRange, type ReadHooks, type ReadProgress, type RollupPolicy } from "./reader";
-import { evictOverBudget } from "./bounds";
 import { restatements } from "./restatements";
-import { logger } from "@/server/observability/log";
+import { queueFillsQuietly } from "./fill-job";
 
 /**
  * The product-metrics view answered from the day rollups: the same figures as a full read,
@@ -21,7 +19,7 @@ export async function rollupView(
   filters: MetricsFilters,
   filter: CellFilter,
   compare: ComparisonMode | undefined,
-  policy: RollupPolicy & { budgetBytes: number },
+  policy: RollupPolicy,
   hooks: ReadHooks = {},
 ): Promise<ProductMetricsView> {
   const { onProgress } = hooks;
@@ -47,15 +45,10 @@ export async function rollupView(
   const currency = main.summary.currency?.value ?? previous?.summary.currency?.value ?? null;
   const decimals = currency ? currencyDecimals(currency) : 2;
   const source = filters.dimension_source ?? "conversion";
-  const saved = Promise.all([main.saved, previous?.saved]);
-  // Days read again may be restated: their writes (which compare, on the unfiltered key only) finish
-  // before the view names its restated days.
-  if (filterKeyOf(filters) === "" && main.revalidated + (previous?.revalidated ?? 0) > 0) await saved;
+  // The closed days read upstream are filled behind the answer, by a job (fill-job.ts); the view waits for nothing.
+  queueFillsQuietly(upstream, storeUrl, source, [...main.toFill, ...(previous?.toFill ?? [])]);
   const restated = (await restatements(policy.db, storeUrl, filters)).filter((change) => change.source === source);
   const asOf = previous && previous.asOf < main.asOf ? previous.asOf : main.asOf;
-  saved
-    .then(() => evictOverBudget(policy.db, policy.budgetBytes))
-    .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, "Day rollups not evicted"));
   return {
     startDate: filters.startDate,
     endDate: filters.endDate,
