@@ -101,12 +101,15 @@ export async function queueFills(
   const { rollups, jobs } = settings();
   if (!rollups.enabled || !jobs.enabled || months.length === 0) return;
   holdKey(storeUrl, client, now.getTime());
+  // The job rows of a store are under its reach (the store the key reached, from a view or a sign-in).
   for (const [index, month] of months.entries()) {
-    await enqueue(FILL, { storeUrl, source, month } satisfies FillPayload, {
-      uniqueKey: `${FILL}:${storeUrl}:${source}:${month}:${windowOf(now)}`,
-      storeUrl,
-      runAt: new Date(now.getTime() + index),
-    });
+    await inReach([storeUrl], () =>
+      enqueue(FILL, { storeUrl, source, month } satisfies FillPayload, {
+        uniqueKey: `${FILL}:${storeUrl}:${source}:${month}:${windowOf(now)}`,
+        storeUrl,
+        runAt: new Date(now.getTime() + index),
+      }),
+    );
   }
 }
 

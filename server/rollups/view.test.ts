@@ -24,11 +24,13 @@ const storeDb = async () => reachDb(await database(), [US_STORE]);
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
+  // Signed in with the rollups off: no warm-up here (status.test.ts has it).
+  useUpstream(upstream.baseUrl, { ROLLUPS: "off" });
+  cookie = cookieFrom(await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey: ADMIN_KEY }) })));
   useUpstream(upstream.baseUrl, { ROLLUPS: "on", BACKGROUND_JOBS: "on" });
   // The fills the views queue run on this process's worker, as on an instance.
   registerAllJobs();
   startBackgroundWork({ pollMs: 50 });
-  cookie = cookieFrom(await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey: ADMIN_KEY }) })));
 });
 afterAll(async () => {
   await stopBackgroundWork();
