@@ -12,6 +12,7 @@ import { Breakable } from "@/components/ui/breakable";
 import { PacingCard } from "@/components/metrics/pacing-card";
 import { StoreHealth } from "./store-health";
 import { StorePulse } from "./store-pulse";
+import { RollupLine } from "./rollup-line";
 
 export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const profile = useStoreProfile(storeUrl, organizationId);
@@ -34,6 +35,7 @@ export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; 
             currency={profile.data.currency}
           />
           <StoreHealth storeUrl={storeUrl} organizationId={organizationId} />
+          <RollupLine storeUrl={storeUrl} organizationId={organizationId} timeZone={interpretTimeZone(profile.data.timezone).zone} />
         </div>
       )}
       <Card
