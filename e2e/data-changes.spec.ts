@@ -22,8 +22,16 @@ test("a restated day is named on the product page and listed on the store's data
   // Once the stored days are older than ROLLUP_REVALIDATE_SECONDS (2 s here), the next view reads them again and finds
   // the change; the 2 s beyond it cover a first view whose days were stored behind its answer.
   await page.waitForTimeout(4_000);
-  // Another view of the same days (the first compared with the previous period, the default), so no cached view answers it.
+  // Another view of the same days (the first compared with the previous period, the default), so no cached view answers it:
+  // it reads the stale days upstream and queues their fill, which records the change behind it.
   await page.goto(products("&compare=off"));
+  await expect(page.getByTestId("figures-as-of")).toBeVisible();
+  await expect(async () => {
+    await page.goto(`/stores/${US_STORE}/data-changes`);
+    await expect(page.getByRole("article", { name: "May 8, 2024 restated" })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  // A view of the range then names it (the previous year compared, again not a cached view).
+  await page.goto(products("&compare=year"));
   const restated = page.getByRole("link", { name: /May 8, 2024 was restated: revenue \+\$[\d,]+\.\d{2}, mostly \w+/ });
   await expect(restated).toBeVisible({ timeout: 20_000 });
 
