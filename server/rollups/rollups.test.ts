@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
@@ -8,7 +7,7 @@ import { currencyDecimals } from "@/shared/format";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { fullRead } from "@/test/full-read";
 import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
-import { openForSuite, storageBackends, type Location } from "@/test/databases";
+import { openForSuite, storageBackends } from "@/test/databases";
 import { acrossStores, reachDb } from "@/server/db/reach";
 import { readRange, rollupFilterOf, type RollupPolicy } from "./reader";
 import { rollupUsage } from "./bounds";
@@ -44,7 +43,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
   // The owner's handle (it reads no row of the rollup tables), and the store's own reach.
   let owner: Db;
   let db: Db;
-  let location: Location;
+
   let close: () => Promise<void>;
   let clock: Date;
   const policy = (): RollupPolicy => ({
@@ -54,7 +53,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     now: () => clock,
   });
   beforeAll(async () => {
-    ({ db: owner, location, close } = await openForSuite(backend));
+    ({ db: owner, close } = await openForSuite(backend));
     db = reachDb(owner, [US_STORE]);
   });
   afterAll(() => close());
