@@ -11,7 +11,7 @@ import { acrossStores, reachDb } from "@/server/db/reach";
 import { settings } from "@/server/config/settings";
 import { prestartRowWorker } from "@/server/metrics/rows-off-thread";
 import { fillDays } from "@/server/rollups/fill";
-import { daysOf, readRange } from "@/server/rollups/reader";
+import { daysOf, heldDays, readRange } from "@/server/rollups/reader";
 import { openProductRows } from "@/server/metrics/product-rows";
 import { ProductMetricsAggregator } from "@/server/metrics/aggregate";
 import type { UpstreamClient } from "@/server/upstream/client";
@@ -49,12 +49,16 @@ async function main() {
     const mode = process.env.ROLLUP_BENCH_MODE ?? "view";
     const client = upstreamClient({ apiKey: ADMIN_KEY, requestId: "bench" });
     // "off": the read as with ROLLUPS=off (the rows summed on the worker, nothing looked up); "warm-up": the fills only.
-    const off = mode === "off" ? await offRead(client, filters) : undefined;
-    const read = mode === "view" ? await readRange(client, US_STORE, filters, {}, policy) : undefined;
+    // A view holding none of its days reads as ROLLUPS=off does (server/rollups/view.ts), and queues the closed ones.
+    const held = mode === "view" ? await heldDays(client, { storeUrl: US_STORE, source: "conversion" }, filters, policy) : undefined;
+    const cold = held !== undefined && held.fresh.size === 0;
+    const off = mode === "off" || cold ? await offRead(client, filters) : undefined;
+    const read = mode === "view" && !cold ? await readRange(client, US_STORE, filters, {}, policy, {}, held) : undefined;
     const wallMs = Math.round(performance.now() - started);
     const answerDelay = { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 };
     // The fills a view queues (or a warm-up's), run here one after another as the jobs would.
-    const toFill = mode === "warm-up" ? daysOf(startDate, endDate) : (read?.toFill ?? []);
+    const toFill =
+      mode === "warm-up" ? daysOf(startDate, endDate) : cold ? daysOf(startDate, endDate).filter(held.closed) : (read?.toFill ?? []);
     await fillDays(client, { storeUrl: US_STORE, source: "conversion" }, toFill, policy);
     const savedMs = Math.round(performance.now() - started);
     delay.disable();
@@ -82,7 +86,7 @@ async function main() {
         rows: result.totals.rows,
         revenue: result.totals.revenue,
         daysFromRollups: read?.daysFromRollups ?? 0,
-        daysFromUpstream: read?.daysFromUpstream ?? 0,
+        daysFromUpstream: read?.daysFromUpstream ?? (cold ? daysOf(startDate, endDate).length : 0),
         upstreamRequests: read?.upstreamRequests ?? 0,
         timings: { lookMs: Math.round(read?.timings.lookMs ?? 0), summarizeMs: Math.round(read?.timings.summarizeMs ?? 0) },
         storedRows: read?.storedRows ?? { dayChannels: 0, productMonths: 0, cells: 0 },

@@ -88,13 +88,19 @@ export function runsOf(days: string[]): string[][] {
   return runs;
 }
 
+export interface HeldDays {
+  closed: (day: string) => boolean;
+  fresh: Map<string, Date>;
+  stale: Set<string>;
+}
+
 /** The closed days of a range (before the store's fresh days) and which of them the rollups hold fresh, with when each was read. */
 export async function heldDays(
   upstream: UpstreamClient,
   scope: RollupScope,
   range: { startDate: string; endDate: string },
   policy: RollupPolicy,
-): Promise<{ closed: (day: string) => boolean; fresh: Map<string, Date>; stale: Set<string> }> {
+): Promise<HeldDays> {
   const now = policy.now?.() ?? new Date();
   const freshFrom = firstFreshDay(now, policy.freshDays, policy.timeZone ?? (await storeZone(upstream, scope.storeUrl)));
   const closed = (day: string) => day < freshFrom;
@@ -164,12 +170,14 @@ export async function readRange(
   filter: CellFilter,
   policy: RollupPolicy,
   hooks: ReadHooks = {},
+  /** The range's held days, when the caller looked them up already. */
+  known?: HeldDays,
 ): Promise<RangeRead> {
   const started = performance.now();
   const now = () => policy.now?.() ?? new Date();
   const scope: RollupScope = { storeUrl, source: filters.dimension_source ?? "conversion" };
   const days = daysOf(filters.startDate, filters.endDate);
-  const { closed, fresh } = await heldDays(upstream, scope, filters, policy);
+  const { closed, fresh } = known ?? (await heldDays(upstream, scope, filters, policy));
   const looked = performance.now();
   const { summary, missing, rowsRead: storedRows } = await summarizeStored(policy.db, scope, [...fresh.keys()], filter);
   const summarizeMs = performance.now() - looked;
