@@ -4,6 +4,7 @@ import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import { cellMatches, type CellFilter, type DayCells } from "./cells";
 import type { UpstreamRowFilters } from "./filter-key";
 import { readRange, type RollupPolicy } from "./reader";
+import { queueFillsQuietly } from "./fill-job";
 import { storedDaySums, type RollupScope } from "./repository";
 
 interface Sums {
@@ -72,6 +73,8 @@ export async function readDays(
   const scope: RollupScope = { storeUrl, source: range.dimension_source ?? "conversion", filterKey: "" };
   const fromUpstream: DayCells[] = [];
   const read = await readRange(upstream, storeUrl, range, {}, policy, { onDay: (day) => fromUpstream.push(day) });
+  // As a view does: the closed days it read upstream are filled behind it, by a job.
+  queueFillsQuietly(upstream, storeUrl, scope.source, read.toFill);
   const readUpstream = new Set(fromUpstream.map((day) => day.day));
   const stored: string[] = [];
   for (let day = Date.parse(`${range.startDate}T00:00:00Z`); day <= Date.parse(`${range.endDate}T00:00:00Z`); day += DAY_MS) {
