@@ -22,6 +22,9 @@ test("the store overview says how much of the store is kept: the warm-up's progr
   });
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: test.info().outputPath(`rollup-line-${scheme}.png`), fullPage: false });
+    await page.screenshot({ path: test.info().outputPath(`rollup-line-${scheme}.png`) });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: test.info().outputPath(`rollup-line-${scheme}-390.png`) });
+    await page.setViewportSize({ width: 1440, height: 900 });
   }
 });

@@ -22,6 +22,7 @@ export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; 
       {/* The overview opens on numbers: the last week first, then what keeps them flowing. */}
       {profile.isSuccess && (
         <div className="space-y-6 lg:col-span-2">
+          <RollupLine storeUrl={storeUrl} organizationId={organizationId} timeZone={interpretTimeZone(profile.data.timezone).zone} />
           <StorePulse
             storeUrl={storeUrl}
             organizationId={organizationId}
@@ -35,7 +36,6 @@ export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; 
             currency={profile.data.currency}
           />
           <StoreHealth storeUrl={storeUrl} organizationId={organizationId} />
-          <RollupLine storeUrl={storeUrl} organizationId={organizationId} timeZone={interpretTimeZone(profile.data.timezone).zone} />
         </div>
       )}
       <Card
