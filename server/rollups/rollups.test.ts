@@ -190,6 +190,18 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     expect(await restatements(foreign, US_STORE)).toEqual([]);
   });
 
+  it("answers a view of days a fill is reading without waiting for the fill (no claim, no wait)", async () => {
+    const filters = { startDate: "2026-06-01", endDate: "2026-06-20" };
+    upstream.setFaults([{ route: "products", latencyMs: 1_500, times: 1 }]);
+    let filled = false;
+    const fill = fillDays(client, { storeUrl: US_STORE, source: "conversion" }, ["2026-06-01"], policy()).then(() => (filled = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const read = await readRange(client, US_STORE, filters, {}, policy());
+    expect(filled).toBe(false);
+    expect(read).toMatchObject({ daysFromRollups: 0, daysFromUpstream: 20 });
+    await fill;
+  });
+
   it("never finds a day restated when its fractional orders and units come back the same", async () => {
     const day = new DayCells("2026-10-20");
     for (const [orders, units] of [
