@@ -79,11 +79,10 @@ export const rollups = group(
       description: "An older day is read again once its rollup is this old; a changed closed day is recorded as restated.",
     }),
     ROLLUP_BUDGET_MB: wholeNumber("ROLLUP_BUDGET_MB", 2_048, { min: 1, max: 1_048_576 }).meta({
-      description: "The deployment's rollup size budget; the least recently used store-days are evicted first.",
+      description: "The deployment's rollup size budget; the daily purge evicts the least recently used store-months first.",
     }),
-    ROLLUP_FILTER_KEYS: wholeNumber("ROLLUP_FILTER_KEYS", 50, { min: 0, max: 1_000 }).meta({
-      description:
-        "Views filtered by country, device type, OS, browser or ad keep their rollups under their filters' key: this many keys per store, the least recently used dropped first (0: such views read the upstream every time).",
+    ROLLUP_FILL_CONCURRENCY: wholeNumber("ROLLUP_FILL_CONCURRENCY", 1, { min: 1, max: 16 }).meta({
+      description: "Rollup fills (one store, attribution and month each) running at once on an instance, besides at most one per store.",
     }),
     ROLLUP_RETENTION_DAYS: wholeNumber("ROLLUP_RETENTION_DAYS", 30, { min: 1, max: 36_500 }).meta({
       description:

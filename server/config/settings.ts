@@ -182,9 +182,7 @@ const environmentSchema = z
         freshDays: env.ROLLUP_FRESH_DAYS,
         revalidateSeconds: env.ROLLUP_REVALIDATE_SECONDS,
         budgetBytes: env.ROLLUP_BUDGET_MB * 1024 * 1024,
-        filterKeys: env.ROLLUP_FILTER_KEYS,
-        // A claim outlives the slowest read an instance may make before another takes the days over.
-        claimHoldMs: env.UPSTREAM_TIMEOUT_MS * 4 + 60_000,
+        fillConcurrency: env.ROLLUP_FILL_CONCURRENCY,
       },
       appOrigin: env.APP_ORIGIN,
       demoKeys: demo ? env.DEMO_KEYS : [],

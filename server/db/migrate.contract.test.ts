@@ -71,7 +71,7 @@ describe("the migrations' own promise", () => {
     const contracting =
       /\b(drop\s+(table|column|index|view|function|trigger|constraint|policy)|rename\b|alter\s+column\s+\S+\s+(type|set\s+not\s+null)|force\s+row\s+level\s+security)/i;
     for (const file of files.slice(firstDeclared)) {
-      // A function's body runs only when called: dashboard_store_table (0038) forces row-level
+      // A function's body runs only when called: dashboard_store_table (0029) forces row-level
       // security on the table it names, which an expanding migration may only name once it created it.
       const sql = readFileSync(join(migrationsDir(), `${file.version}.sql`), "utf8")
         .replace(/--.*$/gm, "")

@@ -50,7 +50,8 @@ function bindingSql(binding: Binding): string {
 
 async function bound<T>(db: Db, binding: Binding, fn: (tx: Db) => Promise<T>, setup?: string): Promise<T> {
   const sql = bindingSql(binding);
-  return ownerOf(db).transaction(fn, setup ? `${sql}; ${setup}` : sql);
+  // The setup first: `set transaction isolation level …` must come before the binding's first query.
+  return ownerOf(db).transaction(fn, setup ? `${setup}; ${sql}` : sql);
 }
 
 /**

@@ -34,6 +34,7 @@ const STORE_TABLES = [
   "send_now_presses",
   "mail_unsubscribe_links",
   "rollup_stores_unreached",
+  "rollup_month_use",
   "alert_mail_hours",
   "alert_mail_held",
   "jobs",
@@ -166,6 +167,7 @@ async function plant(tx: Db, store: string): Promise<void> {
       [id("link"), store],
     ],
     [`insert into rollup_stores_unreached (store_url, since) values ($1, now())`, [store]],
+    [`insert into rollup_month_use (store_url, source, month, used_at) values ($1, 'conversion', '2026-01-01', now())`, [store]],
     [`insert into alert_mail_hours (store_url, hour, sent) values ($1, date_trunc('hour', now()), 1)`, [store]],
     [
       `insert into alert_mail_held (notification_id, email, organization_id, store_url, hour) values ($1, 'ada@example.com', 'org_rls', $2, now())`,

@@ -3,7 +3,7 @@ import { openForSuite, storageBackends, unique } from "@/test/databases";
 import type { Db } from "@/server/db/database";
 import { acrossStores, ownerOf, withReach } from "@/server/db/reach";
 
-/** A new store table, as a later migration makes one: created, then `dashboard_store_table` (migration 0038) names it. */
+/** A new store table, as a later migration makes one: created, then `dashboard_store_table` (migration 0029) names it. */
 describe.each(storageBackends())("a store table made by dashboard_store_table on %s", (backend) => {
   let db: Db;
   let close: () => Promise<void>;

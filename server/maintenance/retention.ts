@@ -4,6 +4,7 @@ import { database, type Db } from "@/server/db/database";
 import { acrossStores } from "@/server/db/reach";
 import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
 import { purgeUnreachedStores } from "@/server/rollups/retention";
+import { evictOverBudget } from "@/server/rollups/bounds";
 import { DAY_MS, daysAfter } from "@/shared/days";
 
 /**
@@ -26,7 +27,8 @@ type Purged = Record<
   | "grantNotices"
   | "deletedRules"
   | "dataChanges"
-  | "rollupStores",
+  | "rollupStores"
+  | "rollupDaysEvicted",
   number
 >;
 
@@ -36,7 +38,12 @@ async function count(tx: Db, sql: string, params: unknown[]): Promise<number> {
   return (await tx.query(`${sql} returning 1`, params)).length;
 }
 
-export function purgeRetained(db: Db, now: Date, lifetimes: Lifetimes = settings().retention): Promise<Purged> {
+export function purgeRetained(
+  db: Db,
+  now: Date,
+  lifetimes: Lifetimes = settings().retention,
+  budgetBytes = settings().rollups.budgetBytes,
+): Promise<Purged> {
   return acrossStores(db, "daily retention purge", async (tx) => {
     // Rows past their lifetime first, so that a body is erased only from a row that stays.
     const deliveries = await count(tx, "delete from deliveries where created_at < $1", [before(now, lifetimes.deliveriesDays)]);
@@ -57,6 +64,8 @@ export function purgeRetained(db: Db, now: Date, lifetimes: Lifetimes = settings
       deletedRules: await count(tx, "delete from alert_rules where deleted_at < $1", [before(now, lifetimes.deletedRulesDays)]),
       dataChanges: await count(tx, "delete from rollup_restatements where detected_at < $1", [before(now, lifetimes.dataChangesDays)]),
       rollupStores: await purgeUnreachedStores(tx, now, lifetimes.rollupStoreDays),
+      // The rollups' budget is kept here, once a day, never on a read.
+      rollupDaysEvicted: await evictOverBudget(tx, budgetBytes),
     };
   });
 }

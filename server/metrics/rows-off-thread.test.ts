@@ -54,6 +54,7 @@ const DAYS = (keepCells: string[] = [], filter = {}): RowSumsOptions => ({
   filter,
   summary: new RangeSummary().state(),
   keepCells,
+  write: true,
 });
 
 async function all(sums: AsyncIterable<Summed>) {

@@ -1,4 +1,5 @@
 import "server-only";
+import { warmUp } from "@/server/rollups/fill-job";
 import { z } from "zod";
 import { safeNextPath } from "@/shared/safe-redirect";
 import { contextSchema } from "@/shared/schemas/context";
@@ -122,6 +123,8 @@ export const addRingKey = route(
       );
       await withCookies(response, data, request);
       rememberKeyReach(session.id, fingerprint, context);
+      // The warm-up of the added key's stores, as after a sign-in.
+      warmUp(upstreamClient({ apiKey: key.apiKey, requestId }), storeUrls);
       // Adding a key renews its grants, as signing in with it does (rows of its own stores only).
       await withReach(db, storeUrls, (tx) => renewGrantsOfKey(tx, fingerprint, settings().delegation.ttlDays, new Date()));
       return response;
