@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useOutbox } from "@/client/queries/runs";
-import { formatDateTimeWithZone } from "@/shared/format";
+import { StoreTime } from "@/components/ui/times";
 import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
@@ -44,7 +44,7 @@ export function OutboxView({ organizationId }: { organizationId?: string }) {
         <Card key={message.key} title={message.subject}>
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
             <bdi>{storeName(outbox.data.stores, message.storeUrl)}</bdi> · To {message.recipient} ·{" "}
-            <time dateTime={message.createdAt}>{formatDateTimeWithZone(message.createdAt)}</time>{" "}
+            <StoreTime at={message.createdAt} storeUrl={message.storeUrl} organizationId={organizationId} />{" "}
             <Badge tone={OUTCOMES[message.outcome].tone}>{OUTCOMES[message.outcome].label}</Badge>
           </p>
           <iframe

@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import { useRuns } from "@/client/queries/runs";
-import { formatDateTimeWithZone } from "@/shared/format";
+import { formatDateTime } from "@/shared/format";
+import { StoreTime, useStoreTimeZone } from "@/components/ui/times";
 import type { DeliveryItem, RunItem } from "@/shared/schemas/runs";
 import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -27,8 +28,8 @@ export const OUTCOMES: Record<DeliveryItem["outcome"], { label: string; tone: "n
 const JOB_NAMES: Record<string, string> = { "digest.send": "Digest", "delivery.resend": "Send again" };
 
 /** What the owner of an `unknown` message decided, as the deliveries list says it. */
-function decisionWords(decision: NonNullable<DeliveryItem["decision"]>): string {
-  const when = formatDateTimeWithZone(decision.at);
+function DecisionWords({ decision, storeUrl }: { decision: NonNullable<DeliveryItem["decision"]>; storeUrl: string }) {
+  const when = formatDateTime(decision.at, useStoreTimeZone(storeUrl));
   return decision.kind === "send_again" ? `Sent again by ${decision.by} on ${when}` : `Marked as arrived by ${decision.by} on ${when}`;
 }
 
@@ -96,7 +97,7 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                       {run.attempts} of {run.maxAttempts}
                     </td>
                     <td className={cell}>
-                      {run.startedAt ? <time dateTime={run.startedAt}>{formatDateTimeWithZone(run.startedAt)}</time> : "—"}
+                      {run.startedAt ? <StoreTime at={run.startedAt} storeUrl={run.storeUrl} organizationId={organizationId} /> : "—"}
                     </td>
                     <td className={`${cell} break-words`}>{run.detail ?? ""}</td>
                   </tr>
@@ -118,10 +119,14 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                 <p className="break-words text-slate-600 dark:text-slate-400">
                   <bdi>{storeName(runs.data.stores, delivery.storeUrl)}</bdi> · To {delivery.recipient} ·{" "}
                   {delivery.channel === "outbox" ? "Outbox" : "SMTP"} ·{" "}
-                  <time dateTime={delivery.updatedAt}>{formatDateTimeWithZone(delivery.updatedAt)}</time>
+                  <StoreTime at={delivery.updatedAt} storeUrl={delivery.storeUrl} organizationId={organizationId} />
                   {delivery.detail ? ` · ${delivery.detail}` : ""}
                 </p>
-                {delivery.decision && <p className="break-words">{decisionWords(delivery.decision)}</p>}
+                {delivery.decision && (
+                  <p className="break-words">
+                    <DecisionWords decision={delivery.decision} storeUrl={delivery.storeUrl} />
+                  </p>
+                )}
               </li>
             ))}
           </ul>

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatCountry, formatDateTimeWithZone, formatNumber, formatRelative } from "@/shared/format";
+import { formatCountry, formatDateTime, formatNumber, formatRelative } from "@/shared/format";
 import { fieldLabel, statusWords } from "@/shared/words";
 import { Badge, DescriptionList } from "@/components/ui/card";
 import { Breakable } from "@/components/ui/breakable";
@@ -40,7 +40,7 @@ function knownFields(catalog: Catalog, timeZone: string | undefined) {
       label: "Last synced",
       value: (
         <time dateTime={synced}>
-          {formatDateTimeWithZone(synced, timeZone)} ({formatRelative(synced)})
+          {formatDateTime(synced, timeZone)} ({formatRelative(synced)})
         </time>
       ),
     });

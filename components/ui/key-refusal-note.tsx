@@ -1,4 +1,4 @@
-import { formatDateTime } from "@/shared/format";
+import { YourTime } from "@/components/ui/times";
 import type { KeyRefusal } from "@/shared/schemas/session";
 
 /**
@@ -15,7 +15,7 @@ export function KeyRefusalNote({ refusal, what, id }: { refusal: KeyRefusal; wha
     >
       <p className="font-semibold">
         {what} is unavailable with this API key: this key was refused {what.toLowerCase()} on{" "}
-        <time dateTime={refusal.refusedAt}>{formatDateTime(refusal.refusedAt)}</time>.
+        <YourTime at={refusal.refusedAt} />.
       </p>
       <p className="mt-1">The analytics service answered: “{refusal.message}”</p>
       <p className="mt-1 text-xs">

@@ -53,7 +53,7 @@ export function renderDigest(content: DigestContent, links: { view: string; unsu
   const { metrics, timeZone, summary } = content;
   const comparison = metrics.comparison;
   const figures = comparison ? kpis(metrics.totals, comparison.totals, metrics.currency) : [];
-  const sent = `${formatDateTime(content.sentAt, timeZone)} (${timeZone})`;
+  const sent = formatDateTime(content.sentAt, timeZone);
   const moved = movers(content);
   const pace = content.pacing;
   const paceLine = pace
