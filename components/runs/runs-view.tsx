@@ -57,7 +57,7 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
         {runs.data && runs.data.runs.length > 0 && (
           // Scrolls sideways on a phone: focusable and named, so a keyboard can scroll it too.
           <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Recent runs (scrolls sideways)">
-            <table className="min-w-full text-sm">
+            <table className="cards-on-phone min-w-full text-sm">
               <caption className="sr-only">Recent runs</caption>
               <thead>
                 <tr className="border-b border-slate-200 dark:border-slate-800">
@@ -87,19 +87,19 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                     <th scope="row" className={`${cell} font-medium`}>
                       {JOB_NAMES[run.name] ?? run.name} #{run.id}
                     </th>
-                    <td className={`${cell} break-words`}>
+                    <td data-label="Store" className={`${cell} break-words`}>
                       <bdi>{storeName(runs.data.stores, run.storeUrl)}</bdi>
                     </td>
-                    <td className={cell}>
+                    <td data-label="Outcome" className={cell}>
                       <Badge tone={RUN_STATES[run.state].tone}>{RUN_STATES[run.state].label}</Badge>
                     </td>
-                    <td className={cell}>
+                    <td data-label="Attempts" className={cell}>
                       {run.attempts} of {run.maxAttempts}
                     </td>
-                    <td className={cell}>
+                    <td data-label="Started" className={cell}>
                       {run.startedAt ? <StoreTime at={run.startedAt} storeUrl={run.storeUrl} organizationId={organizationId} /> : "—"}
                     </td>
-                    <td className={`${cell} break-words`}>{run.detail ?? ""}</td>
+                    <td data-label="Detail" className={`${cell} break-words`}>{run.detail ?? ""}</td>
                   </tr>
                 ))}
               </tbody>
