@@ -148,7 +148,8 @@ function EntryRow({ entry, zone, highlighted }: { entry: AuditEntry; zone: Store
       </th>
       <td data-label="Outcome" className="min-w-48 py-2 pr-4">
         <Badge tone={outcomeTones[entry.outcome]}>{outcomeLabels[entry.outcome]}</Badge>{" "}
-        {entry.status === null && <span className={muted}>no answer came</span>}
+        {/* Only an action the analytics service should have answered can lack its answer: a succeeded one never does. */}
+        {entry.outcome === "unknown" && entry.status === null && <span className={muted}>no answer came</span>}
         {explanation && <p className={`mt-1 max-w-xs ${muted}`}>{explanation}</p>}
       </td>
       <td data-label="Store" className="max-w-xs py-2 pr-4">

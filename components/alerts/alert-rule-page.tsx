@@ -56,7 +56,7 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
                 ),
             },
             {
-              label: "How to verify",
+              label: "For your developer: how to check a message came from this dashboard",
               value: 'HMAC-SHA256 of "<X-Dashboard-Timestamp>.<raw body>" with this secret, hex, equals X-Dashboard-Signature after "v1=".',
             },
             ...(standardWebhookSecret === null

@@ -29,7 +29,7 @@ export function OutboxView({ organizationId }: { organizationId?: string }) {
         <p className="text-sm text-slate-600 dark:text-slate-400">
           {outbox.data?.smtp
             ? "E-mail goes out by SMTP on this dashboard; messages sent before it was set up are kept here."
-            : "No SMTP server is set up (SMTP_URL), so every message the dashboard would send is kept here, as it would arrive."}
+            : "No mail server is set up for this dashboard, so every message it would send is kept here, as it would arrive. (Whoever runs the dashboard sets the mail server in its settings.)"}
         </p>
       </header>
       <StoreFilter id="outbox-store" stores={outbox.data?.stores} value={store} onChange={setStore} />

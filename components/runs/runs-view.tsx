@@ -71,7 +71,7 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                     Outcome
                   </th>
                   <th scope="col" className={cell}>
-                    Attempts
+                    Tries
                   </th>
                   <th scope="col" className={cell}>
                     Started
@@ -93,8 +93,8 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                     <td data-label="Outcome" className={cell}>
                       <Badge tone={RUN_STATES[run.state].tone}>{RUN_STATES[run.state].label}</Badge>
                     </td>
-                    <td data-label="Attempts" className={cell}>
-                      {run.attempts} of {run.maxAttempts}
+                    <td data-label="Tries" className={cell}>
+                      {run.attempts} of at most {run.maxAttempts}
                     </td>
                     <td data-label="Started" className={cell}>
                       {run.startedAt ? <StoreTime at={run.startedAt} storeUrl={run.storeUrl} organizationId={organizationId} /> : "—"}

@@ -1,4 +1,5 @@
 import { YourTime } from "@/components/ui/times";
+import { plainServiceWords } from "@/shared/error-words";
 import type { KeyRefusal } from "@/shared/schemas/session";
 
 /**
@@ -17,7 +18,7 @@ export function KeyRefusalNote({ refusal, what, id }: { refusal: KeyRefusal; wha
         {what} is unavailable with this API key: this key was refused {what.toLowerCase()} on{" "}
         <YourTime at={refusal.refusedAt} />.
       </p>
-      <p className="mt-1">The analytics service answered: “{refusal.message}”</p>
+      <p className="mt-1">The analytics service answered: “{plainServiceWords(refusal.message)}”</p>
       <p className="mt-1 text-xs">
         The service does not list what a key may do, so this is what it answered last time. Sign in with a key that has this permission.
       </p>
