@@ -5,6 +5,7 @@ import {
   digestSchema,
   digestSentSchema,
   portfolioDigestListSchema,
+  type DigestChange,
   type NewDigest,
   type NewPortfolioDigest,
 } from "@/shared/schemas/digest";
@@ -32,7 +33,7 @@ export function useDigests(storeUrl: string, organizationId?: string) {
   return useQuery(digestsQueryOptions(storeUrl, organizationId));
 }
 
-/** Schedule, delete and "Send now". */
+/** Schedule, change, delete and "Send now". */
 export function useDigestActions(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();
   const refresh = () =>
@@ -43,6 +44,11 @@ export function useDigestActions(storeUrl: string, organizationId?: string) {
   return {
     create: useMutation({
       mutationFn: (input: NewDigest) => apiFetch(digestsPath(storeUrl), digestSchema, { organizationId, method: "POST", body: input }),
+      onSettled: refresh,
+    }),
+    change: useMutation({
+      mutationFn: ({ id, ...input }: DigestChange & { id: string }) =>
+        apiFetch(digestsPath(storeUrl, id), digestSchema, { organizationId, method: "PATCH", body: input }),
       onSettled: refresh,
     }),
     remove: useMutation({

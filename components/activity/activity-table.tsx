@@ -17,6 +17,7 @@ export const actionLabels: Record<AuditAction, string> = {
   "alert-rule.delete": "Deleted an alert rule",
   "alert-rule.pause": "Muted or snoozed an alert rule",
   "digest.create": "Scheduled a digest",
+  "digest.change": "Changed a digest",
   "digest.delete": "Deleted a digest",
   "digest.send-now": "Sent a digest now",
   "delivery.send-again": "Sent a message of unknown outcome again",

@@ -10,6 +10,7 @@ import { InboxLink } from "./inbox-link";
 import { OperationsLinksWithoutScript, OperationsMenu } from "./operations-menu";
 import { useCurrentStore } from "./current-store";
 import { StoreSwitcher } from "./store-switcher";
+import { ShortcutsHelp } from "./shortcuts-help";
 
 function HeaderLink({ href, current, children }: { href: string; current: boolean; children: ReactNode }) {
   return (
@@ -82,6 +83,7 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
             </span>
             <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{session.user.email}</span>
           </span>
+          <ShortcutsHelp />
           <Button variant="secondary" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
             Sign out
           </Button>
