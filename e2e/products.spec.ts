@@ -101,7 +101,9 @@ test("a zero-decimal currency shows whole yen, with the store's own time zone", 
   await expect(page.getByTestId("kpi-Average order value")).toHaveText(/^[¥￥][\d,]+$/);
 });
 
-test("both attributions side by side: the store's totals once (they agree), and each channel under both", async ({ signedInPage: page }) => {
+test("both attributions side by side: the store's totals once (they agree), and each channel under both", async ({
+  signedInPage: page,
+}) => {
   await page.goto(PAGE);
   await page.getByText("Both side by side").click();
   await expect(page).toHaveURL(/source=both/);

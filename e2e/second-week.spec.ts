@@ -54,7 +54,9 @@ for (const width of [1440, 390]) {
 
     // A digest sent now: its Outbox message and its run, in the store's zone (New York), named.
     const id = await grantAndDigest(page, `Clock ${Date.now()}`, "range=custom&from=2026-01-01&to=2026-01-31&country=US");
-    expect((await page.request.post(`/api/stores/${US_STORE}/digests/${id}/send`, { headers: { origin: origin(page) } })).status()).toBe(202);
+    expect((await page.request.post(`/api/stores/${US_STORE}/digests/${id}/send`, { headers: { origin: origin(page) } })).status()).toBe(
+      202,
+    );
     await page.goto("/outbox");
     const message = page.locator("section").filter({ hasText: "To team@example.com" }).first();
     await expect(message).toBeVisible({ timeout: 20_000 });
@@ -73,10 +75,16 @@ for (const width of [1440, 390]) {
     await checkPage(page, "outbox");
 
     await page.goto("/runs");
-    const started = page.getByRole("region", { name: /^Recent runs/ }).locator("time").first();
+    const started = page
+      .getByRole("region", { name: /^Recent runs/ })
+      .locator("time")
+      .first();
     await expect(started).toHaveText(/(EST|EDT|GMT-5|GMT-4)$/);
     // The Outcome heading is never cut: on a phone each run is a card, its values under their names.
-    const outcome = page.getByRole("region", { name: /^Recent runs/ }).locator('td[data-label="Outcome"]').first();
+    const outcome = page
+      .getByRole("region", { name: /^Recent runs/ })
+      .locator('td[data-label="Outcome"]')
+      .first();
     await expect(outcome).toBeVisible();
     if (width === 390) {
       expect(await outcome.evaluate((cell) => getComputedStyle(cell, "::before").content)).toBe('"Outcome"');
@@ -97,7 +105,9 @@ test("Verify names the export's day and time in the store's zone, in the one for
   await page.getByLabel("Exported file (.csv)").setInputFiles(exported.csvPath);
   await page.getByLabel("Its manifest (.manifest.json)").setInputFiles(exported.manifestPath);
   await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page.getByTestId("verdict")).toContainText(/exactly the one exported on [A-Z][a-z]{2} \d{1,2}, \d{4}, .+ (EST|EDT|GMT-5|GMT-4) \(same/);
+  await expect(page.getByTestId("verdict")).toContainText(
+    /exactly the one exported on [A-Z][a-z]{2} \d{1,2}, \d{4}, .+ (EST|EDT|GMT-5|GMT-4) \(same/,
+  );
 });
 
 test("at 390 px the product table keeps Revenue in view beside the pinned product, its heading whole", async ({ signedInPage: page }) => {
@@ -150,7 +160,10 @@ for (const width of [1440, 390]) {
     // The store's last connection is disabled: its stakes say it sends nothing now.
     const disabled = (await usPixels()).at(-1)!;
     await page.goto(`/stores/${US_STORE}/tracking`);
-    await page.getByRole("button", { name: `Remove ${disabled.name}` }).first().click();
+    await page
+      .getByRole("button", { name: `Remove ${disabled.name}` })
+      .first()
+      .click();
     const dialog = page.getByRole("dialog", { name: "Remove tracking connection" });
     await expect(dialog.getByTestId("stakes-disabled")).toContainText("disabled and sends nothing now");
     await expect(dialog.getByTestId("disabled-stakes")).toContainText("removing it stops no events");
@@ -277,7 +290,9 @@ for (const width of [1440, 390]) {
   });
 }
 
-test("changing a digest over HTTP: refused from another site, not found to a key that does not reach the store", async ({ signedInPage: page }) => {
+test("changing a digest over HTTP: refused from another site, not found to a key that does not reach the store", async ({
+  signedInPage: page,
+}) => {
   const id = await grantAndDigest(page, `HTTP ${Date.now()}`, "range=last7");
   const change = { cadence: "daily", localTime: "06:00", recipients: ["team@example.com"] };
   const crossSite = await page.request.patch(`/api/stores/${US_STORE}/digests/${id}`, {
@@ -288,7 +303,10 @@ test("changing a digest over HTTP: refused from another site, not found to a key
   expect(((await crossSite.json()) as { code: string }).code).toBe("cross_site");
 
   // Kumo's key reaches only its own store: the US store's digest is not there for it.
-  const other = await page.context().browser()!.newContext({ baseURL: origin(page) });
+  const other = await page
+    .context()
+    .browser()!
+    .newContext({ baseURL: origin(page) });
   const outsider = await other.newPage();
   await signInWithKey(outsider, KEYS.kumoJp);
   await expect(outsider).not.toHaveURL(/sign-in/);
@@ -305,10 +323,14 @@ test("changing a digest over HTTP: refused from another site, not found to a key
   await other.close();
 
   // Nothing changed, and the owner's change is what Activity records.
-  const listed = (await (await page.request.get(`/api/stores/${US_STORE}/digests`)).json()) as { digests: { id: string; localTime: string }[] };
+  const listed = (await (await page.request.get(`/api/stores/${US_STORE}/digests`)).json()) as {
+    digests: { id: string; localTime: string }[];
+  };
   expect(listed.digests.find((digest) => digest.id === id)?.localTime).toBe("07:00");
   const own = await page.request.patch(`/api/stores/${US_STORE}/digests/${id}`, { data: change, headers: { origin: origin(page) } });
   expect(own.status()).toBe(200);
-  const activity = (await (await page.request.get("/api/activity")).json()) as { entries: { action: string; target: { digestId?: string } }[] };
+  const activity = (await (await page.request.get("/api/activity")).json()) as {
+    entries: { action: string; target: { digestId?: string } }[];
+  };
   expect(activity.entries.filter((entry) => entry.target.digestId === id).map((entry) => entry.action)).toContain("digest.change");
 });

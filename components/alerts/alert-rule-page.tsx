@@ -9,10 +9,13 @@ import { Skeleton } from "@/components/ui/states";
 import { deletedViewWords } from "@/shared/paused-rule";
 import { draftOf } from "./rule-draft";
 import { RuleForm } from "./rule-form";
+import { RuleEpisodes, RuleHeading } from "./rule-episodes";
+import { useStoreProfile } from "@/client/queries/store";
 
 /** One rule: its form (with the backtest), its webhook secret, and deletion. */
 export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: string; id: string; organizationId?: string }) {
   const rule = useAlertRule(storeUrl, id, organizationId);
+  const currency = useStoreProfile(storeUrl, organizationId).data?.currency ?? null;
   const actions = useAlertRuleActions(storeUrl, organizationId);
   const router = useRouter();
   const list = `/stores/${encodeURIComponent(storeUrl)}/alerts${organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : ""}`;
@@ -22,6 +25,7 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
   const { deletedViewName } = rule.data;
   return (
     <div className="space-y-6">
+      <RuleHeading rule={rule.data} />
       {deletedViewName !== null && (
         <p
           role="status"
@@ -43,6 +47,7 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
         error={actions.update.error}
         onSubmit={(input) => actions.update.mutate({ id, input }, { onSuccess: () => router.push(list) })}
       />
+      <RuleEpisodes rule={rule.data} storeUrl={storeUrl} currency={currency} organizationId={organizationId} />
       <Card title="Webhook signature">
         <DescriptionList
           items={[

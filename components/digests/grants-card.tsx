@@ -30,10 +30,8 @@ function GrantRow({ grant, onRevoke, pending }: { grant: GrantItem; onRevoke: ()
           )}
         </p>
         <p className="text-slate-600 dark:text-slate-400">
-          Granted <YourTime at={grant.createdAt} /> · last used{" "}
-          {grant.lastUsedAt ? <YourTime at={grant.lastUsedAt} /> : "never"} ·{" "}
-          {active ? "expires" : "ended"}{" "}
-          <YourTime at={grant.endedAt ?? grant.expiresAt} />
+          Granted <YourTime at={grant.createdAt} /> · last used {grant.lastUsedAt ? <YourTime at={grant.lastUsedAt} /> : "never"} ·{" "}
+          {active ? "expires" : "ended"} <YourTime at={grant.endedAt ?? grant.expiresAt} />
         </p>
         <p className="text-slate-600 dark:text-slate-400">
           {grant.dependents === 0

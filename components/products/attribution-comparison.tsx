@@ -55,11 +55,21 @@ export function AttributionComparison({
                   <th scope="row" className="max-w-xs py-2 pr-3 font-medium">
                     <bdi>{enumLabel(row.channel)}</bdi>
                   </th>
-                  <td data-label="Orders · conversion" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">{formatNumber(row.conversion?.orders ?? 0)}</td>
-                  <td data-label="Orders · first touch" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">{formatNumber(row.firstTouch?.orders ?? 0)}</td>
-                  <td data-label="Revenue · conversion" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">{formatCurrency(row.conversion?.revenue ?? 0, currency)}</td>
-                  <td data-label="Revenue · first touch" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">{formatCurrency(row.firstTouch?.revenue ?? 0, currency)}</td>
-                  <td data-label="First touch vs. conversion" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">{change === null ? "—" : formatPercent(change, 1, true)}</td>
+                  <td data-label="Orders · conversion" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">
+                    {formatNumber(row.conversion?.orders ?? 0)}
+                  </td>
+                  <td data-label="Orders · first touch" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">
+                    {formatNumber(row.firstTouch?.orders ?? 0)}
+                  </td>
+                  <td data-label="Revenue · conversion" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">
+                    {formatCurrency(row.conversion?.revenue ?? 0, currency)}
+                  </td>
+                  <td data-label="Revenue · first touch" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">
+                    {formatCurrency(row.firstTouch?.revenue ?? 0, currency)}
+                  </td>
+                  <td data-label="First touch vs. conversion" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">
+                    {change === null ? "—" : formatPercent(change, 1, true)}
+                  </td>
                 </tr>
               );
             })}

@@ -99,7 +99,9 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                     <td data-label="Started" className={cell}>
                       {run.startedAt ? <StoreTime at={run.startedAt} storeUrl={run.storeUrl} organizationId={organizationId} /> : "—"}
                     </td>
-                    <td data-label="Detail" className={`${cell} break-words`}>{run.detail ?? ""}</td>
+                    <td data-label="Detail" className={`${cell} break-words`}>
+                      {run.detail ?? ""}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -26,8 +26,7 @@ function SessionRow({ session, onEnd, pending }: { session: SessionListItem; onE
           · <Breakable text={session.userEmail} />
         </p>
         <p className="text-xs text-slate-500 dark:text-slate-400">
-          Signed in <YourTime at={session.createdAt} /> · last active{" "}
-          <YourTime at={session.lastSeenAt} />
+          Signed in <YourTime at={session.createdAt} /> · last active <YourTime at={session.lastSeenAt} />
         </p>
       </div>
       <Button

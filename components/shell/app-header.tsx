@@ -69,10 +69,7 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
         <div className="ml-auto flex min-w-0 items-center gap-3 text-sm">
           {/* Names can be of any length: one line each, in full on hover. */}
           <span className="hidden min-w-0 max-w-md text-right sm:block">
-            <span
-              className="block truncate font-medium"
-              title={`${session.user.name}${organization ? ` · ${organization.name}` : ""}`}
-            >
+            <span className="block truncate font-medium" title={`${session.user.name}${organization ? ` · ${organization.name}` : ""}`}>
               <bdi>{session.user.name}</bdi>
               {organization && (
                 <span className="font-normal text-slate-500 dark:text-slate-400" data-testid="header-organization">

@@ -33,7 +33,10 @@ const text = (value: unknown) => (typeof value === "string" && value.trim() ? va
  * a catalog whose card says Active is never shown as failing here; an error the platform
  * reported beside that status is quoted as its last error.
  */
-export function catalogHealth(catalogs: readonly Record<string, unknown>[], now = Date.now()): { tone: "good" | "warn" | "bad"; line: string }[] {
+export function catalogHealth(
+  catalogs: readonly Record<string, unknown>[],
+  now = Date.now(),
+): { tone: "good" | "warn" | "bad"; line: string }[] {
   if (catalogs.length === 0) return [{ tone: "warn", line: "No catalog connections: products are not synchronized with any platform." }];
   return catalogs.map((catalog) => {
     const name = catalogName(catalog);

@@ -163,9 +163,10 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
             </p>
             {removal.connection.enabled ? (
               <p>
-                The store stops sending its events ({removal.connection.settings.eventSettings.includeEvents.join(", ") || "none configured"})
-                to {removal.connection.channel}. Conversions from then on are not reported to that platform, and its campaigns optimize
-                without them. This cannot be undone here.
+                The store stops sending its events (
+                {removal.connection.settings.eventSettings.includeEvents.join(", ") || "none configured"}) to {removal.connection.channel}.
+                Conversions from then on are not reported to that platform, and its campaigns optimize without them. This cannot be undone
+                here.
               </p>
             ) : (
               <p data-testid="disabled-stakes">

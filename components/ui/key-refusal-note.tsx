@@ -15,8 +15,7 @@ export function KeyRefusalNote({ refusal, what, id }: { refusal: KeyRefusal; wha
       className="rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
     >
       <p className="font-semibold">
-        {what} is unavailable with this API key: this key was refused {what.toLowerCase()} on{" "}
-        <YourTime at={refusal.refusedAt} />.
+        {what} is unavailable with this API key: this key was refused {what.toLowerCase()} on <YourTime at={refusal.refusedAt} />.
       </p>
       <p className="mt-1">The analytics service answered: “{plainServiceWords(refusal.message)}”</p>
       <p className="mt-1 text-xs">

@@ -17,7 +17,17 @@ export function useStoreTimeZone(storeUrl: string | undefined, organizationId?: 
 }
 
 /** An instant of a store's event, in that store's zone, named. */
-export function StoreTime({ at, storeUrl, timeZone, organizationId }: { at: string; storeUrl?: string; timeZone?: string | null; organizationId?: string }) {
+export function StoreTime({
+  at,
+  storeUrl,
+  timeZone,
+  organizationId,
+}: {
+  at: string;
+  storeUrl?: string;
+  timeZone?: string | null;
+  organizationId?: string;
+}) {
   const looked = useStoreTimeZone(timeZone === undefined ? storeUrl : undefined, organizationId);
   return <time dateTime={at}>{formatDateTime(at, timeZone ?? looked)}</time>;
 }

@@ -55,7 +55,12 @@ export function DigestEmail(props: DigestEmailProps) {
                   {label}
                 </th>
                 {cells.map((cell, index) => (
-                  <td key={index} data-label={table.headings[index + 1]} style={CELL} colSpan={cells.length === 1 ? table.headings.length - 1 : undefined}>
+                  <td
+                    key={index}
+                    data-label={table.headings[index + 1]}
+                    style={CELL}
+                    colSpan={cells.length === 1 ? table.headings.length - 1 : undefined}
+                  >
                     {cell}
                   </td>
                 ))}

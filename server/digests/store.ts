@@ -132,7 +132,11 @@ export async function updateSchedule(
       [where.organizationId, where.storeUrl, where.id],
     );
     if (!current) return false;
-    const cadence: DigestCadence = { ...change, weekday: change.cadence === "weekly" ? change.weekday : undefined, timeZone: current.timeZone };
+    const cadence: DigestCadence = {
+      ...change,
+      weekday: change.cadence === "weekly" ? change.weekday : undefined,
+      timeZone: current.timeZone,
+    };
     await tx.query("update digest_schedules set cadence = $2, weekday = $3, local_time = $4, next_run_at = $5 where id = $1", [
       where.id,
       cadence.cadence,

@@ -167,7 +167,10 @@ describe("changing a digest", () => {
 
   it("refuses an invalid change, and a digest of no such id, without changing anything", async () => {
     const id = await digestOf("admin");
-    const invalid = await callRoute(changeDigest, json("PATCH", `${BASE}/digests/${id}`, cookies.admin!, { ...change, weekday: undefined }));
+    const invalid = await callRoute(
+      changeDigest,
+      json("PATCH", `${BASE}/digests/${id}`, cookies.admin!, { ...change, weekday: undefined }),
+    );
     expect(invalid.status).toBe(400);
     const missing = await callRoute(
       changeDigest,
@@ -175,7 +178,9 @@ describe("changing a digest", () => {
     );
     expect(missing.status).toBe(404);
     const listed = await callRoute(listDigests, json("GET", `${BASE}/digests`, cookies.admin!));
-    const digest = ((await listed.json()) as { digests: { id: string; cadence: string }[] }).digests.find((candidate) => candidate.id === id);
+    const digest = ((await listed.json()) as { digests: { id: string; cadence: string }[] }).digests.find(
+      (candidate) => candidate.id === id,
+    );
     expect(digest?.cadence).toBe("daily");
   });
 });

@@ -130,7 +130,13 @@ function changeWords(before: DigestSchedule, after: DigestSchedule): string {
  * store, or of no store of this key, is not found.
  */
 export const changeDigest = route(
-  { methods: ["PATCH"], path: `${COLLECTION}/[id]`, scope: "store", params: digestPath, body: { schema: digestChangeSchema, maxBytes: ACTION_BODY_LIMIT } },
+  {
+    methods: ["PATCH"],
+    path: `${COLLECTION}/[id]`,
+    scope: "store",
+    params: digestPath,
+    body: { schema: digestChangeSchema, maxBytes: ACTION_BODY_LIMIT },
+  },
   async ({ scope, session, key, params, body, requestId }) => {
     const db = await database();
     const where = { organizationId: scope.organizationId!, storeUrl: scope.store!.url, id: params.id };
