@@ -334,3 +334,40 @@ test("changing a digest over HTTP: refused from another site, not found to a key
   };
   expect(activity.entries.filter((entry) => entry.target.digestId === id).map((entry) => entry.action)).toContain("digest.change");
 });
+
+for (const width of [1440, 390]) {
+  test(`an alert rule's page (${width} px): its name, its state and the history of its episodes`, async ({ signedInPage: page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width, height: 900 });
+    const headers = { origin: origin(page) };
+    const name = `Always above zero ${Date.now()}`;
+    const created = await page.request.post(`/api/stores/${US_STORE}/alerts`, {
+      data: {
+        name,
+        metric: "revenue",
+        target: { kind: "store" },
+        savedViewId: null,
+        granularity: "day",
+        condition: { kind: "threshold", operator: "above", threshold: 0 },
+        emails: [],
+        webhookUrl: null,
+      },
+      headers,
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await page.goto(`/stores/${US_STORE}/alerts/${id}`);
+    await expect(page.getByRole("heading", { level: 2, name: new RegExp(`^${name}`) })).toContainText("OK");
+    await expect(page.getByText("No episode yet")).toBeVisible();
+
+    expect((await page.request.post(`/api/stores/${US_STORE}/alerts/check`, { headers })).status()).toBe(200);
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 2, name: new RegExp(`^${name}`) })).toContainText("Firing");
+    const episodes = page.getByRole("table", { name: `Episodes of ${name}, newest first` });
+    const episode = episodes.locator("tbody tr").first();
+    await expect(episode).toContainText("Still firing");
+    await expect(episode).toContainText(/[A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    await expect(episode).toContainText("$");
+    await checkPage(page, "alert-rule-page");
+  });
+}
