@@ -254,7 +254,7 @@ for (const width of [1440, 390]) {
     await page.getByRole("button", { name: "Add a store", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: `Added ${KUMO_STORE} to your key ring.` })).toBeVisible();
     await page.goto(`/stores/${US_STORE}/alerts`);
-    const switcher = page.getByLabel("Store", { exact: true });
+    const switcher = page.getByLabel("Go to store", { exact: true });
     await expect(switcher).toHaveValue(US_STORE);
     if (width === 1440) await expect(page.getByTestId("header-organization")).toContainText("Northwind");
     await switcher.selectOption(KUMO_STORE);

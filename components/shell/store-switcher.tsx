@@ -23,7 +23,7 @@ export function StoreSwitcher({ stores, current }: { stores: readonly string[]; 
   return (
     <span className="flex items-center gap-2 text-sm">
       <label htmlFor="store-switcher" className="font-medium text-slate-600 dark:text-slate-300">
-        Store
+        Go to store
       </label>
       <select
         id="store-switcher"
