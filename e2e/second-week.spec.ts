@@ -46,6 +46,18 @@ async function checkPage(page: Page, name: string, focus?: Locator, withoutFrame
 
 const origin = (page: Page) => new URL(page.url()).origin;
 
+/** An alert rule on the whole store's daily revenue against a threshold, telling only the inbox. */
+const storeRule = (name: string, operator: "below" | "above", threshold: number) => ({
+  name,
+  metric: "revenue",
+  target: { kind: "store" },
+  savedViewId: null,
+  granularity: "day",
+  condition: { kind: "threshold", operator, threshold },
+  emails: [],
+  webhookUrl: null,
+});
+
 async function grantAndDigest(page: Page, name: string, search: string) {
   const headers = { origin: origin(page) };
   expect((await page.request.post(`/api/stores/${US_STORE}/grants`, { data: { consent: true }, headers })).status()).toBe(201);
@@ -158,16 +170,7 @@ for (const width of [1440, 390]) {
     // A local change (an alert rule) succeeds with no answer from the service expected: never "no answer came".
     await page.request.post(`/api/stores/${US_STORE}/grants`, { data: { consent: true }, headers: { origin: origin(page) } });
     const rule = await page.request.post(`/api/stores/${US_STORE}/alerts`, {
-      data: {
-        name: `Words ${Date.now()}`,
-        metric: "revenue",
-        target: { kind: "store" },
-        savedViewId: null,
-        granularity: "day",
-        condition: { kind: "threshold", operator: "below", threshold: 1 },
-        emails: [],
-        webhookUrl: null,
-      },
+      data: storeRule(`Words ${Date.now()}`, "below", 1),
       headers: { origin: origin(page) },
     });
     expect(rule.status(), await rule.text()).toBe(201);
@@ -378,16 +381,7 @@ for (const width of [1440, 390]) {
     const headers = { origin: origin(page) };
     const name = `Always above zero ${Date.now()}`;
     const created = await page.request.post(`/api/stores/${US_STORE}/alerts`, {
-      data: {
-        name,
-        metric: "revenue",
-        target: { kind: "store" },
-        savedViewId: null,
-        granularity: "day",
-        condition: { kind: "threshold", operator: "above", threshold: 0 },
-        emails: [],
-        webhookUrl: null,
-      },
+      data: storeRule(name, "above", 0),
       headers,
     });
     expect(created.status(), await created.text()).toBe(201);
