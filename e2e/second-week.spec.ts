@@ -218,6 +218,8 @@ for (const width of [1440, 390]) {
 /** The button's words against its own fill, light and dark: at least 3:1. */
 async function contrastAtLeast3(button: Locator) {
   const page = button.page();
+  // The colours at rest, not midway through a button's colour transition.
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; }" });
   {
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
