@@ -69,7 +69,7 @@ export const LINK_STYLE = { color: "#3730a3" } as const;
  * text is escaped like any other, and a style element does not decode entities.
  */
 const NARROW_TABLES = `@media (max-width: 480px) {
-  table.figures, table.figures tbody, table.figures tr, table.figures th, table.figures td { display: block; width: auto; }
+  table.figures, table.figures caption, table.figures tbody, table.figures tr, table.figures th, table.figures td { display: block; width: auto; }
   table.figures thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   table.figures tr { border-bottom: 1px solid #ddd; padding: 6px 0; }
   table.figures th, table.figures td { border: 0 !important; padding: 2px 0 !important; }
