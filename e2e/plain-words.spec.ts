@@ -22,7 +22,7 @@ for (const width of [1440, 390] as const) {
       // The marker's words match the badge: an Active catalog is never read as failing.
       const marker = (await line.locator(".sr-only").textContent())!;
       // An active catalog not synchronized for over a week (the demo's are a year old) needs a look, never "Fine".
-      const stale = ((await line.textContent()) ?? "").includes("over a week ago");
+      const stale = ((await line.textContent()) ?? "").includes("not synchronized for over a week");
       expect(marker).toBe(badge === "Active" ? (stale ? "Needs a look: " : "Fine: ") : badge === "Paused" ? "Needs a look: " : "Failing: ");
     }
     const synced = page.getByRole("term").filter({ hasText: "Last synced" }).first().locator("xpath=following-sibling::dd[1]");

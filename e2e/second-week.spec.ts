@@ -197,7 +197,9 @@ for (const width of [1440, 390]) {
 
     // A catalog last synchronized a year ago is not "Fine".
     await page.goto(`/stores/${US_STORE}`);
-    await expect(page.getByTestId("store-health")).toContainText("over a week ago: its products may be out of date");
+    await expect(page.getByTestId("store-health")).toContainText(
+      "not synchronized for over a week (its last sync: last year): its products may be out of date",
+    );
     await expect(page.getByText("Over a week old").first()).toBeVisible();
     await checkPage(page, "store-overview", page.getByTestId("store-health"));
 

@@ -47,7 +47,10 @@ export function catalogHealth(
     const stale = staleSync(catalog, now);
     // An active catalog that has not synchronized for over a week is not fine: its products may be out of date.
     if (tone === "good" && stale)
-      return { tone: "warn", line: `${name}: ${state}, but last synchronized ${stale}, over a week ago: its products may be out of date.` };
+      return {
+        tone: "warn",
+        line: `${name}: ${state}, but not synchronized for over a week (its last sync: ${stale}): its products may be out of date.`,
+      };
     if (tone === "good") return { tone, line: `${name}: ${state}, synchronizing${error ? `; its last error: ${error}` : ""}.` };
     return { tone, line: `${name}: ${state}${error ? ` — ${error}` : ""}.` };
   });
