@@ -26,6 +26,7 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
   return (
     <div className="space-y-6">
       <RuleHeading rule={rule.data} />
+      <RuleEpisodes rule={rule.data} storeUrl={storeUrl} currency={currency} organizationId={organizationId} />
       {deletedViewName !== null && (
         <p
           role="status"
@@ -47,7 +48,6 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
         error={actions.update.error}
         onSubmit={(input) => actions.update.mutate({ id, input }, { onSuccess: () => router.push(list) })}
       />
-      <RuleEpisodes rule={rule.data} storeUrl={storeUrl} currency={currency} organizationId={organizationId} />
       <Card title="Webhook signature">
         <DescriptionList
           items={[
