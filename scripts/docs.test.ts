@@ -171,5 +171,9 @@ describe("the documentation", () => {
     expect(readme.split("\n").length).toBeLessThanOrEqual(150);
     expect(readme).toContain("npm install && npm start");
     expect(readme).toContain("npm test ");
+    // What a first start needs to know: the ports it takes and that it builds first.
+    expect(readme).toContain("PORT=");
+    expect(readme).toContain("DEMO_UPSTREAM_PORT=");
+    expect(readme).toMatch(/first start builds .* few minutes/);
   });
 });

@@ -112,6 +112,9 @@ const SAMPLES: Record<string, Sample> = {
   "DELETE /api/stores/[storeUrl]/grants/[id]": {},
   "GET /api/stores/[storeUrl]/digests": {},
   "POST /api/stores/[storeUrl]/digests": { body: DIGEST_BODY },
+  "PATCH /api/stores/[storeUrl]/digests/[id]": {
+    body: { cadence: "weekly", weekday: 1, localTime: "09:00", recipients: ["team@example.com"] },
+  },
   "DELETE /api/stores/[storeUrl]/digests/[id]": {},
   "POST /api/stores/[storeUrl]/digests/[id]/send": {},
   "GET /api/runs": {},

@@ -5,7 +5,7 @@ const held = { enabled: true, filling: false, percent: 100, heldFrom: "2025-11-0
 
 describe("the store overview's line on the rollups", () => {
   it("names the months kept and the time they were read, in the store's zone", () => {
-    expect(rollupWords(held, "America/New_York")).toBe("Figures kept for Nov 2025 – Nov 2026, as of 10:42 AM");
+    expect(rollupWords(held, "America/New_York")).toBe("Figures kept for Nov 2025 – Nov 2026, as of Nov 29, 2026, 10:42 AM EST");
   });
 
   it("says how far a warm-up has come while it runs", () => {

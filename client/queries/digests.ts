@@ -5,6 +5,7 @@ import {
   digestSchema,
   digestSentSchema,
   portfolioDigestListSchema,
+  type DigestChange,
   type NewDigest,
   type NewPortfolioDigest,
 } from "@/shared/schemas/digest";
@@ -18,7 +19,7 @@ const portfolioKey = [...digests.keys.all, "portfolio"] as const;
 /** GET /api/stores/{storeUrl}/digests */
 export const useDigests = digests.useList;
 
-/** Schedule, delete and "Send now". */
+/** Schedule, change, delete and "Send now". */
 export function useDigestActions(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();
   const onSettled = () =>
@@ -29,6 +30,10 @@ export function useDigestActions(storeUrl: string, organizationId?: string) {
   const send = digests.sender(storeUrl, organizationId);
   return {
     create: useMutation({ mutationFn: (input: NewDigest) => send("POST", digestSchema, [], input), onSettled }),
+    change: useMutation({
+      mutationFn: ({ id, ...input }: DigestChange & { id: string }) => send("PATCH", digestSchema, [id], input),
+      onSettled,
+    }),
     remove: useMutation({ mutationFn: (id: string) => send("DELETE", z.object({ deleted: z.boolean() }), [id]), onSettled }),
     sendNow: useMutation({ mutationFn: (id: string) => send("POST", digestSentSchema, [id, "send"]) }),
   };

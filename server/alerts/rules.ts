@@ -123,6 +123,15 @@ interface Episode {
 const EPISODE_COLUMNS = `id, rule_id as "ruleId", opened_period as "openedPeriod", opened_at as "openedAt",
   resolved_period as "resolvedPeriod", resolved_at as "resolvedAt"`;
 
+/** A rule's episodes, newest first: from the period it fired to the one it no longer did (null while open). */
+export function listEpisodes(db: Db, ruleId: string, limit = 50): Promise<(Episode & { value: number; baseline: number | null })[]> {
+  return db.query(
+    `select ${EPISODE_COLUMNS}, value::float8 as value, baseline::float8 as baseline
+     from alert_episodes where rule_id = $1 order by opened_at desc limit $2`,
+    [ruleId, limit],
+  );
+}
+
 export async function openEpisodeOf(db: Db, ruleId: string): Promise<Episode | null> {
   const [row] = await db.query<Episode>(`select ${EPISODE_COLUMNS} from alert_episodes where rule_id = $1 and resolved_at is null`, [
     ruleId,

@@ -10,12 +10,16 @@ import { addDays, dateToUtcMs, datesFrom, daysBetween } from "@/shared/days";
 export const presets = [
   "today",
   "yesterday",
+  "thisWeek",
+  "lastWeek",
   "last7",
   "last30",
   "last90",
   "last365",
   "monthToDate",
   "lastMonth",
+  "thisQuarter",
+  "lastQuarter",
   "last12Months",
   "yearToDate",
 ] as const;
@@ -24,12 +28,16 @@ export type Preset = (typeof presets)[number];
 export const presetLabels: Record<Preset, string> = {
   today: "Today",
   yesterday: "Yesterday",
+  thisWeek: "This week",
+  lastWeek: "Last week",
   last7: "Last 7 days",
   last30: "Last 30 days",
   last90: "Last 90 days",
   last365: "Last 365 days",
   monthToDate: "Month to date",
   lastMonth: "Last month",
+  thisQuarter: "This quarter",
+  lastQuarter: "Last quarter",
   last12Months: "Last 12 months",
   yearToDate: "Year to date",
 };
@@ -81,7 +89,26 @@ export function resolvePreset(preset: Preset, timeZone: string, now: Date = new 
       const lastDay = addDays(firstOfMonth, -1);
       return { startDate: `${lastDay.slice(0, 8)}01`, endDate: lastDay };
     }
+    // Weeks start on Monday (ISO), quarters in January, April, July and October: in the store's days.
+    case "thisWeek":
+      return { startDate: bucketStart(today, "week"), endDate: today };
+    case "lastWeek": {
+      const monday = addDays(bucketStart(today, "week"), -7);
+      return { startDate: monday, endDate: addDays(monday, 6) };
+    }
+    case "thisQuarter":
+      return { startDate: quarterStart(today), endDate: today };
+    case "lastQuarter": {
+      const end = addDays(quarterStart(today), -1);
+      return { startDate: quarterStart(end), endDate: end };
+    }
   }
+}
+
+/** The first day of the date's quarter ("2026-11-29" → "2026-10-01"). */
+function quarterStart(date: string): string {
+  const month = Math.floor((Number(date.slice(5, 7)) - 1) / 3) * 3 + 1;
+  return `${date.slice(0, 4)}-${String(month).padStart(2, "0")}-01`;
 }
 
 /** 52 weeks: a year earlier on the same weekday, so Saturdays are compared with Saturdays. */
