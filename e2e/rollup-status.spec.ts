@@ -17,9 +17,12 @@ test("the store overview says how much of the store is kept: the warm-up's progr
     },
   );
   // The line is looked at again while the warm-up runs, and names the months once it is done.
-  await expect(line).toHaveText(/^Figures kept for [A-Z][a-z]{2} \d{4} – [A-Z][a-z]{2} \d{4}, as of [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M [A-Z0-9:+−-]+$/, {
-    timeout: 120_000,
-  });
+  await expect(line).toHaveText(
+    /^Figures kept for [A-Z][a-z]{2} \d{4} – [A-Z][a-z]{2} \d{4}, as of [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M [A-Z0-9:+−-]+$/,
+    {
+      timeout: 120_000,
+    },
+  );
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: test.info().outputPath(`rollup-line-${scheme}.png`) });
