@@ -16,6 +16,9 @@ import { startTcpProxy, type TcpProxy } from "@/test/tcp-proxy";
 const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
 // Well-formed, unknown to the upstream: a failed sign-in.
 const WRONG_KEY = "sk_demo_admin_nw_us_000000000000";
+// The EU store is read by no other test here: its rollups are filled by this file's warm-ups alone.
+const EU_KEY = "sk_demo_admin_nw_eu_2a7f94c1e8b3";
+const EU_STORE = "northwind-eu.myshopify.com";
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -105,6 +108,37 @@ describe.skipIf(!postgresUrl)("two dashboard instances on one PostgreSQL databas
     expect(new Set(responses.map((response) => response.headers.get("x-audit-id"))).size).toBe(1);
     expect(clones()).toBe(1);
   }, 60_000);
+
+  it("one key signed in on both instances: each month of the warm-up is one job, filled once, its rows read from the upstream once", async () => {
+    await Promise.all([a!.cookieFor(EU_KEY, "198.51.100.31"), b!.cookieFor(EU_KEY, "198.51.100.32")]);
+    const direct = new pg.Client({ connectionString: directUrl });
+    await direct.connect();
+    try {
+      type Fill = { state: string; detail: string | null };
+      const fills = await until(
+        async () => {
+          const { rows } = await direct.query<Fill>(
+            `select state, detail from jobs where name = 'rollups.fill' and payload ->> 'storeUrl' = $1`,
+            [EU_STORE],
+          );
+          return rows.length === 13 && rows.every((row) => row.state === "done" || row.state === "dead") ? rows : undefined;
+        },
+        240_000,
+        "the warm-up's 13 fills",
+      );
+      expect(fills.map((fill) => fill.state)).toEqual(Array(13).fill("done"));
+      const stored = fills.map((fill) => Number(/^(\d+) days of/.exec(fill.detail ?? "")?.[1]));
+      // One upstream read per month that had closed days to store, whichever instance ran it.
+      expect(upstream.requestCounts().products).toBe(stored.filter((days) => days > 0).length);
+      const { rows } = await direct.query<{ days: number }>(
+        `select count(*)::int as days from rollup_days where store_url = $1 and filter_key = ''`,
+        [EU_STORE],
+      );
+      expect(rows[0]!.days).toBe(stored.reduce((sum, days) => sum + days, 0));
+    } finally {
+      await direct.end();
+    }
+  }, 300_000);
 
   it("signing out on one instance ends the session on both", async () => {
     const cookie = await a!.cookieFor(ADMIN_KEY);
