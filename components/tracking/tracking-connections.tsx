@@ -26,7 +26,9 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
   const profile = useStoreProfile(storeUrl, organizationId);
   const zone = profile.data ? interpretTimeZone(profile.data.timezone) : undefined;
   const remove = useRemoveTrackingConnection(storeUrl, organizationId);
-  const { refusal, isPending: refusalsPending } = useKeyRefusal("tracking-connection.remove");
+  const { refusal, isPending: refusalsPending, recheck } = useKeyRefusal("tracking-connection.remove", storeUrl, organizationId);
+  /** Whether the key may remove is being asked again, as a removal dialog is about to open. */
+  const [checking, setChecking] = useState(false);
   const refreshRefusals = useRefreshKeyRefusals();
   const [selectedId, setSelectedId] = useState<string>();
   /** The connection whose removal dialog is open; each opening is a new removal (a new key), kept for every retry from the dialog. */
@@ -45,9 +47,16 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
     );
   };
 
-  function openRemoval(connection: TrackingConnection) {
+  /** The permission is asked as the dialog opens: a key that is refused never gets to type the name. */
+  async function openRemoval(connection: TrackingConnection) {
     remove.reset();
     setNotice(undefined);
+    setChecking(true);
+    const refused = await recheck().finally(() => setChecking(false));
+    if (refused) {
+      requestAnimationFrame(() => document.getElementById("remove-refused")?.focus());
+      return;
+    }
     setRemoval({ connection });
   }
 
@@ -114,9 +123,9 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
             selectedId={selectedId}
             when={when}
             onDetails={(connection) => setSelectedId(connection.id === selectedId ? undefined : connection.id)}
-            onRemove={openRemoval}
+            onRemove={(connection) => void openRemoval(connection)}
             removeRefusedBy={refusal ? "remove-refused" : undefined}
-            removeBlocked={refusalsPending}
+            removeBlocked={refusalsPending || checking}
           />
         )}
       </Card>

@@ -10,6 +10,7 @@ export function KeyRefusalNote({ refusal, what, id }: { refusal: KeyRefusal; wha
     <div
       id={id}
       role="note"
+      tabIndex={-1}
       aria-label={`${what}: unavailable`}
       className="rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
     >
