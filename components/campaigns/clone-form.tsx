@@ -163,7 +163,7 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
       {suggestions && suggestions.groups.length > 0 && (
         <p className="text-sm text-slate-600 dark:text-slate-400">
           {suggestionCount(suggestions.fromClones ?? suggestions.groups.length, "from this store's earlier clones")}
-          {suggestions.fromMetrics ? `, ${suggestionCount(suggestions.fromMetrics, "from its LinkedIn metrics of the last 90 days")}` : ""}:
+          {suggestions.fromMetrics ? `, ${suggestionCount(suggestions.fromMetrics, "that LinkedIn names for the store's ads of the last 90 days")}` : ""}:
           type a name or an ID in a field to pick one, or type any other ID.
         </p>
       )}
