@@ -89,7 +89,8 @@ for (const width of [1440, 390] as const) {
         .filter({ hasText: `campaign group ${wrong} was not found` })
         .first(),
     ).toBeVisible();
-    await page.goto(CLONE);
+    await page.getByRole("button", { name: "Back to edit" }).click();
+    await page.reload();
     const groupField = page.getByLabel("Source campaign group ID");
     await expect(groupField).toBeVisible();
     const groups = page.locator(`datalist#${await groupField.getAttribute("list")} option`);

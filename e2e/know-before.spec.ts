@@ -54,6 +54,7 @@ test.describe("actions the key may not take are unavailable before anything is t
     await expect(page.getByRole("note", { name: "Cloning campaign groups: unavailable" })).toHaveCount(0);
 
     const [target] = await usPixels();
+    await page.context().clearCookies();
     await openTracking(page, KEYS.admin);
     await expect(page.getByRole("note", { name: "Removing tracking connections: unavailable" })).toHaveCount(0);
     await page.getByRole("button", { name: `Remove ${target!.name}` }).click();

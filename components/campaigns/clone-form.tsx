@@ -162,9 +162,15 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
     <form method="post" onSubmit={submit} noValidate aria-label="Clone a campaign group" className="space-y-5">
       {suggestions && suggestions.groups.length > 0 && (
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          {suggestionCount(suggestions.fromClones ?? suggestions.groups.length, "from this store's earlier clones")}
-          {suggestions.fromMetrics ? `, ${suggestionCount(suggestions.fromMetrics, "that LinkedIn names for the store's ads of the last 90 days")}` : ""}:
-          type a name or an ID in a field to pick one, or type any other ID.
+          {[
+            (suggestions.fromClones ?? suggestions.groups.length) > 0 &&
+              suggestionCount(suggestions.fromClones ?? suggestions.groups.length, "from this store's earlier clones"),
+            suggestions.fromMetrics &&
+              suggestionCount(suggestions.fromMetrics, "that LinkedIn names for the store's ads of the last 90 days"),
+          ]
+            .filter(Boolean)
+            .join(", ")}
+          : type a name or an ID in a field to pick one, or type any other ID.
         </p>
       )}
       <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
