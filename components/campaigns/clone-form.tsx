@@ -23,7 +23,8 @@ const useInteractive = () =>
 
 export type FieldErrors = Partial<Record<CloneFormField, string>>;
 
-const suggestionCount = (count: number, from: string) => `${count} ${count === 1 ? "suggestion" : "suggestions"} ${from}`;
+const suggestionCount = (count: number, from: string) =>
+  count > 0 ? `${count} ${count === 1 ? "suggestion" : "suggestions"} ${from}` : "";
 
 /** How the source campaign group ID resolved through enrich, if it did. */
 export type SourceLookup = { state: "idle" | "loading" | "not-found" | "failed" } | { state: "found"; asset: EnrichedAsset };
@@ -163,10 +164,8 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
       {suggestions && suggestions.groups.length > 0 && (
         <p className="text-sm text-slate-600 dark:text-slate-400">
           {[
-            (suggestions.fromClones ?? suggestions.groups.length) > 0 &&
-              suggestionCount(suggestions.fromClones ?? suggestions.groups.length, "from this store's earlier clones"),
-            suggestions.fromMetrics &&
-              suggestionCount(suggestions.fromMetrics, "that LinkedIn names for the store's ads of the last 90 days"),
+            suggestionCount(suggestions.fromClones ?? suggestions.groups.length, "from this store's earlier clones"),
+            suggestionCount(suggestions.fromMetrics ?? 0, "that LinkedIn names for the store's ads of the last 90 days"),
           ]
             .filter(Boolean)
             .join(", ")}
