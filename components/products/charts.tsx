@@ -33,7 +33,7 @@ export interface ChartComparison {
 const DASHES = ["6 4", "2 3"];
 const TARGET_DASH = "8 3 2 3";
 /** Room right of the plot for the last date label, centred on the last bucket. */
-const RIGHT_MARGIN = 36;
+const RIGHT_MARGIN = 48;
 
 const partialWords: Record<Granularity, string> = { day: "today", week: "this week", month: "this month" };
 
