@@ -66,7 +66,9 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
   // The targets of the range's months, of what the view shows (the store, or the channel it is filtered to).
   const targets = useTargets(storeUrl, range.startDate.slice(0, 7), organizationId, range.endDate.slice(0, 7));
   const monthTargets = new Map(
-    (targets.data?.targets ?? []).filter((candidate) => candidate.channel === (state.channel ?? null)).map((target) => [target.month, target.amount]),
+    (targets.data?.targets ?? [])
+      .filter((candidate) => candidate.channel === (state.channel ?? null))
+      .map((target) => [target.month, target.amount]),
   );
   const dimensions = useDimensions(
     storeUrl,
