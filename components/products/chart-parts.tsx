@@ -114,9 +114,9 @@ export const isolated = (points: readonly { target: number | null }[], index: nu
   points[index]?.target != null && points[index - 1]?.target == null && points[index + 1]?.target == null;
 
 /** The Target line's dot: drawn only where its point stands alone (a month with a target between months without). */
-export function TargetDot({ cx, cy, isolated: alone }: { cx?: number; cy?: number; isolated: boolean }) {
+export function TargetDot({ cx, cy, isolated: alone, color }: { cx?: number; cy?: number; isolated: boolean; color: string }) {
   if (!alone || cx === undefined || cy === undefined) return <g />;
-  return <line x1={cx - 10} x2={cx + 10} y1={cy} y2={cy} stroke="currentColor" strokeWidth={3} data-testid="target-alone" />;
+  return <line x1={cx - 10} x2={cx + 10} y1={cy} y2={cy} stroke={color} strokeWidth={3} data-testid="target-alone" />;
 }
 
 /** Room for one date label ("Sep 30, 2026" at 12 px) and a gap, and the y axis with the margins. */

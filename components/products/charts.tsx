@@ -240,7 +240,12 @@ export default function ProductCharts({
                     connectNulls={false}
                     // A month alone with a target (by month) is one point: drawn as a dot, not left out.
                     dot={(props: { cx?: number; cy?: number; index?: number }) => (
-                      <TargetDot key={`target-${props.index}`} {...props} isolated={isolated(points, props.index ?? -1)} />
+                      <TargetDot
+                        key={`target-${props.index}`}
+                        {...props}
+                        isolated={isolated(points, props.index ?? -1)}
+                        color={LINE_COLORS[scheme].target}
+                      />
                     )}
                     activeDot={false}
                     isAnimationActive={false}
