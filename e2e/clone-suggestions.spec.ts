@@ -68,6 +68,7 @@ for (const width of [1440, 390] as const) {
     });
     await signInWithKey(page, MANAGER_KEY, CLONE);
     const accountField = page.getByLabel("Ad account ID");
+    await expect(accountField).toHaveAttribute("list", /.+/);
     const accounts = page.locator(`datalist#${await accountField.getAttribute("list")} option`);
     await expect(accounts.and(page.locator(`[value="${account!.id}"]`))).toHaveCount(1);
     await page.screenshot({ path: `test-results/clone-first-use-${width}-light.png`, fullPage: true });
