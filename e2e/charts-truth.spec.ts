@@ -75,6 +75,7 @@ for (const width of [1440, 390]) {
         expect(box.x + box.width).toBeLessThanOrEqual(svg.x + svg.width + 0.5);
       }
       await page.screenshot({ path: `test-results/charts-months-${width}-${scheme}.png`, fullPage: true });
+      await chart.locator("..").screenshot({ path: `test-results/chart-card-${width}-${scheme}.png` });
       await violationsInBothSchemes(page, `products, 90 days by month, ${width} px`);
       await page.emulateMedia({ colorScheme: scheme });
 
