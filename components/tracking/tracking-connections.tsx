@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { formatDateTime } from "@/shared/format";
 import { ApiRequestError } from "@/client/queries/api-client";
 import { requestIdOf } from "@/client/queries/api-client";
@@ -29,6 +29,7 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
   const { refusal, isPending: refusalsPending, recheck } = useKeyRefusal("tracking-connection.remove", storeUrl, organizationId);
   /** Whether the key may remove is being asked again, as a removal dialog is about to open. */
   const [checking, setChecking] = useState(false);
+  const focusRefusal = useRef(false);
   const refreshRefusals = useRefreshKeyRefusals();
   const [selectedId, setSelectedId] = useState<string>();
   /** The connection whose removal dialog is open; each opening is a new removal (a new key), kept for every retry from the dialog. */
@@ -54,7 +55,10 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
     setChecking(true);
     const refused = await recheck().finally(() => setChecking(false));
     if (refused) {
-      requestAnimationFrame(() => document.getElementById("remove-refused")?.focus());
+      // The reason takes the focus: now if it is shown already, else as it appears.
+      const shown = document.getElementById("remove-refused");
+      if (shown) shown.focus();
+      else focusRefusal.current = true;
       return;
     }
     setRemoval({ connection });
@@ -108,7 +112,19 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
       <h2 className="text-xl font-semibold">Tracking connections</h2>
       <FallbackNote text={zone?.fallbackNote} />
       {notice && <ActionNotice notice={notice} onDismiss={() => setNotice(undefined)} />}
-      {refusal && <KeyRefusalNote id="remove-refused" refusal={refusal} what="Removing tracking connections" />}
+      {refusal && (
+        <KeyRefusalNote
+          id="remove-refused"
+          refusal={refusal}
+          what="Removing tracking connections"
+          noteRef={(node) => {
+            if (node && focusRefusal.current) {
+              focusRefusal.current = false;
+              node.focus();
+            }
+          }}
+        />
+      )}
       <Card boundary={{ name: "The tracking connections", requestId: requestIdOf(connections.data), resetKey: connections.data }}>
         {connections.isPending ? (
           <Skeleton lines={5} label="Loading tracking connections" />
