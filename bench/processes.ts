@@ -116,7 +116,7 @@ export async function benchStorages(): Promise<BenchStorage[]> {
   const admin = new pg.Client({ connectionString: server, connectionTimeoutMillis: 3_000 });
   try {
     await admin.connect();
-    const name = `dash_bench_${Date.now()}_${process.pid}`;
+    const name = `${process.env.BENCH_DATABASE_PREFIX ?? "dash_bench"}_${Date.now()}_${process.pid}`;
     await admin.query(`create database ${name}`);
     const url = new URL(server);
     url.pathname = `/${name}`;

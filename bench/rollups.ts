@@ -37,11 +37,17 @@ interface ViewResult {
   loopDelayMs: { answerP99: number; answerMax: number; withWritesP99: number; withWritesMax: number };
 }
 
-async function view(env: Record<string, string>, baseUrl: string, range: typeof YEAR, staleDay?: string): Promise<ViewResult> {
+async function view(
+  env: Record<string, string>,
+  baseUrl: string,
+  range: typeof YEAR,
+  staleDay?: string,
+  mode = "view",
+): Promise<ViewResult> {
   const args = ["--conditions=react-server", "--import", "tsx", "bench/rollups-worker.ts", baseUrl, range.startDate, range.endDate];
   const { stdout } = await run(process.execPath, staleDay ? [...args, staleDay] : args, {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, ROLLUP_BENCH_MODE: mode },
     maxBuffer: 1 << 20,
   });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as ViewResult;
@@ -66,6 +72,17 @@ async function upstreamRevenue(baseUrl: string): Promise<number> {
   return cents / 100;
 }
 
+/** The last 13 months filled as a sign-in's warm-up does, then the last 365 closed days viewed by another process. */
+async function warmedYear(env: Record<string, string>, baseUrl: string) {
+  const today = new Date();
+  const month = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 12, 1)).toISOString().slice(0, 10);
+  const yesterday = new Date(today.getTime() - 86_400_000).toISOString().slice(0, 10);
+  const yearAgo = new Date(today.getTime() - 365 * 86_400_000).toISOString().slice(0, 10);
+  const fill = await view(env, baseUrl, { startDate: month, endDate: yesterday }, undefined, "warm-up");
+  const look = await view(env, baseUrl, { startDate: yearAgo, endDate: yesterday });
+  return { fill, look };
+}
+
 export async function benchRollups() {
   const scale = process.env.ROLLUP_BENCH_SCALE ?? "35";
   const only = process.env.ROLLUP_BENCH_STORAGE;
@@ -77,6 +94,7 @@ export async function benchRollups() {
         if (only && only !== storage.name) continue;
         await fetch(`${origin}/__control/reset`, { method: "POST" });
         const streamMs = Math.min(await upstreamStreamMs(upstream.baseUrl), await upstreamStreamMs(upstream.baseUrl));
+        const off = await view(storage.env, upstream.baseUrl, YEAR, undefined, "off");
         const cold = await view(storage.env, upstream.baseUrl, YEAR);
         const warm = await view(storage.env, upstream.baseUrl, YEAR);
         const shifted = await view(storage.env, upstream.baseUrl, SHIFTED);
@@ -103,6 +121,29 @@ export async function benchRollups() {
             `    ${name}: ${r.timings.lookMs} ms to look up and read the days, ${r.timings.summarizeMs} ms summing held days ` +
               `(${r.storedRows.dayChannels} day × channel rows, ${r.storedRows.productMonths} month × product rows, ${r.storedRows.cells} cells)`,
           );
+        // The issue's table (issue 33): each read's ratio to the floor, in this run.
+        const ratio = (ms: number) => (ms / streamMs).toFixed(3);
+        const recent = await warmedYear(storage.env, upstream.baseUrl);
+        console.log(`  the year with ROLLUPS=off                ${ratio(off.wallMs)} × the floor (goal ≤ 1.5)`);
+        console.log(
+          `  the year, first read, rollups on         ${ratio(cold.wallMs)} × the floor, ${(cold.wallMs / off.wallMs).toFixed(3)} × ROLLUPS=off (goal ≤ 1.05); its fills took ${cold.savedMs - cold.wallMs} ms behind it`,
+        );
+        console.log(
+          `  the same year after a restart            ${ratio(warm.wallMs)} × (goal ≤ 0.05), same totals: ${warm.rows === cold.rows && warm.revenue === cold.revenue}`,
+        );
+        console.log(`  the year shifted 7 days                  ${ratio(shifted.wallMs)} × (goal ≤ 0.10)`);
+        console.log(
+          `  after a warm-up, first look at the year  ${ratio(recent.look.wallMs)} × (goal ≤ 0.10); the warm-up's fills took ${recent.fill.savedMs} ms`,
+        );
+        console.log(
+          `  peak RSS (MB): off ${off.peakRssMb}, cold read + fills ${cold.peakRssMb}, warm ${warm.peakRssMb}, shifted ${shifted.peakRssMb}, ` +
+            `restated ${restated.peakRssMb}, warm-up ${recent.fill.peakRssMb} (goal ≤ 300)`,
+        );
+        console.log(
+          `  event-loop p99 (ms): off ${off.loopDelayMs.answerP99.toFixed(0)}, cold read ${cold.loopDelayMs.answerP99.toFixed(0)}, ` +
+            `during its fills ${cold.loopDelayMs.withWritesP99.toFixed(0)}, warm-up ${recent.fill.loopDelayMs.withWritesP99.toFixed(0)}`,
+        );
+        line("year with ROLLUPS=off", off);
         line("year cold", cold);
         line("year warm (after restart)", warm);
         line("year shifted 7 days", shifted);

@@ -36,7 +36,7 @@ async function yearBody(baseUrl: string): Promise<Uint8Array[]> {
 type Mode = "read" | "sums" | "days";
 
 const options = (mode: "sums" | "days"): RowSumsOptions =>
-  mode === "sums" ? { mode } : { mode, filter: {}, summary: new RangeSummary().state(), keepCells: [] };
+  mode === "sums" ? { mode } : { mode, filter: {}, summary: new RangeSummary().state(), keepCells: [], write: true };
 
 /** The reading before the scanner: decoded text, JSON.parse per chunk, then each element checked. */
 function decoded(chunks: Uint8Array[], sums: RowSums) {

@@ -21,7 +21,9 @@ for (const width of [1440, 390] as const) {
       await expect(line).toContainText(`${name}: ${badge}`);
       // The marker's words match the badge: an Active catalog is never read as failing.
       const marker = (await line.locator(".sr-only").textContent())!;
-      expect(marker).toBe(badge === "Active" ? "Fine: " : badge === "Paused" ? "Needs a look: " : "Failing: ");
+      // An active catalog not synchronized for over a week (the demo's are a year old) needs a look, never "Fine".
+      const stale = ((await line.textContent()) ?? "").includes("not synchronized for over a week");
+      expect(marker).toBe(badge === "Active" ? (stale ? "Needs a look: " : "Fine: ") : badge === "Paused" ? "Needs a look: " : "Failing: ");
     }
     const synced = page.getByRole("term").filter({ hasText: "Last synced" }).first().locator("xpath=following-sibling::dd[1]");
     await expect(synced).toHaveText(/\d{4}, .*(EST|EDT|GMT[+-]\d+).*\(/);

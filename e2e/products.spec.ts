@@ -54,7 +54,7 @@ test("the exported CSV holds the same products and figures as the table", async 
   const firstRow = page.getByTestId("product-row").first();
   await expect(firstRow).toBeVisible();
   const firstName = (await firstRow.locator("td").first().locator("span.block").first().textContent())!;
-  const firstRevenue = amount((await firstRow.locator("td").nth(3).textContent())!);
+  const firstRevenue = amount((await firstRow.locator("td").nth(1).textContent())!);
   const count = Number((await page.getByText(/\d+ products · page/).textContent())!.split(" ")[0]!.replace(/,/g, ""));
 
   const exported = await exportWithManifest(page, "Export table (CSV)");
@@ -101,14 +101,23 @@ test("a zero-decimal currency shows whole yen, with the store's own time zone", 
   await expect(page.getByTestId("kpi-Average order value")).toHaveText(/^[¥￥][\d,]+$/);
 });
 
-test("both attributions side by side: two sets of figures and a channel table", async ({ signedInPage: page }) => {
+test("both attributions side by side: the store's totals once (they agree), and each channel under both", async ({
+  signedInPage: page,
+}) => {
   await page.goto(PAGE);
   await page.getByText("Both side by side").click();
   await expect(page).toHaveURL(/source=both/);
-  await expect(page.getByRole("region", { name: "Credit to the conversion" })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Credit to the first touch" })).toBeVisible();
+  // Every order is credited once under either attribution: two identical rows of figures would say nothing.
+  await expect(page.getByRole("region", { name: /^The same under both attributions/ })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Credit to the first touch" })).toHaveCount(0);
   const table = page.getByRole("table", { name: /credited to the conversion and to the first touch/ });
-  await expect(table.getByRole("row", { name: /^facebook/ })).toBeVisible();
+  const facebook = table.getByRole("row", { name: /^facebook/ });
+  await expect(facebook).toBeVisible();
+  // The channel's revenue under each attribution, side by side: they differ somewhere in the table.
+  const revenues = await table
+    .locator("tbody tr")
+    .evaluateAll((rows) => rows.map((row) => [row.children[3]?.textContent, row.children[4]?.textContent]));
+  expect(revenues.some(([conversion, firstTouch]) => conversion !== firstTouch)).toBe(true);
 });
 
 test("the organization chosen for the store stays in the URL while the view changes", async ({ signedInPage: page }) => {

@@ -3,43 +3,15 @@
 // has died is taken over by exactly one waiter: it must first create the takeover mark named after
 // the dead pid, and only the holder of that mark removes a lock naming that pid.
 import { createHash } from "node:crypto";
-import { linkSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createExclusive, isRunning } from "../server/runtime/pid-file.mjs";
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** Whether a process runs: a zombie (exited, not yet reaped) does not. */
-function isRunning(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if (error.code !== "EPERM") return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
-}
-
 export const buildLockPath = (root) =>
   join(tmpdir(), `dashboard-build-${createHash("sha256").update(root).digest("hex").slice(0, 16)}.lock`);
-
-/** Creates `path` holding our pid, atomically; false when it exists. */
-function createExclusive(path) {
-  const draft = `${path}.${process.pid}.draft`;
-  writeFileSync(draft, String(process.pid));
-  try {
-    linkSync(draft, path);
-    return true;
-  } catch (error) {
-    if (error.code === "EEXIST") return false;
-    throw error;
-  } finally {
-    rmSync(draft, { force: true });
-  }
-}
 
 const ownerOf = (path) => {
   try {

@@ -1,13 +1,15 @@
 /**
  * The documentation against the code: every setting it names is one the dashboard reads, every
- * `npm run` script exists, every repository path and link points at a file, and
- * docs/configuration.md is exactly what `npm run check-config -- --format markdown` prints.
+ * `npm run` script exists, every repository path and link points at a file, every test link
+ * (`[test](file "title")`) names a test of that title in that file, every statement of the proved
+ * pages links one (or says it is not enforced), and docs/configuration.md is exactly what
+ * `npm run check-config -- --format markdown` prints from the settings' `.meta()`.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SETTING_DOCS, settingsMarkdown } from "@/server/config/reference";
+import { SETTING_DOCS, settingsMarkdown } from "@/server/config/markdown";
 import { settingNames } from "@/server/config/settings";
 import { childEnv, ROOT } from "@/test/processes";
 
@@ -28,6 +30,38 @@ function codeSpans(text: string): string[] {
   const fenced = [...text.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].flatMap((match) => match[1]!.split("\n"));
   const inline = [...text.replace(/```[\s\S]*?```/g, "").matchAll(/`([^`\n]+)`/g)].map((match) => match[1]!);
   return [...inline, ...fenced];
+}
+
+/** A link to the test that proves a sentence: `[test](path "the test's title")`, the path relative to the page. */
+function testLinks(page: { file: string; text: string }): { path: string; title: string }[] {
+  return [...page.text.matchAll(/\]\(([^)\s]+\.(?:test|spec)\.ts) "([^"]+)"\)/g)].map((match) => ({
+    path: join(dirname(page.file), match[1]!),
+    title: match[2]!,
+  }));
+}
+
+/** Pages where every statement links its test: each list item, table row and paragraph. */
+const PROVED_PAGES = [
+  "docs/security.md",
+  "docs/features/guarded-actions.md",
+  "docs/features/alerts.md",
+  "docs/features/key-ring.md",
+  "docs/features/portfolio.md",
+];
+
+/** The statements of a page: list items, table rows (not the header) and paragraphs; headings and code left out. */
+function statements(text: string): string[] {
+  return text
+    .replace(/```[\s\S]*?```/g, "")
+    .split(/\n\s*\n/)
+    .flatMap((block) => {
+      const lines = block.split("\n");
+      if (lines[0]!.startsWith("#") || lines[0]!.startsWith("![")) return [];
+      if (lines[0]!.startsWith("|")) return lines.slice(2);
+      if (lines[0]!.startsWith("- ")) return block.split(/\n(?=- )/);
+      return [block];
+    })
+    .filter((statement) => statement.trim() && !statement.startsWith("What ") && !/^(Each|Every) (statement|promise)/.test(statement));
 }
 
 /** Names the code reads from the environment outside the settings schema (test tools, scripts). */
@@ -51,27 +85,33 @@ describe("the documentation", () => {
     expect(unknown).toEqual([]);
   });
 
-  it("documents every setting the schemas read, and nothing else, in the reference", () => {
-    expect(SETTING_DOCS.map((doc) => doc.name).sort()).toEqual(
-      [...settingNames(), "NODE_ENV"].filter((n, i, all) => all.indexOf(n) === i).sort(),
-    );
+  it("describes every setting the schemas read, and nothing else, in the reference", () => {
+    expect(SETTING_DOCS.map((doc) => doc.name).sort()).toEqual([...settingNames()].sort());
+    expect(SETTING_DOCS.filter((doc) => !doc.description || !doc.fallback).map((doc) => doc.name)).toEqual([]);
   });
 
-  it("links every promise of docs/security.md to a test of that title in the file it names", () => {
-    const security = pages.find((page) => page.name === "docs/security.md")!.text;
-    const rows = security
-      .slice(security.indexOf("## Promises and the tests that prove them"))
-      .split("\n")
-      .filter((line) => line.startsWith("| ") && !line.startsWith("| Promise"));
-    expect(rows.length).toBeGreaterThan(20);
-    const missing: string[] = [];
-    for (const row of rows) {
-      const [, where = "", titles = ""] = row.split(" | ");
-      const files = [...where.matchAll(/`([^`]+\.test\.ts)`/g)].map((match) => readFileSync(join(ROOT, match[1]!), "utf8"));
-      for (const [, title] of titles.matchAll(/"([^"]+)"/g))
-        if (files.length > 0 && !files.some((text) => text.includes(`"${title}"`))) missing.push(title!);
-    }
+  it("links only tests that exist: every test link names a file and a test of that title in it", () => {
+    const missing = pages.flatMap((page) =>
+      testLinks(page)
+        .filter(({ path, title }) => {
+          const text = existsSync(path) ? readFileSync(path, "utf8") : "";
+          return !['"', "'", "`"].some((quote) => text.includes(`${quote}${title}${quote}`));
+        })
+        .map(({ path, title }) => `${page.name}: ${relative(ROOT, path)} "${title}"`),
+    );
     expect(missing).toEqual([]);
+    expect(pages.flatMap(testLinks).length).toBeGreaterThan(80);
+  });
+
+  it("states no behaviour in the proved pages without the test that proves it, or says it is not enforced", () => {
+    const all = pages
+      .filter((page) => PROVED_PAGES.includes(page.name))
+      .flatMap((page) => statements(page.text).map((statement) => ({ page: page.name, statement })));
+    const unproved = all
+      .filter(({ statement }) => !/\[test\]\(|not enforced/.test(statement))
+      .map(({ page, statement }) => `${page}: ${statement.slice(0, 80)}`);
+    expect(unproved).toEqual([]);
+    expect(all.length).toBeGreaterThan(40);
   });
 
   it("runs only npm scripts that exist", () => {
@@ -131,5 +171,9 @@ describe("the documentation", () => {
     expect(readme.split("\n").length).toBeLessThanOrEqual(150);
     expect(readme).toContain("npm install && npm start");
     expect(readme).toContain("npm test ");
+    // What a first start needs to know: the ports it takes and that it builds first.
+    expect(readme).toContain("PORT=");
+    expect(readme).toContain("DEMO_UPSTREAM_PORT=");
+    expect(readme).toMatch(/first start builds .* few minutes/);
   });
 });

@@ -22,6 +22,7 @@ import {
 } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isRunning } from "../server/runtime/pid-file.mjs";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -100,20 +101,6 @@ export function switchCurrent(root, buildId) {
   rmSync(next, { force: true });
   symlinkSync(buildId, next);
   renameSync(next, currentLink(root));
-}
-
-/** Whether a process runs: a zombie (exited, not yet reaped) does not. */
-function isRunning(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if (error.code !== "EPERM") return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
 }
 
 const STAGING = /^\.staging-[0-9a-f]+-(\d+)$/;

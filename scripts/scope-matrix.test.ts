@@ -100,6 +100,7 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/stores/[storeUrl]/product-metrics/breakdown": { query: `${RANGE}&productId=p_none` },
   "GET /api/stores/[storeUrl]/product-metrics/export": { query: `${RANGE}&kind=products` },
   "GET /api/stores/[storeUrl]/data-changes": {},
+  "GET /api/stores/[storeUrl]/rollups": {},
   "GET /api/stores/[storeUrl]/linkedin-assets": {},
   "GET /api/stores/[storeUrl]/saved-views": {},
   "POST /api/stores/[storeUrl]/saved-views": { body: { name: "Matrix view", search: "" } },
@@ -111,6 +112,9 @@ const SAMPLES: Record<string, Sample> = {
   "DELETE /api/stores/[storeUrl]/grants/[id]": {},
   "GET /api/stores/[storeUrl]/digests": {},
   "POST /api/stores/[storeUrl]/digests": { body: DIGEST_BODY },
+  "PATCH /api/stores/[storeUrl]/digests/[id]": {
+    body: { cadence: "weekly", weekday: 1, localTime: "09:00", recipients: ["team@example.com"] },
+  },
   "DELETE /api/stores/[storeUrl]/digests/[id]": {},
   "POST /api/stores/[storeUrl]/digests/[id]/send": {},
   "GET /api/runs": {},

@@ -6,7 +6,6 @@ import {
   eventually,
   freePort,
   holdPort,
-  isRunning,
   portIsFree,
   ROOT,
   childEnv,
@@ -14,6 +13,7 @@ import {
   START,
   type RunningScript,
 } from "@/test/processes";
+import { isRunning } from "@/server/runtime/pid-file.mjs";
 
 const running: RunningScript[] = [];
 

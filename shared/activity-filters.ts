@@ -1,5 +1,6 @@
 import { activityFiltersSchema, type ActivityFilters } from "@/shared/schemas/activity";
 import { fixedOffsetMs, zonedLocalToEpochMs } from "@/shared/time-zone";
+import { addDays } from "@/shared/days";
 
 /** The filters in the order the URL, the API query and the CSV header list them. */
 const ACTIVITY_FILTER_NAMES = ["action", "outcome", "store", "person", "from", "to"] as const satisfies readonly (keyof ActivityFilters)[];
@@ -35,8 +36,6 @@ export function searchOfFilters(filters: ActivityFilters, extra: Record<string, 
 
 export const hasFilters = (filters: ActivityFilters) => ACTIVITY_FILTER_NAMES.some((name) => filters[name] !== undefined);
 
-const DAY_MS = 86_400_000;
-
 /** The instant a day starts in a zone (a zone whose clocks skip midnight that day: when they resume). */
 function dayStart(date: string, timeZone: string): Date {
   const fixed = fixedOffsetMs(timeZone);
@@ -53,7 +52,7 @@ function dayStart(date: string, timeZone: string): Date {
  * first day to the start of the day after the last (the last day is included).
  */
 export function dayBoundsIn(filters: Pick<ActivityFilters, "from" | "to">, timeZone: string): { from?: Date; to?: Date } {
-  const next = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+  const next = (date: string) => addDays(date, 1);
   return {
     from: filters.from ? dayStart(filters.from, timeZone) : undefined,
     to: filters.to ? dayStart(next(filters.to), timeZone) : undefined,

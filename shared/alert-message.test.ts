@@ -23,7 +23,7 @@ const fired: AlertMessageInput = {
 describe("alert messages in names", () => {
   it("names the product and says what the baseline is", () => {
     const title = alertTitle(fired);
-    expect(title).toContain("product Alpine Shell Jacket fell to $120.00 on 2026-11-23");
+    expect(title).toContain("product Alpine Shell Jacket fell to $120.00 on Nov 23, 2026");
     expect(title).toContain("against $980.00 (the median of the same weekday (Monday) over 6 weeks)");
     expect(title).not.toContain("7855730609953");
     expect(baselineWords({ ...fired, period: "2026-11-23 14:00" })).toBe(

@@ -1,4 +1,4 @@
-import { formatCurrency, formatNumber } from "@/shared/format";
+import { formatCurrency, formatDate, formatNumber } from "@/shared/format";
 import { enumLabel } from "@/shared/store-locale";
 import { DIRECTION_CHARACTERS, LINE_BREAKING } from "@/shared/schemas/common";
 import type { AlertMessageInput, AlertMetric, AlertTarget, WhatMoved } from "@/shared/schemas/alert";
@@ -52,16 +52,24 @@ export function alertBadge(input: Pick<AlertMessageInput, "kind" | "value" | "ba
   return { label: went === "up" ? "Rise, not a drop" : "Drop, not a rise", tone: "info" };
 }
 
+/** A rule's period, a store-local day or hour, in the dashboard's one date format: "Nov 23, 2026" or "Nov 23, 2026 at 14:00". */
+export function periodWords(period: string): string {
+  const [date, hour] = period.split(" ");
+  if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return period;
+  const day = formatDate(`${date}T12:00:00Z`, "UTC");
+  return hour ? `${day} at ${hour}` : day;
+}
+
 export function alertTitle(input: AlertMessageInput): string {
   const value = formatMetric(input.metric, input.value, input.currency);
   const target = targetLabel(input.target, input.targetName);
   if (input.kind === "alert_resolved")
-    return `Resolved: ${input.ruleName} (${input.metric} of ${target} back to ${value} on ${input.period})`;
+    return `Resolved: ${input.ruleName} (${input.metric} of ${target} back to ${value} on ${periodWords(input.period)})`;
   const words = baselineWords(input);
   const usual =
     input.baseline === null ? "" : `, against ${formatMetric(input.metric, input.baseline, input.currency)}${words ? ` (${words})` : ""}`;
   const moved = input.baseline !== null && input.value < input.baseline ? "fell to" : "rose to";
-  return `${input.ruleName}: ${input.metric} of ${target} ${moved} ${value} on ${input.period}${usual}`;
+  return `${input.ruleName}: ${input.metric} of ${target} ${moved} ${value} on ${periodWords(input.period)}${usual}`;
 }
 
 /** Keeps a sign on the line of its amount: a line may otherwise break between "−" and "$". */

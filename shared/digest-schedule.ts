@@ -1,4 +1,5 @@
 import { epochMsToZonedLocal, zonedLocalToEpochMs } from "./time-zone";
+import { addDays } from "@/shared/days";
 
 /**
  * When a digest is due: daily, or weekly on an ISO weekday (1 = Monday), at a wall-clock time
@@ -13,8 +14,6 @@ export interface DigestCadence {
   localTime: string;
   timeZone: string;
 }
-
-const DAY_MS = 86_400_000;
 
 function isoWeekday(date: string): number {
   return ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
@@ -39,7 +38,7 @@ function instantOf(date: string, localTime: string, timeZone: string): number {
 export function nextDigestSlot(schedule: DigestCadence, after: Date): Date {
   const startDate = epochMsToZonedLocal(after.getTime(), schedule.timeZone).slice(0, 10);
   for (let day = 0; day <= 8; day++) {
-    const date = new Date(Date.parse(`${startDate}T00:00:00Z`) + day * DAY_MS).toISOString().slice(0, 10);
+    const date = addDays(startDate, day);
     if (schedule.cadence === "weekly" && isoWeekday(date) !== schedule.weekday) continue;
     const instant = instantOf(date, schedule.localTime, schedule.timeZone);
     if (instant > after.getTime()) return new Date(instant);

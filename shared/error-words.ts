@@ -51,3 +51,11 @@ export function signInNotice(code: string | undefined): string | undefined {
   const words = errorWords[code as ErrorCode];
   return isSessionEndingCode(code) && code !== "no_session" ? `Your session ended. ${words}` : words;
 }
+
+/**
+ * An upstream message as a marketer reads it: the permission's code name the service adds in
+ * parentheses ("(missing permission tracking-connections:delete)") goes; its sentence stays.
+ */
+export function plainServiceWords(message: string): string {
+  return message.replace(/\s*\(missing permission [^)]*\)/gi, "").trim();
+}

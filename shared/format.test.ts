@@ -5,7 +5,8 @@ import {
   formatCompact,
   formatCountry,
   formatCurrency,
-  formatDateTimeWithZone,
+  formatDateTime,
+  formatYourDateTime,
   formatNumber,
   formatPercent,
   formatRelative,
@@ -114,9 +115,15 @@ describe("formatRelative", () => {
   });
 });
 
-describe("formatDateTimeWithZone", () => {
-  it("names the zone of the time it shows", () => {
-    expect(formatDateTimeWithZone("2026-11-27T09:04:00Z", "UTC")).toMatch(/Nov 27, 2026.*9:04.*UTC$/);
-    expect(formatDateTimeWithZone("2026-11-27T09:04:00Z", "Asia/Tokyo")).toMatch(/Nov 27, 2026.*6:04.*(GMT\+9|JST)$/);
+describe("formatDateTime and formatYourDateTime", () => {
+  it("names the store's zone of the time it shows, a fixed offset by its own offset", () => {
+    expect(formatDateTime("2026-11-27T09:04:00Z", "UTC")).toMatch(/Nov 27, 2026.*9:04.*UTC$/);
+    expect(formatDateTime("2026-11-27T09:04:00Z", "Asia/Tokyo")).toMatch(/Nov 27, 2026.*6:04.*(GMT\+9|JST)$/);
+    expect(formatDateTime("2026-11-27T09:04:00Z", "+05:30")).toMatch(/Nov 27, 2026.*2:34.*UTC\+05:30$/);
+    expect(formatDateTime("2026-11-27T09:04:00Z", null)).toMatch(/UTC$/);
+  });
+  it("says a person's own time is theirs, with its zone", () => {
+    expect(formatYourDateTime("2026-11-27T09:04:00Z")).toMatch(/^Nov 27, 2026, .+ \S+ \(your time\)$/);
+    expect(formatYourDateTime("not a date")).toBe("not a date");
   });
 });

@@ -117,32 +117,42 @@ function formatIn(value: string | number | Date, timeZone: string | undefined, o
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
   if (timeZone === undefined) return dateFormat(options).format(date);
-  const zone = intlZone(interpretTimeZone(timeZone).zone);
+  const reading = interpretTimeZone(timeZone);
+  const zone = intlZone(reading.zone);
   const shifted = new Date(date.getTime() + zone.shiftMs);
   if (Number.isNaN(shifted.getTime())) return String(value);
-  return dateFormat({ ...options, timeZone: zone.timeZone }).format(shifted);
+  const format = dateFormat({ ...options, timeZone: zone.timeZone });
+  if (!options.timeZoneName || zone.shiftMs === 0) return format.format(shifted);
+  // A fixed offset is shown in UTC after shifting: it is named by its own offset, not "UTC".
+  return format.format(shifted).replace(/UTC$/, reading.label);
 }
 
-/** A timestamp as a readable date and time; text that is not a date is shown as it is. */
-export function formatDateTime(value: string | number | Date, timeZone?: string): string {
-  return formatIn(value, timeZone, { dateStyle: "medium", timeStyle: "short" });
+/** The one date-and-time format of the dashboard: "Nov 28, 2026, 9:57 PM EST", its zone always named. */
+const DATE_TIME: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZoneName: "short",
+};
+
+/**
+ * A store's event (an action, a run, an alert, an export, a data change) in the store's
+ * zone, named: "Nov 28, 2026, 9:57 PM EST". A store without a zone it gives shows UTC, named.
+ * Text that is not a date is shown as it is.
+ */
+export function formatDateTime(value: string | number | Date, storeTimeZone: string | null | undefined): string {
+  return formatIn(value, storeTimeZone ?? "UTC", DATE_TIME);
 }
 
-/** A timestamp's wall-clock time only ("10:42 AM"), in the zone given. */
-export function formatTime(value: string | number | Date, timeZone?: string): string {
-  return formatIn(value, timeZone, { timeStyle: "short" });
-}
-
-/** A timestamp with its zone named ("Nov 27, 2026, 9:04 AM UTC"), for times read without a store to place them in. */
-export function formatDateTimeWithZone(value: string | number | Date, timeZone?: string): string {
-  return formatIn(value, timeZone, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZoneName: "short",
-  });
+/**
+ * A person's own event (a sign-in, a grant, a saved view) in the reader's own zone, named and
+ * said to be theirs: "Nov 29, 2026, 2:57 AM GMT+1 (your time)".
+ */
+export function formatYourDateTime(value: string | number | Date): string {
+  const text = formatIn(value, undefined, DATE_TIME);
+  return text === String(value) ? text : `${text} (your time)`;
 }
 
 export function formatDate(value: string | number | Date, timeZone?: string): string {

@@ -56,7 +56,9 @@ describe("interpretTimeZone", () => {
     const zone = interpretTimeZone("(GMT+05:30) Chennai").zone;
     expect(zonedLocalToEpochMs("2026-01-15T09:30", zone)).toBe(Date.parse("2026-01-15T04:00:00Z"));
     expect(epochMsToZonedLocal(Date.parse("2026-01-15T04:00:00Z"), zone)).toBe("2026-01-15T09:30");
-    expect(formatDateTime(Date.parse("2026-01-15T04:00:00Z"), zone)).toBe(formatDateTime(Date.parse("2026-01-15T09:30:00Z"), "UTC"));
+    expect(formatDateTime(Date.parse("2026-01-15T04:00:00Z"), zone)).toBe(
+      formatDateTime(Date.parse("2026-01-15T09:30:00Z"), "UTC").replace(/UTC$/, "UTC+05:30"),
+    );
   });
 
   it("refuses to place typed times in a zone it does not know, but shows instants in UTC", () => {

@@ -1,3 +1,4 @@
+import { DAY_MS } from "@/shared/days";
 /**
  * Wall-clock times in a time zone, with Intl only. A `datetime-local` input gives
  * "YYYY-MM-DDTHH:mm" with no zone; the store's time zone gives it a meaning.
@@ -8,7 +9,6 @@
  */
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
-const DAY_MS = 86_400_000;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const unknownZones = new Set<string>();

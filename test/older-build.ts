@@ -49,6 +49,14 @@ export function commitBeforeNewestMigration(): { migration: string; commit: stri
 }
 
 /**
+ * Whether the build at `commit` reads the upgrade lines of the migrations (0023 on): a build from
+ * before them refuses nothing, so going back to it is a restore (docs/operations.md).
+ */
+export function knowsUpgradeContract(commit: string): boolean {
+  return spawnSync("git", ["grep", "-q", "works with builds from", commit, "--", "server/db/migrate.ts"], { cwd: ROOT }).status === 0;
+}
+
+/**
  * A clone at `commit`, built as `npm run build` builds it, with this checkout's packages (hard
  * links, when the lockfile is the same; `npm ci` otherwise). The build skips only the type check,
  * which the commit passed when it was made: the release is the same without it.

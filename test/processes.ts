@@ -1,8 +1,8 @@
 /** Real processes for the tests of the scripts: ports, spawning, and making sure nothing is left running. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { fileURLToPath } from "node:url";
+import { isRunning } from "@/server/runtime/pid-file.mjs";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -49,15 +49,6 @@ export async function portIsFree(port: number, host?: string): Promise<boolean> 
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
   for (const deadline = Date.now() + timeoutMs; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
     if ((await check()) || Date.now() > deadline) return check();
-  }
-}
-
-/** Whether a process runs; a zombie has exited (though its other threads may still be releasing its sockets). */
-export function isRunning(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
   }
 }
 

@@ -1,44 +1,24 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { grantListSchema, grantSchema } from "@/shared/schemas/grant";
-import { buildPath } from "@/shared/url";
-import { apiFetch } from "./api-client";
+import { storeResource } from "./store-resource";
 
-const grantsPath = (storeUrl: string, ...rest: string[]) => buildPath(["api", "stores", storeUrl, "grants", ...rest]);
-
-export const grantKeys = {
-  all: ["grants"] as const,
-  store: (storeUrl: string, organizationId?: string) => [...grantKeys.all, storeUrl, organizationId ?? ""] as const,
-};
-
-const grantsQueryOptions = (storeUrl: string, organizationId?: string) =>
-  queryOptions({
-    queryKey: grantKeys.store(storeUrl, organizationId),
-    queryFn: ({ signal }) => apiFetch(grantsPath(storeUrl), grantListSchema, { signal, organizationId }),
-    staleTime: 0,
-  });
+const grants = storeResource("grants", grantListSchema, 0);
+export const grantKeys = grants.keys;
 
 /** GET /api/stores/{storeUrl}/grants */
-export function useGrants(storeUrl: string, organizationId?: string) {
-  return useQuery(grantsQueryOptions(storeUrl, organizationId));
-}
+export const useGrants = grants.useList;
 
 /** Grant (with consent) and revoke: each refreshes the grants and the digests that depend on them. */
 export function useGrantActions(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();
-  const refresh = () =>
+  const onSettled = () =>
     queryClient
       .invalidateQueries({ queryKey: grantKeys.store(storeUrl, organizationId) })
       .then(() => queryClient.invalidateQueries({ queryKey: ["digests"] }));
+  const send = grants.sender(storeUrl, organizationId);
   return {
-    grant: useMutation({
-      mutationFn: () => apiFetch(grantsPath(storeUrl), grantSchema, { organizationId, method: "POST", body: { consent: true } }),
-      onSettled: refresh,
-    }),
-    revoke: useMutation({
-      mutationFn: (id: string) =>
-        apiFetch(grantsPath(storeUrl, id), z.object({ revoked: z.boolean() }), { organizationId, method: "DELETE" }),
-      onSettled: refresh,
-    }),
+    grant: useMutation({ mutationFn: () => send("POST", grantSchema, [], { consent: true }), onSettled }),
+    revoke: useMutation({ mutationFn: (id: string) => send("DELETE", z.object({ revoked: z.boolean() }), [id]), onSettled }),
   };
 }

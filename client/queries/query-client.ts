@@ -36,8 +36,10 @@ export function makeQueryClient(): QueryClient {
         refetchOnWindowFocus: false,
         // Each answer keeps its own identity, so that `requestIdOf` still finds its request id.
         structuralSharing: false,
-        // Only a lost connection is worth one more try here: the server already retried the upstream's 5xx once.
-        retry: (failureCount, error) => error instanceof ApiRequestError && error.status === 0 && failureCount < 1,
+        // Only a lost connection, or a call that left just before the key ring changed (the browser
+        // holds the newer cookie now), is worth one more try: the server already retried the upstream's 5xx once.
+        retry: (failureCount, error) =>
+          error instanceof ApiRequestError && (error.status === 0 || error.code === "ring_changed") && failureCount < 1,
       },
       mutations: { retry: false },
     },

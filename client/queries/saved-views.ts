@@ -1,50 +1,24 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { deletedSavedViewSchema, savedViewListSchema, savedViewSchema } from "@/shared/schemas/saved-view";
-import { buildPath } from "@/shared/url";
-import { apiFetch } from "./api-client";
+import { storeResource } from "./store-resource";
 
-const viewsPath = (storeUrl: string, ...rest: string[]) => buildPath(["api", "stores", storeUrl, "saved-views", ...rest]);
-
-const savedViewKeys = {
-  all: ["saved-views"] as const,
-  store: (storeUrl: string, organizationId?: string) => [...savedViewKeys.all, storeUrl, organizationId ?? ""] as const,
-};
-
-const savedViewsQueryOptions = (storeUrl: string, organizationId?: string) =>
-  queryOptions({
-    queryKey: savedViewKeys.store(storeUrl, organizationId),
-    queryFn: ({ signal }) => apiFetch(viewsPath(storeUrl), savedViewListSchema, { signal, organizationId }),
-    staleTime: 30_000,
-  });
+const views = storeResource("saved-views", savedViewListSchema, 30_000);
 
 /** GET /api/stores/{storeUrl}/saved-views: the organization's saved views of this store. */
-export function useSavedViews(storeUrl: string, organizationId?: string) {
-  return useQuery(savedViewsQueryOptions(storeUrl, organizationId));
-}
+export const useSavedViews = views.useList;
 
 /** Save, rename, delete and restore: each refreshes the list. */
 export function useSavedViewActions(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: savedViewKeys.store(storeUrl, organizationId) });
-  const options = { organizationId };
+  const onSettled = () => queryClient.invalidateQueries({ queryKey: views.keys.store(storeUrl, organizationId) });
+  const send = views.sender(storeUrl, organizationId);
   return {
-    save: useMutation({
-      mutationFn: (input: { name: string; search: string }) =>
-        apiFetch(viewsPath(storeUrl), savedViewSchema, { ...options, method: "POST", body: input }),
-      onSettled: refresh,
-    }),
+    save: useMutation({ mutationFn: (input: { name: string; search: string }) => send("POST", savedViewSchema, [], input), onSettled }),
     rename: useMutation({
-      mutationFn: ({ id, name }: { id: string; name: string }) =>
-        apiFetch(viewsPath(storeUrl, id), savedViewSchema, { ...options, method: "PATCH", body: { name } }),
-      onSettled: refresh,
+      mutationFn: ({ id, name }: { id: string; name: string }) => send("PATCH", savedViewSchema, [id], { name }),
+      onSettled,
     }),
-    remove: useMutation({
-      mutationFn: (id: string) => apiFetch(viewsPath(storeUrl, id), deletedSavedViewSchema, { ...options, method: "DELETE" }),
-      onSettled: refresh,
-    }),
-    restore: useMutation({
-      mutationFn: (id: string) => apiFetch(viewsPath(storeUrl, id, "restore"), savedViewSchema, { ...options, method: "POST" }),
-      onSettled: refresh,
-    }),
+    remove: useMutation({ mutationFn: (id: string) => send("DELETE", deletedSavedViewSchema, [id]), onSettled }),
+    restore: useMutation({ mutationFn: (id: string) => send("POST", savedViewSchema, [id, "restore"]), onSettled }),
   };
 }

@@ -109,8 +109,9 @@ export function ActivityList({ filters, entryId }: { filters: ActivityFilters; e
       <div>
         <h1 className="text-2xl font-semibold">Activity</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          Tracking connections removed and campaign groups cloned through this dashboard by your organization, newest first. Times are in
-          each store&apos;s time zone.
+          What your organization did through this dashboard, newest first: tracking connections removed, campaign groups cloned, alert rules
+          added, changed, muted or deleted, digests scheduled, changed, deleted or sent, and decisions on messages whose delivery was
+          unknown. Times are in each store&apos;s time zone.
         </p>
       </div>
       {entryId ? <OneEntry id={entryId} /> : <FilteredActivity filters={filters} />}

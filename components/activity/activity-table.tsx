@@ -17,6 +17,7 @@ export const actionLabels: Record<AuditAction, string> = {
   "alert-rule.delete": "Deleted an alert rule",
   "alert-rule.pause": "Muted or snoozed an alert rule",
   "digest.create": "Scheduled a digest",
+  "digest.change": "Changed a digest",
   "digest.delete": "Deleted a digest",
   "digest.send-now": "Sent a digest now",
   "delivery.send-again": "Sent a message of unknown outcome again",
@@ -148,7 +149,8 @@ function EntryRow({ entry, zone, highlighted }: { entry: AuditEntry; zone: Store
       </th>
       <td data-label="Outcome" className="min-w-48 py-2 pr-4">
         <Badge tone={outcomeTones[entry.outcome]}>{outcomeLabels[entry.outcome]}</Badge>{" "}
-        {entry.status === null && <span className={muted}>no answer came</span>}
+        {/* Only an action the analytics service should have answered can lack its answer: a succeeded one never does. */}
+        {entry.outcome === "unknown" && entry.status === null && <span className={muted}>no answer came</span>}
         {explanation && <p className={`mt-1 max-w-xs ${muted}`}>{explanation}</p>}
       </td>
       <td data-label="Store" className="max-w-xs py-2 pr-4">

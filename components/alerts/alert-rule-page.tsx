@@ -9,10 +9,13 @@ import { Skeleton } from "@/components/ui/states";
 import { deletedViewWords } from "@/shared/paused-rule";
 import { draftOf } from "./rule-draft";
 import { RuleForm } from "./rule-form";
+import { RuleEpisodes, RuleHeading } from "./rule-episodes";
+import { useStoreProfile } from "@/client/queries/store";
 
 /** One rule: its form (with the backtest), its webhook secret, and deletion. */
 export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: string; id: string; organizationId?: string }) {
   const rule = useAlertRule(storeUrl, id, organizationId);
+  const currency = useStoreProfile(storeUrl, organizationId).data?.currency ?? null;
   const actions = useAlertRuleActions(storeUrl, organizationId);
   const router = useRouter();
   const list = `/stores/${encodeURIComponent(storeUrl)}/alerts${organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : ""}`;
@@ -22,6 +25,8 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
   const { deletedViewName } = rule.data;
   return (
     <div className="space-y-6">
+      <RuleHeading rule={rule.data} />
+      <RuleEpisodes rule={rule.data} storeUrl={storeUrl} currency={currency} organizationId={organizationId} />
       {deletedViewName !== null && (
         <p
           role="status"
@@ -56,7 +61,7 @@ export function AlertRulePage({ storeUrl, id, organizationId }: { storeUrl: stri
                 ),
             },
             {
-              label: "How to verify",
+              label: "For your developer: how to check a message came from this dashboard",
               value: 'HMAC-SHA256 of "<X-Dashboard-Timestamp>.<raw body>" with this secret, hex, equals X-Dashboard-Signature after "v1=".',
             },
             ...(standardWebhookSecret === null

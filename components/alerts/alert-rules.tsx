@@ -6,6 +6,7 @@ import type { AlertRule } from "@/shared/schemas/alert";
 import { formatMetric, targetLabel } from "@/shared/alert-message";
 import { useStoreProfile } from "@/client/queries/store";
 import { formatDateTime } from "@/shared/format";
+import { useStoreTimeZone } from "@/components/ui/times";
 import { useAlertRuleActions, useAlertRules } from "@/client/queries/alerts";
 import { useGrants } from "@/client/queries/grants";
 import { GrantsCard } from "@/components/digests/grants-card";
@@ -26,6 +27,7 @@ function RuleRow({ rule, storeUrl, organizationId }: { rule: AlertRule; storeUrl
   const actions = useAlertRuleActions(storeUrl, organizationId);
   const currency = useStoreProfile(storeUrl, organizationId).data?.currency ?? null;
   const { snoozed } = rule;
+  const zone = useStoreTimeZone(storeUrl, organizationId);
   const suffix = organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : "";
   return (
     <li className="flex flex-wrap items-start justify-between gap-3 py-3">
@@ -36,7 +38,7 @@ function RuleRow({ rule, storeUrl, organizationId }: { rule: AlertRule; storeUrl
           </Link>
           {rule.state === "firing" ? <Badge tone="bad">Firing</Badge> : <Badge tone="good">OK</Badge>}
           {rule.muted && <Badge tone="neutral">Muted</Badge>}
-          {snoozed && <Badge tone="warn">Snoozed until {formatDateTime(rule.snoozedUntil!)}</Badge>}
+          {snoozed && <Badge tone="warn">Snoozed until {formatDateTime(rule.snoozedUntil!, zone)}</Badge>}
           {rule.deletedViewName !== null && <Badge tone="warn">Paused: saved view deleted</Badge>}
         </p>
         {rule.deletedViewName !== null && (
@@ -46,7 +48,7 @@ function RuleRow({ rule, storeUrl, organizationId }: { rule: AlertRule; storeUrl
         )}
         <p className="text-sm text-slate-600 dark:text-slate-400">
           {rule.metric} of {targetLabel(rule.target)}, each {rule.granularity}: {conditionText(rule, currency)}
-          {rule.lastCheckedAt ? ` · checked ${formatDateTime(rule.lastCheckedAt)}` : " · not checked yet"}
+          {rule.lastCheckedAt ? ` · checked ${formatDateTime(rule.lastCheckedAt, zone)}` : " · not checked yet"}
         </p>
       </div>
       <div className="flex flex-wrap gap-2">

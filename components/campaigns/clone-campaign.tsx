@@ -21,8 +21,7 @@ import { CloneForm, type FieldErrors, type SourceLookup } from "./clone-form";
 import { useCloneSuggestions } from "./clone-suggestions";
 import { CloneReview } from "./clone-review";
 import type { SourceBudgets } from "@/shared/campaign-budget";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "@/shared/days";
 
 function initialValues(currency: string, zone: TimeZoneReading): CloneFormValues {
   const tomorrow = epochMsToZonedLocal(Date.now() + DAY_MS, zone.zone).slice(0, 10);

@@ -30,7 +30,7 @@ export function CloneFailure({ error, onRetry }: { error: unknown; onRetry?: () 
         <p className="mt-1">Sign in with a key that holds the campaign permission for this store.</p>
         {error.requestId && (
           <p className="mt-2 text-xs">
-            Request ID:{" "}
+            Reference for support:{" "}
             <code className="select-all font-mono" data-testid="request-id">
               {error.requestId}
             </code>

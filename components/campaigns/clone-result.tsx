@@ -78,7 +78,7 @@ export function CloneResult({ response, currency, timeZone, requestId, replayed,
         </p>
         {requestId && (
           <p className="mt-1 text-xs">
-            Request ID:{" "}
+            Reference for support:{" "}
             <code className="select-all font-mono" data-testid="request-id">
               {requestId}
             </code>
@@ -112,7 +112,7 @@ export function CloneResult({ response, currency, timeZone, requestId, replayed,
             { label: "Daily budget", value: formatCurrency(asset.dailyBudget, currency) },
             { label: "Lifetime budget", value: formatCurrency(asset.lifetimeBudget, currency) },
             {
-              label: "Supported writes",
+              label: "What this dashboard can change on it",
               value: (
                 <span className="flex flex-wrap gap-1">
                   {asset.supportedWrites.length === 0
@@ -124,7 +124,7 @@ export function CloneResult({ response, currency, timeZone, requestId, replayed,
             { label: "Asset ID", value: code(asset.assetId) },
             { label: "Ad account ID", value: code(asset.adAccountId) },
             { label: "Parent asset ID", value: code(asset.parentAssetId) },
-            { label: "Key", value: code(asset.key) },
+            { label: "LinkedIn's reference for it", value: code(asset.key) },
             { label: "Platform and type", value: `${asset.platform}, ${asset.assetType}` },
             { label: "Updated", value: formatDateTime(asset.updatedAt, timeZone) },
           ]}

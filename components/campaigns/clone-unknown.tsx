@@ -67,7 +67,7 @@ export function CloneOutcomeUnknown({
       <p className="text-xs">
         {error.requestId && (
           <>
-            Request ID:{" "}
+            Reference for support:{" "}
             <code className="select-all font-mono" data-testid="request-id">
               {error.requestId}
             </code>{" "}

@@ -24,7 +24,7 @@ function OutcomeNote({ outcome }: { outcome: RingOutcome }) {
         <p>The key was not added. {code.success ? errorWords[code.data] : "The key could not be checked."}</p>
         {outcome.requestId && (
           <p className="mt-1 text-xs">
-            Request ID: <code className="font-mono">{outcome.requestId}</code>
+            Reference for support: <code className="font-mono">{outcome.requestId}</code>
           </p>
         )}
       </div>

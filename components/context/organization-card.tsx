@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { Organization } from "@/shared/schemas/context";
 import { formatDateTime } from "@/shared/format";
+import { StoreTime } from "@/components/ui/times";
 import { Badge, Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/states";
 import { Breakable } from "@/components/ui/breakable";
@@ -20,7 +21,7 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
     >
       <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
         <Breakable className="font-mono" text={organization.slug} /> · ID <Breakable className="font-mono" text={organization.id} /> ·
-        created {formatDateTime(organization.createdAt)}
+        created {formatDateTime(organization.createdAt, "UTC")}
       </p>
       {organization.stores.length === 0 ? (
         <EmptyState title="No stores">This key does not reach any store of this organization.</EmptyState>
@@ -58,10 +59,10 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
                     {store.currency}
                   </td>
                   <td data-label="Created" className="py-2 pr-4 whitespace-nowrap">
-                    {formatDateTime(store.createdAt)}
+                    <StoreTime at={store.createdAt} storeUrl={store.url} organizationId={organizationId} />
                   </td>
                   <td data-label="Updated" className="py-2 pr-4 whitespace-nowrap">
-                    {formatDateTime(store.updatedAt)}
+                    <StoreTime at={store.updatedAt} storeUrl={store.url} organizationId={organizationId} />
                   </td>
                 </tr>
               ))}

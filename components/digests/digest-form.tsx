@@ -25,14 +25,23 @@ export function scheduleOf(data: FormData) {
 }
 
 /** How often, which weekday, what time (in `zone`) and to whom: the fields every digest form has. */
-export function ScheduleFields({ id, zone }: { id: string; zone: string }) {
+export function ScheduleFields({
+  id,
+  zone,
+  initial,
+}: {
+  id: string;
+  zone: string;
+  /** A scheduled digest's own values, when it is being changed. */
+  initial?: { cadence: string; weekday: number | null; localTime: string; recipients: string[] };
+}) {
   return (
     <>
       <div>
         <label htmlFor={`${id}-cadence`} className="text-sm font-medium">
           How often
         </label>
-        <select id={`${id}-cadence`} name="cadence" className={field} defaultValue="daily">
+        <select id={`${id}-cadence`} name="cadence" className={field} defaultValue={initial?.cadence ?? "daily"}>
           <option value="daily">Every day</option>
           <option value="weekly">Every week</option>
         </select>
@@ -41,7 +50,7 @@ export function ScheduleFields({ id, zone }: { id: string; zone: string }) {
         <label htmlFor={`${id}-weekday`} className="text-sm font-medium">
           Weekday (weekly digests)
         </label>
-        <select id={`${id}-weekday`} name="weekday" className={field} defaultValue="1">
+        <select id={`${id}-weekday`} name="weekday" className={field} defaultValue={String(initial?.weekday ?? 1)}>
           {WEEKDAYS.map((day, index) => (
             <option key={day} value={index + 1}>
               {day}
@@ -53,13 +62,20 @@ export function ScheduleFields({ id, zone }: { id: string; zone: string }) {
         <label htmlFor={`${id}-time`} className="text-sm font-medium">
           Time, in {zone}
         </label>
-        <input id={`${id}-time`} name="localTime" type="time" className={field} defaultValue="08:00" required />
+        <input id={`${id}-time`} name="localTime" type="time" className={field} defaultValue={initial?.localTime ?? "08:00"} required />
       </div>
       <div className="sm:col-span-2">
         <label htmlFor={`${id}-recipients`} className="text-sm font-medium">
           Recipients (e-mail addresses, separated by commas or new lines)
         </label>
-        <textarea id={`${id}-recipients`} name="recipients" rows={2} className={field} required />
+        <textarea
+          id={`${id}-recipients`}
+          name="recipients"
+          rows={2}
+          className={field}
+          required
+          defaultValue={initial?.recipients.join(", ")}
+        />
       </div>
     </>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
 import { useDigestActions, useDigests } from "@/client/queries/digests";
 import { useGrants } from "@/client/queries/grants";
 import { formatDateTime } from "@/shared/format";
@@ -10,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { DigestForm, WEEKDAYS } from "./digest-form";
+import { DigestEdit } from "./digest-edit";
 import { GrantsCard } from "./grants-card";
 
 function when(digest: DigestItem): string {
@@ -17,9 +19,10 @@ function when(digest: DigestItem): string {
   return `${day} at ${digest.localTime} (${digest.timeZone})`;
 }
 
-/** A scheduled digest: when and to whom, Send now and Delete (a digest of several stores is kept under `storeUrl`). */
+/** A scheduled digest: what it shows, when and to whom, Send now, Change and Delete (a digest of several stores is kept under `storeUrl`). */
 export function DigestRow({ digest, storeUrl, organizationId }: { digest: DigestItem; storeUrl: string; organizationId?: string }) {
   const { remove, sendNow } = useDigestActions(storeUrl, organizationId);
+  const [editing, setEditing] = useState(false);
   const suffix = organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : "";
   return (
     <li className="space-y-2 py-3">
@@ -36,6 +39,9 @@ export function DigestRow({ digest, storeUrl, organizationId }: { digest: Digest
                 ` · left out, without a grant in force: ${digest.portfolio.withoutGrant.join(", ")}`}
             </p>
           )}
+          <p className="break-words text-slate-600 dark:text-slate-400" data-testid="digest-shows">
+            Shows: {digest.shows}
+          </p>
           <p className="text-slate-600 dark:text-slate-400">
             {when(digest)} · next <time dateTime={digest.nextRunAt}>{formatDateTime(digest.nextRunAt, digest.timeZone)}</time>
           </p>
@@ -50,7 +56,15 @@ export function DigestRow({ digest, storeUrl, organizationId }: { digest: Digest
             · scheduled by {digest.createdByEmail}
           </p>
         </div>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
+          <Button
+            variant="secondary"
+            aria-expanded={editing}
+            onClick={() => setEditing(!editing)}
+            aria-label={`Change the digest “${digest.viewName}”`}
+          >
+            Change
+          </Button>
           <Button
             variant="secondary"
             disabled={sendNow.isPending || !digest.grantActive || digest.viewDeleted}
@@ -69,6 +83,7 @@ export function DigestRow({ digest, storeUrl, organizationId }: { digest: Digest
           </Button>
         </div>
       </div>
+      {editing && <DigestEdit digest={digest} storeUrl={storeUrl} organizationId={organizationId} onDone={() => setEditing(false)} />}
       <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
         {sendNow.isSuccess && (
           <>

@@ -2,7 +2,7 @@
 
 import { useId, useState } from "react";
 import { useGrantActions, useGrants } from "@/client/queries/grants";
-import { formatDateTime } from "@/shared/format";
+import { YourTime } from "@/components/ui/times";
 import type { GrantItem } from "@/shared/schemas/grant";
 import { Badge, Card } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
@@ -30,10 +30,8 @@ function GrantRow({ grant, onRevoke, pending }: { grant: GrantItem; onRevoke: ()
           )}
         </p>
         <p className="text-slate-600 dark:text-slate-400">
-          Granted <time dateTime={grant.createdAt}>{formatDateTime(grant.createdAt)}</time> · last used{" "}
-          {grant.lastUsedAt ? <time dateTime={grant.lastUsedAt}>{formatDateTime(grant.lastUsedAt)}</time> : "never"} ·{" "}
-          {active ? "expires" : "ended"}{" "}
-          <time dateTime={grant.endedAt ?? grant.expiresAt}>{formatDateTime(grant.endedAt ?? grant.expiresAt)}</time>
+          Granted <YourTime at={grant.createdAt} /> · last used {grant.lastUsedAt ? <YourTime at={grant.lastUsedAt} /> : "never"} ·{" "}
+          {active ? "expires" : "ended"} <YourTime at={grant.endedAt ?? grant.expiresAt} />
         </p>
         <p className="text-slate-600 dark:text-slate-400">
           {grant.dependents === 0

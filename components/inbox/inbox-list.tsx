@@ -5,7 +5,7 @@ import Link from "next/link";
 import { alertMessageSchema } from "@/shared/schemas/alert";
 import type { InboxNotification } from "@/shared/schemas/notification";
 import { alertBadge, whatMovedLines } from "@/shared/alert-message";
-import { formatDateTime } from "@/shared/format";
+import { StoreTime } from "@/components/ui/times";
 import { useInbox, useMarkNotification } from "@/client/queries/notifications";
 import { Button } from "@/components/ui/button";
 import { Badge, Card } from "@/components/ui/card";
@@ -42,7 +42,7 @@ function NotificationItem({ note, stores }: { note: InboxNotification; stores: r
             </span>
           </p>
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            {formatDateTime(note.createdAt)} · <bdi>{storeName(stores, note.storeUrl)}</bdi>
+            <StoreTime at={note.createdAt} storeUrl={note.storeUrl} /> · <bdi>{storeName(stores, note.storeUrl)}</bdi>
             {rule && (
               <>
                 {" "}

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { formatCurrency, formatDateTimeWithZone, formatNumber, formatRelative } from "@/shared/format";
+import { formatCurrency, formatDateTime, formatNumber, formatRelative } from "@/shared/format";
 import { compactChange } from "@/shared/metrics/comparison";
 import { viewSearch, type PortfolioSort, type PortfolioState } from "@/shared/portfolio";
 import type { PortfolioFigures, PortfolioRow, PortfolioStore } from "@/shared/schemas/portfolio";
@@ -75,7 +75,7 @@ function StoreRow({ row, state }: { row: PortfolioStore; state: PortfolioState }
         )}
       </td>
       <td data-label="Figures as of" className={`${cell} whitespace-nowrap`}>
-        <time dateTime={row.asOf} title={formatDateTimeWithZone(row.asOf, row.timeZone)}>
+        <time dateTime={row.asOf} title={formatDateTime(row.asOf, row.timeZone)}>
           {formatRelative(row.asOf)}
         </time>
       </td>

@@ -23,7 +23,7 @@ export function AttributionComparison({
     <Card boundary={{ name: "The attribution comparison", resetKey: firstTouch }} title="Channels under each attribution">
       {/* Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it. */}
       <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Channels under each attribution, table">
-        <table className="w-full min-w-[36rem] text-left text-sm">
+        <table className="cards-on-phone w-full text-left text-sm sm:min-w-[36rem]">
           <caption className="sr-only">Orders and revenue per channel, credited to the conversion and to the first touch</caption>
           <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
             <tr>
@@ -55,11 +55,21 @@ export function AttributionComparison({
                   <th scope="row" className="max-w-xs py-2 pr-3 font-medium">
                     <bdi>{enumLabel(row.channel)}</bdi>
                   </th>
-                  <td className="py-2 pr-3 text-right tabular-nums">{formatNumber(row.conversion?.orders ?? 0)}</td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{formatNumber(row.firstTouch?.orders ?? 0)}</td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{formatCurrency(row.conversion?.revenue ?? 0, currency)}</td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{formatCurrency(row.firstTouch?.revenue ?? 0, currency)}</td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{change === null ? "—" : formatPercent(change, 1, true)}</td>
+                  <td data-label="Orders · conversion" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">
+                    {formatNumber(row.conversion?.orders ?? 0)}
+                  </td>
+                  <td data-label="Orders · first touch" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">
+                    {formatNumber(row.firstTouch?.orders ?? 0)}
+                  </td>
+                  <td data-label="Revenue · conversion" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">
+                    {formatCurrency(row.conversion?.revenue ?? 0, currency)}
+                  </td>
+                  <td data-label="Revenue · first touch" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">
+                    {formatCurrency(row.firstTouch?.revenue ?? 0, currency)}
+                  </td>
+                  <td data-label="First touch vs. conversion" className="py-2 pr-3 text-right tabular-nums max-sm:text-left">
+                    {change === null ? "—" : formatPercent(change, 1, true)}
+                  </td>
                 </tr>
               );
             })}

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ProductMetricsView } from "@/shared/schemas/product-metrics-view";
-import { formatCurrency, formatDate, formatTime } from "@/shared/format";
+import { formatCurrency, formatDate, formatDateTime } from "@/shared/format";
 
 /** The path of the store's Data changes page. */
 const dataChangesPath = (storeUrl: string, organizationId?: string) =>
@@ -26,7 +26,7 @@ export function FreshnessNote({
   if (!view.freshness && !view.restated?.length) return null;
   return (
     <div className="space-y-1 text-sm text-slate-600 dark:text-slate-400">
-      {view.freshness && <p data-testid="figures-as-of">Figures as of {formatTime(view.freshness.asOf, timeZone)}</p>}
+      {view.freshness && <p data-testid="figures-as-of">Figures as of {formatDateTime(view.freshness.asOf, timeZone)}</p>}
       {view.restated?.map((day) => (
         <p key={day.day} role="note">
           <Link href={dataChangesPath(storeUrl, organizationId)} className="font-medium text-indigo-700 underline dark:text-indigo-300">

@@ -54,13 +54,13 @@ export function ProductBreakdown({
             Ad
           </th>
           <th scope="col" className="py-1 pr-3 text-right">
+            Revenue
+          </th>
+          <th scope="col" className="py-1 pr-3 text-right">
             Orders
           </th>
           <th scope="col" className="py-1 pr-3 text-right">
             Units
-          </th>
-          <th scope="col" className="py-1 pr-3 text-right">
-            Revenue
           </th>
         </tr>
       </thead>
@@ -87,9 +87,9 @@ export function ProductBreakdown({
                   </code>
                 )}
               </td>
+              <td className="py-1 pr-3 text-right whitespace-nowrap tabular-nums">{formatCurrency(row.revenue, currency)}</td>
               <td className="py-1 pr-3 text-right whitespace-nowrap tabular-nums">{formatNumber(row.orders)}</td>
               <td className="py-1 pr-3 text-right whitespace-nowrap tabular-nums">{formatNumber(row.units)}</td>
-              <td className="py-1 pr-3 text-right whitespace-nowrap tabular-nums">{formatCurrency(row.revenue, currency)}</td>
             </tr>
           );
         })}

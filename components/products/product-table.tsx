@@ -19,9 +19,10 @@ const STICKY =
 
 const columns: { key: SortColumn; label: string; numeric: boolean }[] = [
   { key: "name", label: "Product", numeric: false },
+  // Revenue beside the product: on a phone it stays in view next to the pinned name.
+  { key: "revenue", label: "Revenue", numeric: true },
   { key: "orders", label: "Orders", numeric: true },
   { key: "units", label: "Units", numeric: true },
-  { key: "revenue", label: "Revenue", numeric: true },
   { key: "averagePrice", label: "Avg. price", numeric: true },
   { key: "revenuePerOrder", label: "Revenue / order", numeric: true },
   { key: "share", label: "Share", numeric: true },

@@ -41,6 +41,10 @@ import { AttributionControl, DateControls, FilterChips, FilterControls } from ".
 const loadCharts = () => import("./charts");
 const ProductCharts = dynamic(loadCharts, { ssr: false, loading: () => <Skeleton lines={6} label="Loading the charts" /> });
 
+/** Whether two attributions' totals agree (they do for a whole store: every order is credited once under each). */
+const sameTotals = (a: ProductMetricsView["totals"], b: ProductMetricsView["totals"]) =>
+  a.orders === b.orders && a.units === b.units && Math.abs(a.revenue - b.revenue) < 0.005;
+
 export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const { state, problems, update } = useViewState();
   const pathname = usePathname();
@@ -173,7 +177,19 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
             <AggregationProgress storeUrl={storeUrl} filters={filters} compare={compare} organizationId={organizationId} />
           )}
           <PanelBoundary name="The key figures" requestId={requestIdOf(view)} resetKey={view}>
-            {state.source === "both" ? (
+            {state.source === "both" && secondary.data && sameTotals(view.totals, secondary.data.totals) ? (
+              // Each order is credited once under either attribution: the store's totals agree, and the channels below differ.
+              <div className="break-words">
+                <KpiCards
+                  title="The same under both attributions: each order is credited once either way; the channels below differ"
+                  totals={view.totals}
+                  series={view.series}
+                  range={range}
+                  comparisons={kpiComparisons}
+                  currency={currency}
+                />
+              </div>
+            ) : state.source === "both" ? (
               <div className="grid grid-cols-1 gap-6 2xl:grid-cols-2">
                 <KpiCards
                   title="Credit to the conversion"

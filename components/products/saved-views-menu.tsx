@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { formatDateTime } from "@/shared/format";
+import { YourTime } from "@/components/ui/times";
 import { ApiRequestError } from "@/client/queries/api-client";
 import { useSavedViewActions, useSavedViews } from "@/client/queries/saved-views";
 import { savedViewNameSchema, type SavedViewItem } from "@/shared/schemas/saved-view";
@@ -100,7 +100,7 @@ function ViewRow({
             {view.name}
           </Link>
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            <Breakable text={view.createdByEmail} /> · <time dateTime={view.createdAt}>{formatDateTime(view.createdAt)}</time>
+            <Breakable text={view.createdByEmail} /> · <YourTime at={view.createdAt} />
           </p>
         </div>
         <div className="flex gap-1">

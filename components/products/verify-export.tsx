@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { buildPath } from "@/shared/url";
 import { exportManifestSchema, type ExportManifest } from "@/shared/schemas/export-manifest";
 import { changesBetween, sha256Hex, type Change, type Figures } from "@/shared/export-verify";
-import { formatCurrency, formatNumber } from "@/shared/format";
+import { formatCurrency, formatDateTime, formatNumber } from "@/shared/format";
 import { dashboardFetch } from "@/client/queries/api-client";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -61,7 +61,7 @@ function VerdictView({ verdict }: { verdict: Verdict }) {
     <div role="status" className="space-y-3 text-sm" data-testid="verdict">
       <p className={intact ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"}>
         {intact
-          ? `The file is exactly the one exported on ${manifest.exported_at.slice(0, 10)} (same SHA-256, ${formatNumber(manifest.row_count)} rows).`
+          ? `The file is exactly the one exported on ${formatDateTime(manifest.exported_at, manifest.time_zone.store_value)} (same SHA-256, ${formatNumber(manifest.row_count)} rows).`
           : "The file is not the one this manifest describes: it was changed after the export, or belongs to another export."}
       </p>
       <p className={stillMatches ? "font-medium text-emerald-800 dark:text-emerald-300" : "font-medium text-amber-800 dark:text-amber-300"}>

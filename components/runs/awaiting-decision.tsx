@@ -1,7 +1,8 @@
 "use client";
 
 import { useDeliveryDecision } from "@/client/queries/runs";
-import { formatDateTimeWithZone } from "@/shared/format";
+import { formatDateTime } from "@/shared/format";
+import { useStoreTimeZone } from "@/components/ui/times";
 import type { AwaitingItem } from "@/shared/schemas/runs";
 import type { ReachStoreItem } from "@/shared/schemas/reach";
 import { Button } from "@/components/ui/button";
@@ -14,7 +15,7 @@ const SENT_BY = { digest: "A digest", alert: "An alert e-mail" } as const;
 /** One `unknown` message: what is known, what to check, and the owner's two decisions. */
 function AwaitingMessage({ item, stores, organizationId }: { item: AwaitingItem; stores: ReachStoreItem[]; organizationId?: string }) {
   const decision = useDeliveryDecision(organizationId);
-  const sentAt = formatDateTimeWithZone(item.createdAt);
+  const sentAt = formatDateTime(item.createdAt, useStoreTimeZone(item.storeUrl, organizationId));
   const press = (kind: "send_again" | "arrived") => decision.run({ storeUrl: item.storeUrl, key: item.key, decision: kind });
   return (
     <li className="space-y-2 py-3 text-sm" aria-label={`${item.subject} to ${item.recipient}`}>

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useOutbox } from "@/client/queries/runs";
-import { formatDateTimeWithZone } from "@/shared/format";
+import { StoreTime } from "@/components/ui/times";
 import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
@@ -29,7 +29,7 @@ export function OutboxView({ organizationId }: { organizationId?: string }) {
         <p className="text-sm text-slate-600 dark:text-slate-400">
           {outbox.data?.smtp
             ? "E-mail goes out by SMTP on this dashboard; messages sent before it was set up are kept here."
-            : "No SMTP server is set up (SMTP_URL), so every message the dashboard would send is kept here, as it would arrive."}
+            : "No mail server is set up for this dashboard, so every message it would send is kept here, as it would arrive. (Whoever runs the dashboard sets the mail server in its settings.)"}
         </p>
       </header>
       <StoreFilter id="outbox-store" stores={outbox.data?.stores} value={store} onChange={setStore} />
@@ -44,7 +44,7 @@ export function OutboxView({ organizationId }: { organizationId?: string }) {
         <Card key={message.key} title={message.subject}>
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
             <bdi>{storeName(outbox.data.stores, message.storeUrl)}</bdi> · To {message.recipient} ·{" "}
-            <time dateTime={message.createdAt}>{formatDateTimeWithZone(message.createdAt)}</time>{" "}
+            <StoreTime at={message.createdAt} storeUrl={message.storeUrl} organizationId={organizationId} />{" "}
             <Badge tone={OUTCOMES[message.outcome].tone}>{OUTCOMES[message.outcome].label}</Badge>
           </p>
           <iframe

@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import { useRuns } from "@/client/queries/runs";
-import { formatDateTimeWithZone } from "@/shared/format";
+import { formatDateTime } from "@/shared/format";
+import { StoreTime, useStoreTimeZone } from "@/components/ui/times";
 import type { DeliveryItem, RunItem } from "@/shared/schemas/runs";
 import { Badge, Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -27,8 +28,8 @@ export const OUTCOMES: Record<DeliveryItem["outcome"], { label: string; tone: "n
 const JOB_NAMES: Record<string, string> = { "digest.send": "Digest", "delivery.resend": "Send again" };
 
 /** What the owner of an `unknown` message decided, as the deliveries list says it. */
-function decisionWords(decision: NonNullable<DeliveryItem["decision"]>): string {
-  const when = formatDateTimeWithZone(decision.at);
+function DecisionWords({ decision, storeUrl }: { decision: NonNullable<DeliveryItem["decision"]>; storeUrl: string }) {
+  const when = formatDateTime(decision.at, useStoreTimeZone(storeUrl));
   return decision.kind === "send_again" ? `Sent again by ${decision.by} on ${when}` : `Marked as arrived by ${decision.by} on ${when}`;
 }
 
@@ -56,7 +57,7 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
         {runs.data && runs.data.runs.length > 0 && (
           // Scrolls sideways on a phone: focusable and named, so a keyboard can scroll it too.
           <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Recent runs (scrolls sideways)">
-            <table className="min-w-full text-sm">
+            <table className="cards-on-phone min-w-full text-sm">
               <caption className="sr-only">Recent runs</caption>
               <thead>
                 <tr className="border-b border-slate-200 dark:border-slate-800">
@@ -70,7 +71,7 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                     Outcome
                   </th>
                   <th scope="col" className={cell}>
-                    Attempts
+                    Tries
                   </th>
                   <th scope="col" className={cell}>
                     Started
@@ -86,19 +87,21 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                     <th scope="row" className={`${cell} font-medium`}>
                       {JOB_NAMES[run.name] ?? run.name} #{run.id}
                     </th>
-                    <td className={`${cell} break-words`}>
+                    <td data-label="Store" className={`${cell} break-words`}>
                       <bdi>{storeName(runs.data.stores, run.storeUrl)}</bdi>
                     </td>
-                    <td className={cell}>
+                    <td data-label="Outcome" className={cell}>
                       <Badge tone={RUN_STATES[run.state].tone}>{RUN_STATES[run.state].label}</Badge>
                     </td>
-                    <td className={cell}>
-                      {run.attempts} of {run.maxAttempts}
+                    <td data-label="Tries" className={cell}>
+                      {run.attempts} of at most {run.maxAttempts}
                     </td>
-                    <td className={cell}>
-                      {run.startedAt ? <time dateTime={run.startedAt}>{formatDateTimeWithZone(run.startedAt)}</time> : "—"}
+                    <td data-label="Started" className={cell}>
+                      {run.startedAt ? <StoreTime at={run.startedAt} storeUrl={run.storeUrl} organizationId={organizationId} /> : "—"}
                     </td>
-                    <td className={`${cell} break-words`}>{run.detail ?? ""}</td>
+                    <td data-label="Detail" className={`${cell} break-words`}>
+                      {run.detail ?? ""}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -118,10 +121,14 @@ export function RunsView({ organizationId }: { organizationId?: string }) {
                 <p className="break-words text-slate-600 dark:text-slate-400">
                   <bdi>{storeName(runs.data.stores, delivery.storeUrl)}</bdi> · To {delivery.recipient} ·{" "}
                   {delivery.channel === "outbox" ? "Outbox" : "SMTP"} ·{" "}
-                  <time dateTime={delivery.updatedAt}>{formatDateTimeWithZone(delivery.updatedAt)}</time>
+                  <StoreTime at={delivery.updatedAt} storeUrl={delivery.storeUrl} organizationId={organizationId} />
                   {delivery.detail ? ` · ${delivery.detail}` : ""}
                 </p>
-                {delivery.decision && <p className="break-words">{decisionWords(delivery.decision)}</p>}
+                {delivery.decision && (
+                  <p className="break-words">
+                    <DecisionWords decision={delivery.decision} storeUrl={delivery.storeUrl} />
+                  </p>
+                )}
               </li>
             ))}
           </ul>

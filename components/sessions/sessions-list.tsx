@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDateTime } from "@/shared/format";
+import { YourTime } from "@/components/ui/times";
 import { useEndSessions, useSessions } from "@/client/queries/sessions";
 import type { SessionListItem } from "@/shared/schemas/sessions";
 import { describeUserAgent } from "@/shared/user-agent";
@@ -26,8 +26,7 @@ function SessionRow({ session, onEnd, pending }: { session: SessionListItem; onE
           · <Breakable text={session.userEmail} />
         </p>
         <p className="text-xs text-slate-500 dark:text-slate-400">
-          Signed in <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time> · last active{" "}
-          <time dateTime={session.lastSeenAt}>{formatDateTime(session.lastSeenAt)}</time>
+          Signed in <YourTime at={session.createdAt} /> · last active <YourTime at={session.lastSeenAt} />
         </p>
       </div>
       <Button

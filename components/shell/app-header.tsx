@@ -9,6 +9,8 @@ import { Button } from "@/components/ui/button";
 import { InboxLink } from "./inbox-link";
 import { OperationsLinksWithoutScript, OperationsMenu } from "./operations-menu";
 import { useCurrentStore } from "./current-store";
+import { StoreSwitcher } from "./store-switcher";
+import { ShortcutsHelp } from "./shortcuts-help";
 
 function HeaderLink({ href, current, children }: { href: string; current: boolean; children: ReactNode }) {
   return (
@@ -28,6 +30,8 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
   const store = useCurrentStore(session.stores.map((reachable) => reachable.url));
   const storeBase = store ? `/stores/${encodeURIComponent(store)}` : "";
   const ring = new Set([...session.stores.map((reachable) => reachable.url), ...(session.keys ?? []).flatMap((key) => key.storeUrls)]);
+  // The organization of the store in view (the key that reaches it), not the signed-in key's.
+  const organization = (store && session.keys?.find((key) => key.storeUrls.includes(store))?.organization) || session.organization;
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <a
@@ -57,6 +61,7 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
               </HeaderLink>
             </>
           )}
+          <StoreSwitcher stores={[...ring]} current={store} />
           <InboxLink current={pathname === "/inbox"} />
           <OperationsMenu pathname={pathname} />
           <OperationsLinksWithoutScript />
@@ -64,20 +69,18 @@ export function AppHeader({ session }: { session: SessionSummaryView }) {
         <div className="ml-auto flex min-w-0 items-center gap-3 text-sm">
           {/* Names can be of any length: one line each, in full on hover. */}
           <span className="hidden min-w-0 max-w-md text-right sm:block">
-            <span
-              className="block truncate font-medium"
-              title={`${session.user.name}${session.organization ? ` · ${session.organization.name}` : ""}`}
-            >
+            <span className="block truncate font-medium" title={`${session.user.name}${organization ? ` · ${organization.name}` : ""}`}>
               <bdi>{session.user.name}</bdi>
-              {session.organization && (
-                <span className="font-normal text-slate-500 dark:text-slate-400">
+              {organization && (
+                <span className="font-normal text-slate-500 dark:text-slate-400" data-testid="header-organization">
                   {" "}
-                  · <bdi>{session.organization.name}</bdi>
+                  · <bdi>{organization.name}</bdi>
                 </span>
               )}
             </span>
             <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{session.user.email}</span>
           </span>
+          <ShortcutsHelp />
           <Button variant="secondary" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
             Sign out
           </Button>

@@ -140,7 +140,7 @@ export function SignInForm({ next, notice, refusal: serverRefusal, demoKeys }: S
               <p>{refusal.text}</p>
               {refusal.requestId && (
                 <p className="mt-1 text-xs">
-                  Request ID:{" "}
+                  Reference for support:{" "}
                   <code className="font-mono" data-testid="request-id">
                     {refusal.requestId}
                   </code>

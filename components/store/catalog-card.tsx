@@ -1,9 +1,18 @@
 import type { ReactNode } from "react";
-import { formatCountry, formatDateTimeWithZone, formatNumber, formatRelative } from "@/shared/format";
+import { formatCountry, formatDateTime, formatNumber, formatRelative } from "@/shared/format";
 import { fieldLabel, statusWords } from "@/shared/words";
 import { Badge, DescriptionList } from "@/components/ui/card";
 import { Breakable } from "@/components/ui/breakable";
 import { GenericValue } from "@/components/ui/generic-value";
+
+/** A catalog last synchronized longer ago than this is flagged: its products may be out of date on the platform. */
+const STALE_SYNC_MS = 7 * 86_400_000;
+
+/** When a catalog last synchronized, if that is more than a week before `now` (else null). */
+export function staleSync(catalog: Catalog, now: number = Date.now()): string | null {
+  const synced = typeof catalog.lastSyncedAt === "string" ? Date.parse(catalog.lastSyncedAt) : Number.NaN;
+  return !Number.isNaN(synced) && now - synced > STALE_SYNC_MS ? formatRelative(synced, now) : null;
+}
 
 /** Platforms whose names are not plain words. */
 const PROVIDERS: Record<string, string> = {
@@ -39,9 +48,12 @@ function knownFields(catalog: Catalog, timeZone: string | undefined) {
       key: "lastSyncedAt",
       label: "Last synced",
       value: (
-        <time dateTime={synced}>
-          {formatDateTimeWithZone(synced, timeZone)} ({formatRelative(synced)})
-        </time>
+        <>
+          <time dateTime={synced}>
+            {formatDateTime(synced, timeZone)} ({formatRelative(synced)})
+          </time>{" "}
+          {staleSync(catalog) && <Badge tone="warn">Over a week old</Badge>}
+        </>
       ),
     });
   }

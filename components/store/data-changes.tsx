@@ -74,7 +74,7 @@ export function DataChanges({ storeUrl, organizationId }: { storeUrl: string; or
         <EmptyState title="No data changes">
           {changes.data.watching
             ? "No past day of this store has changed since the dashboard read it."
-            : "This dashboard does not store past days (its day rollups are off), so it cannot see when one changes afterwards."}
+            : "This dashboard does not keep a copy of past days' figures, so it cannot see when one changes afterwards."}
         </EmptyState>
       ) : (
         <ul className="space-y-3">

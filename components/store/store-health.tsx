@@ -10,7 +10,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
 import { statusWords } from "@/shared/words";
-import { catalogName, catalogStatusTone } from "./catalog-card";
+import { catalogName, catalogStatusTone, staleSync } from "./catalog-card";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -33,7 +33,10 @@ const text = (value: unknown) => (typeof value === "string" && value.trim() ? va
  * a catalog whose card says Active is never shown as failing here; an error the platform
  * reported beside that status is quoted as its last error.
  */
-function catalogHealth(catalogs: readonly Record<string, unknown>[]): { tone: "good" | "warn" | "bad"; line: string }[] {
+export function catalogHealth(
+  catalogs: readonly Record<string, unknown>[],
+  now = Date.now(),
+): { tone: "good" | "warn" | "bad"; line: string }[] {
   if (catalogs.length === 0) return [{ tone: "warn", line: "No catalog connections: products are not synchronized with any platform." }];
   return catalogs.map((catalog) => {
     const name = catalogName(catalog);
@@ -41,6 +44,13 @@ function catalogHealth(catalogs: readonly Record<string, unknown>[]): { tone: "g
     const error = text(catalog.errorMessage);
     const tone = catalogStatusTone(status) ?? (error ? "bad" : "warn");
     const state = status ? statusWords(status) : "State unknown";
+    const stale = staleSync(catalog, now);
+    // An active catalog that has not synchronized for over a week is not fine: its products may be out of date.
+    if (tone === "good" && stale)
+      return {
+        tone: "warn",
+        line: `${name}: ${state}, but not synchronized for over a week (its last sync: ${stale}): its products may be out of date.`,
+      };
     if (tone === "good") return { tone, line: `${name}: ${state}, synchronizing${error ? `; its last error: ${error}` : ""}.` };
     return { tone, line: `${name}: ${state}${error ? ` — ${error}` : ""}.` };
   });

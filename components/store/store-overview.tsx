@@ -12,6 +12,7 @@ import { Breakable } from "@/components/ui/breakable";
 import { PacingCard } from "@/components/metrics/pacing-card";
 import { StoreHealth } from "./store-health";
 import { StorePulse } from "./store-pulse";
+import { RollupLine } from "./rollup-line";
 
 export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const profile = useStoreProfile(storeUrl, organizationId);
@@ -21,6 +22,7 @@ export function StoreOverview({ storeUrl, organizationId }: { storeUrl: string; 
       {/* The overview opens on numbers: the last week first, then what keeps them flowing. */}
       {profile.isSuccess && (
         <div className="space-y-6 lg:col-span-2">
+          <RollupLine storeUrl={storeUrl} organizationId={organizationId} timeZone={interpretTimeZone(profile.data.timezone).zone} />
           <StorePulse
             storeUrl={storeUrl}
             organizationId={organizationId}

@@ -26,7 +26,7 @@ export function ActionNotice({ notice, onDismiss }: { notice: Notice; onDismiss:
         <p>{notice.text}</p>
         {notice.requestId && (
           <p className="mt-1 text-xs">
-            Request ID:{" "}
+            Reference for support:{" "}
             <code className="select-all font-mono" data-testid="request-id">
               {notice.requestId}
             </code>

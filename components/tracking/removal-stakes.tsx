@@ -51,6 +51,12 @@ export function RemovalStakes({
       className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm dark:border-amber-900 dark:bg-amber-950/40"
     >
       <h3 className="mb-1 font-medium">What {name} is credited with at this store</h3>
+      {!connection.enabled && (
+        <p className="mb-1" data-testid="stakes-disabled">
+          This connection is disabled and sends nothing now: the figures below come from {name}&apos;s other connections or from before it
+          was disabled, and this removal does not take them away.
+        </p>
+      )}
       {metrics.isPending ? (
         <Skeleton lines={2} label={`Loading the orders attributed to ${name}`} />
       ) : metrics.isError ? (
@@ -78,7 +84,9 @@ export function RemovalStakes({
       <p className="mt-2 font-medium" data-testid="remaining-connection">
         {others.length > 0
           ? `Another enabled ${name} connection remains: ${others.map((other) => other.name).join(", ")}.`
-          : `No other enabled ${name} connection remains: after this removal, ${name} receives no events from this store.`}
+          : connection.enabled
+            ? `No other enabled ${name} connection remains: after this removal, ${name} receives no events from this store.`
+            : `No ${name} connection of this store is enabled: ${name} receives no events from it now, with or without this one.`}
       </p>
     </section>
   );

@@ -186,11 +186,19 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
               <strong>{removal.connection.name}</strong> ({removal.connection.channel}, pixel{" "}
               <span className="font-mono">{removal.connection.pixel}</span>) will be removed from {storeUrl}.
             </p>
-            <p>
-              The store stops sending its events ({removal.connection.settings.eventSettings.includeEvents.join(", ") || "none configured"})
-              to {removal.connection.channel}. Conversions from then on are not reported to that platform, and its campaigns optimize
-              without them. This cannot be undone here.
-            </p>
+            {removal.connection.enabled ? (
+              <p>
+                The store stops sending its events (
+                {removal.connection.settings.eventSettings.includeEvents.join(", ") || "none configured"}) to {removal.connection.channel}.
+                Conversions from then on are not reported to that platform, and its campaigns optimize without them. This cannot be undone
+                here.
+              </p>
+            ) : (
+              <p data-testid="disabled-stakes">
+                This connection is disabled: it sends nothing to {removal.connection.channel} now, so removing it stops no events. Its
+                settings are lost, and it cannot be enabled again after the removal. This cannot be undone here.
+              </p>
+            )}
           </>
         )}
       </ConfirmDialog>

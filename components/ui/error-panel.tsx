@@ -1,6 +1,6 @@
 "use client";
 
-import { errorWords } from "@/shared/error-words";
+import { errorWords, plainServiceWords } from "@/shared/error-words";
 import { ApiRequestError } from "@/client/queries/api-client";
 import { Button } from "./button";
 
@@ -62,11 +62,11 @@ export function ErrorPanel({ error, onRetry }: { error: unknown; onRetry?: () =>
       className="rounded-lg border border-rose-200 bg-rose-50 p-4 text-rose-950 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-100"
     >
       <p className="font-semibold">{title}</p>
-      <p className="mt-1 text-sm">{message}</p>
+      <p className="mt-1 text-sm">{plainServiceWords(message)}</p>
       <p className="mt-1 text-sm text-rose-800 dark:text-rose-200">{advice}</p>
       {requestId && (
         <p className="mt-2 text-xs">
-          Request ID:{" "}
+          Reference for support:{" "}
           <code className="select-all rounded bg-rose-100 px-1 py-0.5 font-mono dark:bg-rose-900/60" data-testid="request-id">
             {requestId}
           </code>

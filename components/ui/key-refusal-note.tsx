@@ -1,4 +1,5 @@
-import { formatDateTime } from "@/shared/format";
+import { YourTime } from "@/components/ui/times";
+import { plainServiceWords } from "@/shared/error-words";
 import type { KeyRefusal } from "@/shared/schemas/session";
 
 /**
@@ -27,10 +28,9 @@ export function KeyRefusalNote({
       className="rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
     >
       <p className="font-semibold">
-        {what} is unavailable with this API key: this key was refused {what.toLowerCase()} on{" "}
-        <time dateTime={refusal.refusedAt}>{formatDateTime(refusal.refusedAt)}</time>.
+        {what} is unavailable with this API key: this key was refused {what.toLowerCase()} on <YourTime at={refusal.refusedAt} />.
       </p>
-      <p className="mt-1">The analytics service answered: “{refusal.message}”</p>
+      <p className="mt-1">The analytics service answered: “{plainServiceWords(refusal.message)}”</p>
       <p className="mt-1 text-xs">
         The service does not list what a key may do, so this is what it answered last time. Sign in with a key that has this permission.
       </p>

@@ -51,7 +51,7 @@ export class PanelBoundary extends Component<PanelBoundaryProps, PanelBoundarySt
         </p>
         {requestId && (
           <p className="mt-2 text-xs">
-            Request ID:{" "}
+            Reference for support:{" "}
             <code className="select-all rounded bg-rose-100 px-1 py-0.5 font-mono dark:bg-rose-900/60" data-testid="request-id">
               {requestId}
             </code>

@@ -14,8 +14,8 @@ import {
   type AttemptKey,
   type Settlement,
   type StoredAnswer,
-} from "@/server/db/idempotency";
-import { keyLabel } from "@/server/db/key-identity";
+} from "@/server/actions/idempotency";
+import { keyLabel } from "@/server/auth/key-identity";
 import { ActionError, OutcomeUnknown } from "./errors";
 import { sendAndClassify, type Classified } from "./outcome";
 

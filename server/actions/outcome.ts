@@ -4,7 +4,7 @@ import type { AuditAction } from "@/shared/schemas/activity";
 import { cloneCampaignResponseSchema } from "@/shared/schemas/campaign-clone";
 import { apiErrorSchema } from "@/shared/schemas/error";
 import { trackingConnectionDeleteSchema } from "@/shared/schemas/tracking-connection";
-import type { StoredAnswer } from "@/server/db/idempotency";
+import type { StoredAnswer } from "@/server/actions/idempotency";
 import { UpstreamFailure } from "@/server/upstream/client";
 
 /**

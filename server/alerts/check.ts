@@ -8,9 +8,7 @@ import type { AlertRuleInput, JudgedPeriod, WhatMoved } from "@/shared/schemas/a
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import type { UpstreamClient } from "@/server/upstream/client";
 import type { PeriodSums, RunReads, Summary } from "./reads";
-
-const DAY_MS = 86_400_000;
-const shiftDate = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+import { addDays } from "@/shared/days";
 
 /** What a check needs besides the rule: the upstream (session or grant), the run's shared reads, and the saved view's query. */
 interface CheckContext {
@@ -36,7 +34,7 @@ export interface RuleCheck extends JudgedPeriod {
  */
 export function lastCompletePeriod(granularity: "day" | "hour", timeZone: string, now: Date): string {
   const zone = interpretTimeZone(timeZone).zone;
-  if (granularity === "day") return shiftDate(epochMsToZonedLocal(now.getTime(), zone).slice(0, 10), -1);
+  if (granularity === "day") return addDays(epochMsToZonedLocal(now.getTime(), zone).slice(0, 10), -1);
   const local = epochMsToZonedLocal(now.getTime() - 3_600_000, zone);
   return `${local.slice(0, 10)} ${local.slice(11, 13)}:00`;
 }
@@ -107,7 +105,7 @@ function explain(rule: AlertRuleInput, summary: Summary, period: string, history
 }
 
 async function readFor(rule: AlertRuleInput, context: CheckContext, firstPeriod: string, lastPeriod: string): Promise<Summary> {
-  const startDate = shiftDate(firstPeriod.slice(0, 10), -7 * MAX_WEEKS);
+  const startDate = addDays(firstPeriod.slice(0, 10), -7 * MAX_WEEKS);
   const filters = ruleFilters(rule, context.savedViewSearch, startDate, lastPeriod.slice(0, 10));
   // Hourly rules need hour sums, which the day rollups do not keep: they read the upstream's rows.
   return rule.granularity === "day"
@@ -161,11 +159,11 @@ export async function backtestRule(
   const last = lastCompletePeriod(rule.granularity, timezone, now);
   const lastDate = last.slice(0, 10);
   const days = rule.granularity === "hour" ? 7 : BACKTEST_DAYS;
-  const firstDate = shiftDate(lastDate, 1 - days);
+  const firstDate = addDays(lastDate, 1 - days);
   const summary = await readFor(rule, context, firstDate, lastDate);
   const periods: JudgedPeriod[] = [];
   for (let offset = 0; offset < days; offset++) {
-    const date = shiftDate(firstDate, offset);
+    const date = addDays(firstDate, offset);
     const keys = rule.granularity === "day" ? [date] : Array.from({ length: 24 }, (_, h) => `${date} ${String(h).padStart(2, "0")}:00`);
     for (const key of keys) {
       if (key > last) break;

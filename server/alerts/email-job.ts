@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { AlertMessageInput } from "@/shared/schemas/alert";
 import { alertRuleInputSchema } from "@/shared/schemas/alert";
 import { alertTitle, whatMovedLines } from "@/shared/alert-message";
-import { getRule } from "@/server/db/alert-rules";
+import { getRule } from "@/server/alerts/rules";
 import { database, type Db } from "@/server/db/database";
 import { deliverMail, publicOrigin } from "@/server/delivery/mail";
 import { alertEmailHtml } from "./email";

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { describeDemo } from "@/demo-upstream/describe";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
-import { createRule, deleteRule, getRule } from "@/server/db/alert-rules";
+import { createRule, deleteRule, getRule } from "@/server/alerts/rules";
 import { database, type Db } from "@/server/db/database";
 import { acrossStores, reachDb } from "@/server/db/reach";
-import { createView, softDeleteView } from "@/server/db/saved-views";
-import { listNotifications } from "@/server/db/notifications";
+import { createView, softDeleteView } from "@/server/saved-views/repository";
+import { listNotifications } from "@/server/alerts/notifications";
 import { listDeliveries } from "@/server/delivery/ledger";
 import { suppress, unsuppressed } from "@/server/delivery/suppressions";
 import { unsubscribePage } from "@/server/routes/unsubscribe";

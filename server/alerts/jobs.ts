@@ -1,6 +1,6 @@
 import "server-only";
 import { settings } from "@/server/config/settings";
-import { listRulesToCheck, type StoredRule } from "@/server/db/alert-rules";
+import { listRulesToCheck, type StoredRule } from "@/server/alerts/rules";
 import { z } from "zod";
 import { database } from "@/server/db/database";
 import { acrossStores, inReach } from "@/server/db/reach";

@@ -74,7 +74,7 @@ export class RunReads {
    * each summing its own channel and products; otherwise the upstream's rows, as `summary`.
    */
   daySummary(upstream: UpstreamClient, storeUrl: string, filters: MetricsFilters): Promise<Summary> {
-    if (!this.rollups || !rollupFilterOf(filters, this.rollups.filterKeys)) return this.summary(upstream, storeUrl, filters);
+    if (!this.rollups || !rollupFilterOf(filters)) return this.summary(upstream, storeUrl, filters);
     const { startDate, endDate, dimension_source } = filters;
     // The row filters only the upstream applies choose the rollups' key; channel and products are summed from its cells.
     const range = { startDate, endDate, ...(dimension_source ? { dimension_source } : {}), ...upstreamRowFilters(filters) };

@@ -3,10 +3,10 @@ import { alertRuleInputSchema, type AlertMessageInput, type AlertRuleInput, type
 import { deletedViewWords } from "@/shared/paused-rule";
 import { alertTitle, slackBody } from "@/shared/alert-message";
 import { storedViewSearch } from "@/shared/schemas/saved-view";
-import { markChecked, openEpisode, openEpisodeOf, resolveEpisode, type StoredRule } from "@/server/db/alert-rules";
+import { markChecked, openEpisode, openEpisodeOf, resolveEpisode, type StoredRule } from "@/server/alerts/rules";
 import type { Db } from "@/server/db/database";
-import { addNotification, notePausedRule, recordWebhookAttempt, type Notification } from "@/server/db/notifications";
-import { findView } from "@/server/db/saved-views";
+import { addNotification, notePausedRule, recordWebhookAttempt, type Notification } from "@/server/alerts/notifications";
+import { findView } from "@/server/saved-views/repository";
 import { logException } from "@/server/observability/log";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { checkRule, lastCompletePeriod, type RuleCheck } from "./check";

@@ -4,7 +4,7 @@ import { alertRuleInputSchema, alertMessageSchema } from "@/shared/schemas/alert
 import { slackBody } from "@/shared/alert-message";
 import { settings } from "@/server/config/settings";
 import { database, type Db } from "@/server/db/database";
-import { recordWebhookAttempt } from "@/server/db/notifications";
+import { recordWebhookAttempt } from "@/server/alerts/notifications";
 import { publicOrigin } from "@/server/delivery/mail";
 import { enqueue, registerJob, type RunningJob } from "@/server/jobs/queue";
 import { deliverWebhook } from "./webhook";

@@ -32,7 +32,7 @@ const sessionDataSchema = sessionSummarySchema.omit({ keys: true }).extend({
     .array(ringKeySchema)
     .max(RING_LIMIT - 1)
     .optional(),
-  /** The ring's version this cookie was sealed with (server/db/session-keys.ts, `changeRing`); absent: 0. */
+  /** The ring's version this cookie was sealed with (server/auth/session-keys.ts, `changeRing`); absent: 0. */
   ringVersion: z.number().int().min(0).optional(),
 });
 export type SessionData = z.infer<typeof sessionDataSchema>;

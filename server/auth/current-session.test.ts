@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { database } from "@/server/db/database";
-import { listRefusals, rememberRefusal } from "@/server/db/key-refusals";
-import { createSession, getSession } from "@/server/db/sessions";
+import { listRefusals, rememberRefusal } from "@/server/auth/key-refusals";
+import { createSession, getSession } from "@/server/auth/sessions";
 import { resolveSession } from "./current-session";
 import { newSessionData, sealSession } from "./cookie";
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { settings } from "@/server/config/settings";
 import { database } from "@/server/db/database";
-import { adoptLegacyRows, isLegacyFingerprint, keyFingerprint, legacyFingerprints } from "@/server/db/key-identity";
-import { getSession, sessionState, touchIntervalSeconds, touchSession, type SessionRow } from "@/server/db/sessions";
-import { sessionKeyRows } from "@/server/db/session-keys";
+import { adoptLegacyRows, isLegacyFingerprint, keyFingerprint, legacyFingerprints } from "@/server/auth/key-identity";
+import { getSession, sessionState, touchIntervalSeconds, touchSession, type SessionRow } from "@/server/auth/sessions";
+import { sessionKeyRows } from "@/server/auth/session-keys";
 import { activeRing, type SessionKey } from "./ring";
 import { parseEndedReason, type EndedReason } from "./ended";
 import { unsealSession, type SessionData } from "./cookie";
@@ -17,7 +17,7 @@ export interface ActiveSession {
 }
 
 /**
- * The key's identity in the database (server/db/key-identity.ts). The first time a key is seen
+ * The key's identity in the database (server/auth/key-identity.ts). The first time a key is seen
  * with rows written under an older fingerprint (keyed by a session secret), they are moved to it.
  */
 export async function fingerprintOf(apiKey: string): Promise<string> {
@@ -39,7 +39,9 @@ function endedReason(row: SessionRow, state: "revoked" | "expired" | "idle"): En
  * upstream 401), within the absolute and idle limits as they are set now. Use moves "last
  * seen" at most once a minute. `ended` says why a readable cookie no longer counts.
  */
-export async function resolveSession(sealed: string | undefined): Promise<{ session?: ActiveSession; ended?: EndedReason }> {
+export async function resolveSession(
+  sealed: string | undefined,
+): Promise<{ session?: ActiveSession; ended?: EndedReason | "ring_changed" }> {
   const data = await unsealSession(sealed);
   if (!data) return {};
   const db = await database();
@@ -50,8 +52,10 @@ export async function resolveSession(sealed: string | undefined): Promise<{ sess
   const { ttlSeconds, idleSeconds } = settings().session;
   const state = sessionState(row, now, { ttlSeconds, idleSeconds });
   if (state !== "active") return { ended: endedReason(row, state) };
-  // A copy of the cookie sealed before the ring last changed no longer counts.
-  if ((data.ringVersion ?? 0) !== row.ringVersion) return { ended: "session_revoked" };
+  // A copy of the cookie sealed before the ring last changed no longer counts. The session
+  // lives on: a request that left before the change answers after it, and its answer must not
+  // end the session for the browser, which already holds the newer cookie.
+  if ((data.ringVersion ?? 0) !== row.ringVersion) return { ended: "ring_changed" };
   const interval = touchIntervalSeconds(idleSeconds);
   // One read per request: the write happens only when "last seen" is old enough.
   if (now.getTime() - row.lastSeenAt.getTime() >= interval * 1000) await touchSession(db, row.id, now, interval);

@@ -3,7 +3,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { database, DatabaseUnavailable } from "@/server/db/database";
-import { takeDropNotices } from "@/server/db/session-keys";
+import { takeDropNotices } from "@/server/auth/session-keys";
 import { resolveSession } from "./current-session";
 import { parseEndedReason, SESSION_ENDED_COOKIE } from "./ended";
 import { joinSessionParts, type SessionSummary } from "./cookie";
@@ -33,7 +33,9 @@ export async function requirePageSession(returnTo: string): Promise<SessionSumma
   if ("unavailable" in read) redirect(`/unavailable?next=${encodeURIComponent(returnTo)}`);
   const { session, ended } = read;
   if (!session) {
-    const reason = ended ?? parseEndedReason((await cookies()).get(SESSION_ENDED_COOKIE)?.value);
+    // A page is asked for with the browser's newest cookie: an older copy here is one kept elsewhere.
+    const reason =
+      (ended === "ring_changed" ? "session_revoked" : ended) ?? parseEndedReason((await cookies()).get(SESSION_ENDED_COOKIE)?.value);
     redirect(`/sign-in?${reason ? `reason=${reason}&` : ""}next=${encodeURIComponent(returnTo)}`);
   }
   return summarizeSession(session);

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/server/db/database";
-import { keyFingerprint, keyLabel } from "@/server/db/key-identity";
-import { dropKeyEverywhere, type SessionKeyRow } from "@/server/db/session-keys";
+import { keyFingerprint, keyLabel } from "@/server/auth/key-identity";
+import { dropKeyEverywhere, type SessionKeyRow } from "@/server/auth/session-keys";
 import { database } from "@/server/db/database";
 import { unauthorizedCode } from "@/server/upstream/errors";
 import { UpstreamHttpError, upstreamClient, type UpstreamClient } from "@/server/upstream/client";
@@ -13,7 +13,7 @@ import { summarize, type RingKeyData, type SessionData, type SessionSummary } fr
  * The key ring: one person's session holds the keys of several stores, none of them first: each
  * key carries its own fingerprint, taken from the key itself. Each key is sealed in the cookie;
  * the database holds each key's fingerprint, and a key counts only while its row there is active
- * (server/db/session-keys.ts).
+ * (server/auth/session-keys.ts).
  */
 export interface SessionKey extends RingKeyData {
   fingerprint: string;

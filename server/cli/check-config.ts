@@ -7,7 +7,7 @@
  * `--offline` skips the connections; `--format markdown` prints the settings reference
  * (docs/configuration.md) and checks nothing.
  */
-import { SETTING_DOCS, settingsMarkdown } from "@/server/config/reference";
+import { SETTING_DOCS, settingsMarkdown } from "@/server/config/markdown";
 import { setProcessMode, settingProblems, settings } from "@/server/config/settings";
 import { maskedUrl } from "@/server/config/fields";
 import { probeDatabase, probeSmtp, probeUpstream, type ProbeResult } from "./probes";

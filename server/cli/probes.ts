@@ -2,7 +2,7 @@ import "server-only";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import nodemailer from "nodemailer";
-import { webhookOriginProblem } from "@/server/db/alert-rules";
+import { webhookOriginProblem } from "@/server/alerts/rules";
 import { DataDirInUse } from "@/server/db/data-dir-lock";
 import { openDatabase, type Db } from "@/server/db/database";
 import { describeOpenFailure } from "@/server/db/open-failure";

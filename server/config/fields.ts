@@ -1,11 +1,32 @@
 import "server-only";
 import { z } from "zod";
 
-/** The kinds of value a setting holds, each checked with a message that names the setting. */
+/**
+ * The kinds of value a setting holds, each checked with a message that names the setting, and
+ * each carrying in its `.meta()` what docs/configuration.md and check-config print: the default
+ * and the bounds here, the description (and what production asks) where the setting is declared.
+ */
+
+declare module "zod" {
+  interface GlobalMeta {
+    /** What the setting is when unset, as printed. */
+    default?: string;
+    /** What production asks of it. */
+    production?: string;
+    /** Masked by check-config. */
+    secret?: boolean;
+    min?: number;
+    max?: number;
+  }
+}
+
+/** A titled group of settings, as docs/configuration.md shows them. */
+export const group = <S extends z.ZodRawShape>(title: string, intro: string, shape: S) => ({ title, intro, shape });
 
 /** A whole number with no default: undefined when unset. */
-export const optionalWholeNumber = (name: string, { min = 1, max = 2_147_483_647 }: { min?: number; max?: number } = {}) =>
-  z
+export const optionalWholeNumber = (name: string, range: { min?: number; max?: number } = {}) => {
+  const { min = 1, max = 2_147_483_647 } = range;
+  return z
     .string()
     .optional()
     .transform((raw, context) => {
@@ -16,10 +37,14 @@ export const optionalWholeNumber = (name: string, { min = 1, max = 2_147_483_647
         return z.NEVER;
       }
       return value;
-    });
+    })
+    .meta({ default: "none", min, max: range.max });
+};
 
 export const wholeNumber = (name: string, fallback: number, range: { min?: number; max?: number } = {}) =>
-  optionalWholeNumber(name, range).transform((value) => value ?? fallback);
+  optionalWholeNumber(name, range)
+    .transform((value) => value ?? fallback)
+    .meta({ default: `\`${fallback}\``, min: range.min ?? 1, max: range.max });
 
 /** Secrets separated by commas, newest first, each at least `minLength` characters ("secret number 2 is 12 characters long"). */
 export const secretList = (name: string, noun: string, minLength: number) =>
@@ -39,7 +64,8 @@ export const secretList = (name: string, noun: string, minLength: number) =>
         });
       }
       return secrets;
-    });
+    })
+    .meta({ secret: true });
 
 /** A URL that may hold a password: checked for its protocol and host, never echoed in the message. */
 export const urlWithCredentials = (protocol: RegExp, message: string) =>
@@ -56,7 +82,8 @@ export const urlWithCredentials = (protocol: RegExp, message: string) =>
       }
       if (!url || !protocol.test(url.protocol) || !url.hostname) context.addIssue({ code: "custom", message });
       return raw;
-    });
+    })
+    .meta({ secret: true });
 
 export const flag = (name: string) =>
   z
@@ -67,7 +94,15 @@ export const flag = (name: string) =>
       if (raw === "1") return true;
       context.addIssue({ code: "custom", message: `${name} must be 1 or 0, got "${raw}".` });
       return z.NEVER;
-    });
+    })
+    .meta({ default: "off" });
+
+/** 1, 0 or unset (undefined): for a setting whose default depends on others. */
+export const onOff = (name: string) =>
+  z
+    .enum(["1", "0", ""], { message: `${name} must be 1, 0 or unset.` })
+    .optional()
+    .transform((raw) => (raw === "1" ? true : raw === "0" ? false : undefined));
 
 export const oneOf = <const T extends readonly [string, ...string[]]>(name: string, values: T, fallback: T[number]) =>
   z
@@ -78,7 +113,8 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(name: stri
       if ((values as readonly string[]).includes(raw)) return raw as T[number];
       context.addIssue({ code: "custom", message: `${name} must be one of ${values.join(", ")}, got "${raw}".` });
       return z.NEVER;
-    });
+    })
+    .meta({ default: `\`${fallback}\`` });
 
 /**
  * A URL (or what was meant as one) as it may be printed: its user and password, and every value
@@ -117,7 +153,8 @@ export const host = (name: string, fallback: string) =>
         return z.NEVER;
       }
       return raw.trim();
-    });
+    })
+    .meta({ default: `\`${fallback}\`` });
 
 export function safeJson(text: string): unknown {
   try {

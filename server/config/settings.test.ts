@@ -34,14 +34,14 @@ describe("the settings", () => {
       ROLLUP_FRESH_DAYS: undefined,
       ROLLUP_REVALIDATE_SECONDS: undefined,
       ROLLUP_BUDGET_MB: undefined,
-      ROLLUP_FILTER_KEYS: undefined,
+      ROLLUP_FILL_CONCURRENCY: undefined,
     });
     expect(settings().rollups).toMatchObject({
       enabled: true,
       freshDays: 3,
       revalidateSeconds: 86_400,
       budgetBytes: 2048 * 1024 * 1024,
-      filterKeys: 50,
+      fillConcurrency: 1,
     });
     production({ DATABASE_URL: undefined, EMBEDDED_DATABASE: "1" });
     expect(settings().rollups.enabled).toBe(false);
@@ -53,10 +53,12 @@ describe("the settings", () => {
     expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUPS/)]);
     production({ ROLLUPS: undefined, ROLLUP_BUDGET_MB: "0" });
     expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUP_BUDGET_MB/)]);
-    production({ ROLLUP_BUDGET_MB: undefined, ROLLUP_FILTER_KEYS: "0" });
-    expect(settings().rollups.filterKeys).toBe(0);
-    production({ ROLLUP_FILTER_KEYS: "-1" });
-    expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUP_FILTER_KEYS/)]);
+    production({ ROLLUP_BUDGET_MB: undefined, ROLLUP_FILL_CONCURRENCY: "4" });
+    expect(settings().rollups.fillConcurrency).toBe(4);
+    for (const wrong of ["0", "17", "two"]) {
+      production({ ROLLUP_FILL_CONCURRENCY: wrong });
+      expect(settingProblems()).toEqual([expect.stringMatching(/ROLLUP_FILL_CONCURRENCY/)]);
+    }
   });
 
   it("take retention lifetimes in days, a message's body going before its row", () => {

@@ -1,17 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import {
-  flag,
-  host,
-  httpUrl,
-  maskedUrl,
-  oneOf,
-  optionalWholeNumber,
-  safeJson,
-  secretList,
-  urlWithCredentials,
-  wholeNumber,
-} from "./fields";
+import { background, demo as demoGroup, rollups } from "./groups-background";
+import { database, MIN_SECRET_LENGTH, observability, server, sessions, upstream } from "./groups";
 
 /**
  * Every setting of the dashboard's server, read from the environment in this one module and
@@ -20,123 +10,22 @@ import {
  * change the environment between calls; it parses again only when a value changed.
  */
 
-const MIN_SECRET_LENGTH = 32;
 /** SHUTDOWN_GRACE_MS is at least UPSTREAM_TIMEOUT_MS plus this (and is that by default). */
 const GRACE_MARGIN_MS = 5_000;
 /** A send in flight at a stop needs its timeout plus the ledger's writes around it. */
 const SEND_MARGIN_MS = 500;
 
-const demoKeysSchema = z.array(z.strictObject({ key: z.string().min(1), label: z.string(), state: z.string() }));
-
 const environmentSchema = z
   .object({
-    NODE_ENV: z.string().optional(),
-    /** Set by `npm start` when it runs the embedded demo upstream. */
-    DEMO_MODE: flag("DEMO_MODE"),
-    UPSTREAM_BASE_URL: z
-      .string()
-      .optional()
-      .transform((raw, context) => {
-        if (!raw) return undefined;
-        const url = httpUrl("UPSTREAM_BASE_URL", raw, context);
-        if (url && !/\/v1\/?$/.test(url.pathname)) {
-          context.addIssue({ code: "custom", message: `UPSTREAM_BASE_URL must end in /v1, got "${maskedUrl(raw)}".` });
-        }
-        return url?.toString().replace(/\/$/, "");
-      }),
-    UPSTREAM_TIMEOUT_MS: wholeNumber("UPSTREAM_TIMEOUT_MS", 15_000, { max: 600_000 }),
-    ROW_WORKERS: oneOf("ROW_WORKERS", ["on", "off"] as const, "on"),
-    SESSION_SECRET: secretList("SESSION_SECRET", "secret", MIN_SECRET_LENGTH),
-    SESSION_TTL_SECONDS: wholeNumber("SESSION_TTL_SECONDS", 8 * 60 * 60),
-    SESSION_IDLE_SECONDS: wholeNumber("SESSION_IDLE_SECONDS", 60 * 60),
-    SESSION_COOKIE_SECURE: z
-      .enum(["1", "0", ""], { message: "SESSION_COOKIE_SECURE must be 1, 0 or unset." })
-      .optional()
-      .transform((raw) => (raw === "1" ? true : raw === "0" ? false : undefined)),
-    KEY_RECHECK_SECONDS: wholeNumber("KEY_RECHECK_SECONDS", 120, { max: 3600 }),
-    DATABASE_URL: urlWithCredentials(
-      /^postgres(ql)?:$/,
-      "DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:5432/database.",
-    ),
-    EMBEDDED_DATABASE: flag("EMBEDDED_DATABASE"),
-    DATA_DIR: z.string().optional(),
-    DATABASE_POOL_SIZE: wholeNumber("DATABASE_POOL_SIZE", 10, { max: 1000 }),
-    DATABASE_CONNECT_TIMEOUT_MS: wholeNumber("DATABASE_CONNECT_TIMEOUT_MS", 5_000, { max: 120_000 }),
-    DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber("DATABASE_STATEMENT_TIMEOUT_MS", 5_000, { max: 600_000 }),
-    AUDIT_RETENTION_DAYS: wholeNumber("AUDIT_RETENTION_DAYS", 400, { max: 36_500 }),
-    /** Lifetimes of the daily retention purge (server/maintenance/retention.ts), in days. */
-    RETENTION_MAIL_BODY_DAYS: wholeNumber("RETENTION_MAIL_BODY_DAYS", 30, { max: 36_500 }),
-    RETENTION_DELIVERIES_DAYS: wholeNumber("RETENTION_DELIVERIES_DAYS", 90, { max: 36_500 }),
-    RETENTION_NOTIFICATIONS_DAYS: wholeNumber("RETENTION_NOTIFICATIONS_DAYS", 400, { max: 36_500 }),
-    RETENTION_WEBHOOK_ATTEMPTS_DAYS: wholeNumber("RETENTION_WEBHOOK_ATTEMPTS_DAYS", 30, { max: 36_500 }),
-    RETENTION_GRANT_NOTICES_DAYS: wholeNumber("RETENTION_GRANT_NOTICES_DAYS", 90, { max: 36_500 }),
-    RETENTION_DELETED_RULES_DAYS: wholeNumber("RETENTION_DELETED_RULES_DAYS", 30, { max: 36_500 }),
-    APP_ORIGIN: z
-      .string()
-      .optional()
-      .transform((raw, context) => {
-        if (!raw) return undefined;
-        const url = httpUrl("APP_ORIGIN", raw, context);
-        if (url && (url.pathname !== "/" || url.search || url.hash)) {
-          context.addIssue({
-            code: "custom",
-            message: `APP_ORIGIN must be an origin only (https://dashboard.example.com), got "${maskedUrl(raw)}".`,
-          });
-        }
-        return url?.origin;
-      }),
-    HOST: host("HOST", "127.0.0.1"),
-    PORT: wholeNumber("PORT", 3000, { max: 65_535 }),
-    TRUST_PROXY_HOPS: wholeNumber("TRUST_PROXY_HOPS", 0, { min: 0, max: 10 }),
-    SERVER_HEADERS_TIMEOUT_MS: wholeNumber("SERVER_HEADERS_TIMEOUT_MS", 20_000),
-    SERVER_REQUEST_TIMEOUT_MS: wholeNumber("SERVER_REQUEST_TIMEOUT_MS", 60_000),
-    SERVER_KEEP_ALIVE_TIMEOUT_MS: wholeNumber("SERVER_KEEP_ALIVE_TIMEOUT_MS", 65_000),
-    SHUTDOWN_GRACE_MS: optionalWholeNumber("SHUTDOWN_GRACE_MS", { min: 0, max: 3_600_000 }),
-    LOG_LEVEL: oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"] as const, "info"),
-    LOG_PROBES: oneOf("LOG_PROBES", ["all", "failures", "none"] as const, "failures"),
-    METRICS_PORT: optionalWholeNumber("METRICS_PORT", { max: 65_535 }),
-    METRICS_HOST: host("METRICS_HOST", "127.0.0.1"),
-    OTEL_EXPORTER_OTLP_ENDPOINT: z
-      .string()
-      .optional()
-      .transform((raw, context) => (raw ? httpUrl("OTEL_EXPORTER_OTLP_ENDPOINT", raw, context)?.toString().replace(/\/$/, "") : undefined)),
-    OTEL_SERVICE_NAME: z.string().optional(),
-    DELEGATION_KEY: secretList("DELEGATION_KEY", "key", MIN_SECRET_LENGTH),
-    DELEGATION_TTL_DAYS: wholeNumber("DELEGATION_TTL_DAYS", 90, { max: 3650 }),
-    SMTP_URL: urlWithCredentials(/^smtps?:$/, "SMTP_URL must be an SMTP URL: smtp://user:password@host:587 or smtps://…:465."),
-    MAIL_FROM: z.string().optional(),
-    BACKGROUND_JOBS: oneOf("BACKGROUND_JOBS", ["on", "off"] as const, "on"),
-    JOBS_LEASE_SECONDS: wholeNumber("JOBS_LEASE_SECONDS", 30, { min: 5, max: 600 }),
-    JOBS_CONCURRENCY: wholeNumber("JOBS_CONCURRENCY", 4, { max: 64 }),
-    JOBS_RUN_DEADLINE_SECONDS: wholeNumber("JOBS_RUN_DEADLINE_SECONDS", 900, { min: 10, max: 86_400 }),
-    JOBS_TENANT_CONCURRENCY: wholeNumber("JOBS_TENANT_CONCURRENCY", 2, { max: 1000 }),
-    ROLLUPS: oneOf("ROLLUPS", ["auto", "on", "off"] as const, "auto"),
-    ROLLUP_FRESH_DAYS: wholeNumber("ROLLUP_FRESH_DAYS", 3, { min: 0, max: 366 }),
-    ROLLUP_REVALIDATE_SECONDS: wholeNumber("ROLLUP_REVALIDATE_SECONDS", 86_400, { min: 1, max: 31_536_000 }),
-    ROLLUP_BUDGET_MB: wholeNumber("ROLLUP_BUDGET_MB", 2_048, { min: 1, max: 1_048_576 }),
-    ROLLUP_FILTER_KEYS: wholeNumber("ROLLUP_FILTER_KEYS", 50, { min: 0, max: 1_000 }),
-    ROLLUP_RETENTION_DAYS: wholeNumber("ROLLUP_RETENTION_DAYS", 30, { min: 1, max: 36_500 }),
-    WEBHOOK_ALLOW_PRIVATE: z
-      .enum(["1", "0", ""], { message: "WEBHOOK_ALLOW_PRIVATE must be 1, 0 or unset." })
-      .optional()
-      .transform((raw) => (raw === "1" ? true : raw === "0" ? false : undefined)),
-    WEBHOOK_TIMEOUT_MS: wholeNumber("WEBHOOK_TIMEOUT_MS", 5_000, { max: 60_000 }),
-    ALERT_MAIL_PER_HOUR: wholeNumber("ALERT_MAIL_PER_HOUR", 50, { max: 100_000 }),
-    /** How long each wait on the SMTP server may take (connection, greeting, each answer). */
-    SMTP_TIMEOUT_MS: wholeNumber("SMTP_TIMEOUT_MS", 10_000, { max: 20_000 }),
-    /** Set by `npm start` with the demo upstream's keys, which the sign-in page offers by label. */
-    DEMO_KEYS: z
-      .string()
-      .optional()
-      .transform((raw, context) => {
-        if (!raw) return [];
-        const keys = demoKeysSchema.safeParse(safeJson(raw));
-        if (!keys.success) {
-          context.addIssue({ code: "custom", message: "DEMO_KEYS must be a JSON list of { key, label, state } (npm start sets it)." });
-          return z.NEVER;
-        }
-        return keys.data;
-      }),
+    ...upstream.shape,
+    ...sessions.shape,
+    ...database.shape,
+    ...server.shape,
+    ...observability.shape,
+    ...background.shape,
+    ...rollups.shape,
+    DEMO_MODE: demoGroup.shape.DEMO_MODE,
+    DEMO_KEYS: demoGroup.shape.DEMO_KEYS,
   })
   .transform((env, context) => {
     const demo = env.DEMO_MODE;
@@ -293,9 +182,7 @@ const environmentSchema = z
         freshDays: env.ROLLUP_FRESH_DAYS,
         revalidateSeconds: env.ROLLUP_REVALIDATE_SECONDS,
         budgetBytes: env.ROLLUP_BUDGET_MB * 1024 * 1024,
-        filterKeys: env.ROLLUP_FILTER_KEYS,
-        // A claim outlives the slowest read an instance may make before another takes the days over.
-        claimHoldMs: env.UPSTREAM_TIMEOUT_MS * 4 + 60_000,
+        fillConcurrency: env.ROLLUP_FILL_CONCURRENCY,
       },
       appOrigin: env.APP_ORIGIN,
       demoKeys: demo ? env.DEMO_KEYS : [],
@@ -353,22 +240,16 @@ export function settings(): Settings {
  * the dashboard, which checks every setting of its own).
  */
 const launcherSchema = z.object({
-  PORT: wholeNumber("PORT", 3000, { max: 65_535 }),
-  HOST: host("HOST", "127.0.0.1"),
-  UPSTREAM_BASE_URL: environmentSchema.in.shape.UPSTREAM_BASE_URL,
-  DEMO_UPSTREAM_PORT: wholeNumber("DEMO_UPSTREAM_PORT", 4010, { max: 65_535 }),
-  DEMO_UPSTREAM_SEED: optionalWholeNumber("DEMO_UPSTREAM_SEED", { min: 0 }),
-  DEMO_UPSTREAM_SCALE: optionalWholeNumber("DEMO_UPSTREAM_SCALE", { max: 1000 }),
-  DEMO_UPSTREAM_CONTROL: flag("DEMO_UPSTREAM_CONTROL"),
-  DEMO_UPSTREAM_ODD: flag("DEMO_UPSTREAM_ODD"),
-  // The demo upstream checks each rule itself; here only that it is a JSON array, so a typo stops npm start early.
-  DEMO_UPSTREAM_ANOMALIES: z
-    .string()
-    .optional()
-    .refine((raw) => raw === undefined || raw === "" || Array.isArray(safeJson(raw)), {
-      message: "DEMO_UPSTREAM_ANOMALIES must be a JSON array of anomaly rules.",
-    }),
-  SHUTDOWN_GRACE_MS: optionalWholeNumber("SHUTDOWN_GRACE_MS", { min: 0, max: 3_600_000 }),
+  PORT: server.shape.PORT,
+  HOST: server.shape.HOST,
+  UPSTREAM_BASE_URL: upstream.shape.UPSTREAM_BASE_URL,
+  DEMO_UPSTREAM_PORT: demoGroup.shape.DEMO_UPSTREAM_PORT,
+  DEMO_UPSTREAM_SEED: demoGroup.shape.DEMO_UPSTREAM_SEED,
+  DEMO_UPSTREAM_SCALE: demoGroup.shape.DEMO_UPSTREAM_SCALE,
+  DEMO_UPSTREAM_CONTROL: demoGroup.shape.DEMO_UPSTREAM_CONTROL,
+  DEMO_UPSTREAM_ODD: demoGroup.shape.DEMO_UPSTREAM_ODD,
+  DEMO_UPSTREAM_ANOMALIES: demoGroup.shape.DEMO_UPSTREAM_ANOMALIES,
+  SHUTDOWN_GRACE_MS: server.shape.SHUTDOWN_GRACE_MS,
 });
 
 export type LauncherSettings = z.output<typeof launcherSchema>;

@@ -2,10 +2,8 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import {
   chmodSync,
-  closeSync,
   existsSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -13,10 +11,10 @@ import {
   unlinkSync,
   utimesSync,
   writeFileSync,
-  writeSync,
 } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
+import { createExclusive, isRunning } from "@/server/runtime/pid-file.mjs";
 
 /**
  * The embedded database serves one process: two processes on one DATA_DIR would each keep
@@ -61,15 +59,6 @@ export class DataDirUnusable extends Error {
 
 const heldHere = new Set<string>();
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 function readHolder(path: string): { holder?: Holder; ageMs: number } | undefined {
   try {
     const ageMs = Date.now() - statSync(path).mtimeMs;
@@ -85,7 +74,7 @@ function readHolder(path: string): { holder?: Holder; ageMs: number } | undefine
 function isStale(read: { holder?: Holder; ageMs: number }): boolean {
   if (!read.holder) return read.ageMs > 2_000;
   if (read.ageMs > STALE_AFTER_MS) return true;
-  return read.holder.host === hostname() && read.holder.pid !== process.pid && !isAlive(read.holder.pid);
+  return read.holder.host === hostname() && read.holder.pid !== process.pid && !isRunning(read.holder.pid);
 }
 
 /**
@@ -172,21 +161,19 @@ export function lockDataDir(dataDir: string): () => void {
   if (heldHere.has(path)) throw new DataDirInUse(dataDir, { pid: process.pid, host: hostname(), nonce: "" });
   const mine: Holder = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString("hex") };
   for (let attempt = 0; ; attempt++) {
+    let created: boolean;
     try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, JSON.stringify(mine));
-      closeSync(fd);
-      break;
+      created = createExclusive(path, JSON.stringify(mine));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST")
-        throw new DataDirUnusable(dataDir, `its lock file cannot be written`, { cause: error });
-      const read = readHolder(path);
-      if (read && !isStale(read)) throw new DataDirInUse(dataDir, read.holder ?? { pid: 0, host: "unknown", nonce: "" });
-      if (attempt >= 3) throw new DataDirInUse(dataDir, read?.holder ?? { pid: 0, host: "unknown", nonce: "" });
-      // Taken over only if it is still the stale lock just read (another process may be taking it over too).
-      const again = readHolder(path);
-      if (again?.holder?.nonce === read?.holder?.nonce) rmSync(path, { force: true });
+      throw new DataDirUnusable(dataDir, `its lock file cannot be written`, { cause: error });
     }
+    if (created) break;
+    const read = readHolder(path);
+    if (read && !isStale(read)) throw new DataDirInUse(dataDir, read.holder ?? { pid: 0, host: "unknown", nonce: "" });
+    if (attempt >= 3) throw new DataDirInUse(dataDir, read?.holder ?? { pid: 0, host: "unknown", nonce: "" });
+    // Taken over only if it is still the stale lock just read (another process may be taking it over too).
+    const again = readHolder(path);
+    if (again?.holder?.nonce === read?.holder?.nonce) rmSync(path, { force: true });
   }
   heldHere.add(path);
   const heartbeat = setInterval(() => {

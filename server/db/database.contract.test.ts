@@ -3,15 +3,15 @@ import { readdirSync } from "node:fs";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { dumpAllTables, newLocation, storageBackends, unique, type Location } from "@/test/databases";
-import { appendAudit } from "./audit";
-import { closeDatabase, database, DatabaseUnavailable, openDatabase, pingDatabase, type Db } from "./database";
-import { beginAttempt, finishAttempt, type Begin } from "./idempotency";
-import { rememberRefusal } from "./key-refusals";
-import { migrate, migrationsDir } from "./migrate";
-import { recordFailure, retryAfterSeconds } from "./rate-limits";
-import { createView } from "./saved-views";
-import { keyFingerprint } from "./key-identity";
-import { createSession } from "./sessions";
+import { appendAudit } from "@/server/audit/audit";
+import { closeDatabase, database, DatabaseUnavailable, openDatabase, pingDatabase, type Db } from "@/server/db/database";
+import { beginAttempt, finishAttempt, type Begin } from "@/server/actions/idempotency";
+import { rememberRefusal } from "@/server/auth/key-refusals";
+import { migrate, migrationsDir } from "@/server/db/migrate";
+import { recordFailure, retryAfterSeconds } from "@/server/auth/rate-limits";
+import { createView } from "@/server/saved-views/repository";
+import { keyFingerprint } from "@/server/auth/key-identity";
+import { createSession } from "@/server/auth/sessions";
 
 const API_KEY = "sk_live_journey_5d8e2f41c7a9b3";
 

@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
-import { DatabaseUnavailable } from "./database";
+import { DatabaseUnavailable } from "@/server/db/database";
 
 describe("DatabaseUnavailable", () => {
   // The production build bundles this module into several chunks; the process's database handle throws the copy of
   // the chunk that opened it, and a route in another chunk must still answer 503 rather than 500.
   it("is recognized across copies of the module", async () => {
     vi.resetModules();
-    const { DatabaseUnavailable: OtherCopy } = await import("./database");
+    const { DatabaseUnavailable: OtherCopy } = await import("@/server/db/database");
     expect(OtherCopy).not.toBe(DatabaseUnavailable);
     expect(new OtherCopy()).toBeInstanceOf(DatabaseUnavailable);
     expect(new DatabaseUnavailable()).toBeInstanceOf(OtherCopy);

@@ -4,13 +4,13 @@ import { join, resolve } from "node:path";
 import { isMainThread } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { checkDataDir, DataDirUnusable, keepPrivate, lockDataDir } from "./data-dir-lock";
+import { checkDataDir, DataDirUnusable, keepPrivate, lockDataDir } from "@/server/db/data-dir-lock";
 import { logger } from "@/server/observability/log";
 import { settings } from "@/server/config/settings";
-import { migrate } from "./migrate";
-import { listenOnPostgres } from "./listen";
-import { applicationDb } from "./reach";
-import { initDataDirOutOfProcess, pgliteStartParams } from "./pglite-options";
+import { migrate } from "@/server/db/migrate";
+import { listenOnPostgres } from "@/server/db/listen";
+import { applicationDb } from "@/server/db/reach";
+import { initDataDirOutOfProcess, pgliteStartParams } from "@/server/db/pglite-options";
 
 /**
  * The dashboard's durable state: PostgreSQL when DATABASE_URL is set, otherwise an embedded

@@ -1,7 +1,7 @@
 import "server-only";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /** Any constant: every instance takes the same transaction-scoped lock while it migrates. */
 const MIGRATION_LOCK = 7_310_421_118;

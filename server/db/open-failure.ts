@@ -1,9 +1,9 @@
 import "server-only";
 import { resolve } from "node:path";
 import { settings } from "@/server/config/settings";
-import { DatabaseUnavailable } from "./database";
-import { DataDirInUse, DataDirUnusable } from "./data-dir-lock";
-import { DatabaseAhead } from "./migrate";
+import { DatabaseUnavailable } from "@/server/db/database";
+import { DataDirInUse, DataDirUnusable } from "@/server/db/data-dir-lock";
+import { DatabaseAhead } from "@/server/db/migrate";
 
 /** A PostgreSQL URL as it may be shown: its host, port, user and database, never its password. */
 function describeUrl(raw: string): string {

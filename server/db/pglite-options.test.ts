@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { initDataDirOutOfProcess } from "./pglite-options";
+import { initDataDirOutOfProcess } from "@/server/db/pglite-options";
 
 const folders: string[] = [];
 afterEach(() => {

@@ -3,7 +3,7 @@ import { fork } from "node:child_process";
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { DataDirUnusable } from "./data-dir-lock";
+import { DataDirUnusable } from "@/server/db/data-dir-lock";
 
 /**
  * The embedded database kept small. PostgreSQL's defaults (128 MB of shared buffers, and more)

@@ -2,7 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import { processSingleton } from "@/server/runtime/singleton";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /**
  * Row-level security from the application's side (migration 0011). A store table shows, takes
@@ -50,7 +50,8 @@ function bindingSql(binding: Binding): string {
 
 async function bound<T>(db: Db, binding: Binding, fn: (tx: Db) => Promise<T>, setup?: string): Promise<T> {
   const sql = bindingSql(binding);
-  return ownerOf(db).transaction(fn, setup ? `${sql}; ${setup}` : sql);
+  // The setup first: `set transaction isolation level …` must come before the binding's first query.
+  return ownerOf(db).transaction(fn, setup ? `${setup}; ${sql}` : sql);
 }
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storageBackends } from "@/test/databases";
 import { openBefore } from "@/test/migrations";
-import type { Db } from "./database";
-import { migrate } from "./migrate";
-import { withReach } from "./reach";
+import type { Db } from "@/server/db/database";
+import { migrate } from "@/server/db/migrate";
+import { withReach } from "@/server/db/reach";
 
 /**
  * Migration 0021 on a database that already holds cells one row each: a day's cells become one

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storageBackends } from "@/test/databases";
 import { applyMigration, openBefore } from "@/test/migrations";
-import type { Db } from "./database";
-import { withReach } from "./reach";
+import type { Db } from "@/server/db/database";
+import { withReach } from "@/server/db/reach";
 
 /**
  * Migration 0017 on a database that already holds day rollups: the rows held become the

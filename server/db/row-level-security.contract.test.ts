@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends, unique, type Location } from "@/test/databases";
-import type { Db } from "./database";
-import { acrossStores, applicationDb, inReach, sessionDb, withReach } from "./reach";
-import { createSession } from "./sessions";
+import type { Db } from "@/server/db/database";
+import { acrossStores, applicationDb, inReach, sessionDb, withReach } from "@/server/db/reach";
+import { createSession } from "@/server/auth/sessions";
 
 /** Every table that holds a store's data (migrations 0011, 0013, 0014, 0020, 0024 and 0025 put each under row-level security). */
 const STORE_TABLES = [
@@ -34,6 +34,7 @@ const STORE_TABLES = [
   "send_now_presses",
   "mail_unsubscribe_links",
   "rollup_stores_unreached",
+  "rollup_month_use",
   "alert_mail_hours",
   "alert_mail_held",
   "jobs",
@@ -166,6 +167,7 @@ async function plant(tx: Db, store: string): Promise<void> {
       [id("link"), store],
     ],
     [`insert into rollup_stores_unreached (store_url, since) values ($1, now())`, [store]],
+    [`insert into rollup_month_use (store_url, source, month, used_at) values ($1, 'conversion', '2026-01-01', now())`, [store]],
     [`insert into alert_mail_hours (store_url, hour, sent) values ($1, date_trunc('hour', now()), 1)`, [store]],
     [
       `insert into alert_mail_held (notification_id, email, organization_id, store_url, hour) values ($1, 'ada@example.com', 'org_rls', $2, now())`,

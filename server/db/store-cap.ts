@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "./database";
+import type { Db } from "@/server/db/database";
 
 /**
  * A store's stated cap (shared/limits.ts) held under concurrency: inserts of one kind into one

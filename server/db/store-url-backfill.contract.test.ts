@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storageBackends } from "@/test/databases";
 import { openBefore } from "@/test/migrations";
-import type { Db } from "./database";
-import { migrate } from "./migrate";
-import { acrossStores } from "./reach";
+import type { Db } from "@/server/db/database";
+import { migrate } from "@/server/db/migrate";
+import { acrossStores } from "@/server/db/reach";
 
 /**
  * Migration 0010 on a database that already holds rows: every row of a store's data takes its

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/server/db/database";
-import { notesInRange } from "@/server/db/notes";
-import { revenueTargets } from "@/server/db/targets";
+import { notesInRange } from "@/server/notes/notes";
+import { revenueTargets } from "@/server/notes/targets";
 import { productMetricsView } from "@/server/metrics/service";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { digestSummary, type DigestSummary } from "@/shared/digest-summary";
@@ -13,6 +13,7 @@ import { dateRangeOf, filtersOf, parseViewState } from "@/shared/metrics/view-st
 import type { ProductMetricsView } from "@/shared/schemas/product-metrics-view";
 import { epochMsToZonedLocal } from "@/shared/time-zone";
 import { interpretTimeZone } from "@/shared/store-locale";
+import { addDays } from "@/shared/days";
 
 /** What a digest says, computed at send time from the view's settings (its range as of now). */
 export interface DigestContent {
@@ -34,9 +35,6 @@ export interface DigestContent {
   restated: { days: RestatedDay[]; lastDigest: boolean; asOf: Date };
 }
 
-const DAY_MS = 86_400_000;
-const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
 /** Month-to-date against the store's target for this month (whole store), weighted by weekday history. */
 async function pacingNow(
   db: Db,
@@ -49,8 +47,12 @@ async function pacingNow(
   const month = today.slice(0, 7);
   const target = (await revenueTargets(db, scope, month)).find((candidate) => candidate.channel === null);
   if (!target) return null;
-  const history = await productMetricsView(upstream, scope.storeUrl, { startDate: shift(today, -HISTORY_DAYS), endDate: today }, undefined)
-    .view;
+  const history = await productMetricsView(
+    upstream,
+    scope.storeUrl,
+    { startDate: addDays(today, -HISTORY_DAYS), endDate: today },
+    undefined,
+  ).view;
   const dayFraction = dayFractionAt(epochMsToZonedLocal(now.getTime(), interpretTimeZone(timeZone).zone));
   return pacing({ target: target.amount, month, today, dayFraction, daily: dailyRevenue(history.series) });
 }

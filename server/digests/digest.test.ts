@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { describeDemo } from "@/demo-upstream/describe";
 import { database, type Db } from "@/server/db/database";
-import { createView, softDeleteView } from "@/server/db/saved-views";
+import { createView, softDeleteView } from "@/server/saved-views/repository";
 import { createGrant, revokeGrant, noticesOfKey } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
 import { enqueue } from "@/server/jobs/queue";

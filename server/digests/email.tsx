@@ -37,7 +37,7 @@ export function DigestEmail(props: DigestEmailProps) {
         <p>
           {summary.range}, {summary.comparison}. As of {props.sent}.
         </p>
-        <table style={{ borderCollapse: "collapse" }}>
+        <table className="figures" style={{ borderCollapse: "collapse" }}>
           <caption style={{ textAlign: "left", fontWeight: "bold" }}>{table.caption}</caption>
           <thead>
             <tr>
@@ -55,7 +55,12 @@ export function DigestEmail(props: DigestEmailProps) {
                   {label}
                 </th>
                 {cells.map((cell, index) => (
-                  <td key={index} style={CELL} colSpan={cells.length === 1 ? table.headings.length - 1 : undefined}>
+                  <td
+                    key={index}
+                    data-label={table.headings[index + 1]}
+                    style={CELL}
+                    colSpan={cells.length === 1 ? table.headings.length - 1 : undefined}
+                  >
                     {cell}
                   </td>
                 ))}

@@ -56,6 +56,24 @@ describe("renderDigest", () => {
     expect(message.html).toMatch(/<th scope="row"[^>]*>Revenue<\/th>/);
   });
 
+  it("says a filtered digest's pacing is the whole store's, naming the digest's filter", () => {
+    const pacing = { monthToDate: 500, target: 1000, projected: 900, status: "behind" } as unknown as DigestContent["pacing"];
+    const filtered = renderDigest({ ...content("Canada", "country=CA"), pacing }, links);
+    expect(filtered.text).toContain("Pacing of the whole store (all orders, not only this digest's filter: Country: Canada (CA)");
+    const whole = renderDigest({ ...content("All", ""), pacing }, links);
+    expect(whole.text).toContain("Pacing of the whole store: ");
+    expect(whole.text).toContain("Nov 1, 2026: Sale");
+  });
+
+  it("names each figure's column on the figure itself, so a phone shows the table as readable blocks", () => {
+    const message = renderDigest(content("Canada", ""), links);
+    expect(message.html).toContain('<table class="figures"');
+    expect(message.html).toContain('data-label="Comparison"');
+    expect(message.html).toContain("@media (max-width: 480px)");
+    // The style sheet survives escaping whole: no entity stands where CSS needs a character.
+    expect(message.html).not.toMatch(/<style>[^<]*&[a-z#0-9]+;[^<]*<\/style>/);
+  });
+
   it("escapes every name, note and link once, through React", () => {
     const message = renderDigest(content(`<script>alert("x")</script> & co`, ""), links);
     expect(message.html).not.toContain("<script>");

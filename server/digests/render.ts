@@ -49,18 +49,26 @@ function movers(content: DigestContent): string[] {
   ];
 }
 
+const day = (date: string) => formatDate(`${date}T12:00:00Z`, "UTC");
+
 export function renderDigest(content: DigestContent, links: { view: string; unsubscribe: string; dataChanges: string }): RenderedDigest {
   const { metrics, timeZone, summary } = content;
   const comparison = metrics.comparison;
   const figures = comparison ? kpis(metrics.totals, comparison.totals, metrics.currency) : [];
-  const sent = `${formatDateTime(content.sentAt, timeZone)} (${timeZone})`;
+  const sent = formatDateTime(content.sentAt, timeZone);
   const moved = movers(content);
   const pace = content.pacing;
+  // Pacing is the whole store's, against its target: a filtered view's digest says so, with its filter.
+  const filtered = !summary.filters.startsWith("All orders (no filter)");
+  const paceScope = filtered
+    ? ` of the whole store (all orders, not only this digest's filter: ${summary.filters})`
+    : " of the whole store";
   const paceLine = pace
-    ? `Pacing: ${formatCurrency(pace.monthToDate, metrics.currency)} of ${formatCurrency(pace.target, metrics.currency)} this month; projected ${formatCurrency(pace.projected, metrics.currency)} (${pace.status.replace("_", " ")}).`
+    ? `Pacing${paceScope}: ${formatCurrency(pace.monthToDate, metrics.currency)} of ${formatCurrency(pace.target, metrics.currency)} this month; projected ${formatCurrency(pace.projected, metrics.currency)} (${pace.status.replace("_", " ")}).`
     : "";
   const notes = content.notes.map(
-    (note) => `${note.startDate}${note.endDate !== note.startDate ? ` to ${note.endDate}` : ""}: ${note.text} (${note.authorEmail})`,
+    (note) =>
+      `${day(note.startDate)}${note.endDate !== note.startDate ? ` to ${day(note.endDate)}` : ""}: ${note.text} (${note.authorEmail})`,
   );
   const restated = content.restated.days.map((day) => restatedLine(day, content.restated.lastDigest, metrics.currency));
   const subject = `${content.viewName} · ${content.storeUrl} · ${formatDate(`${metrics.startDate}T12:00:00Z`, "UTC")} – ${formatDate(`${metrics.endDate}T12:00:00Z`, "UTC")}`;

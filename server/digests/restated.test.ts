@@ -3,9 +3,10 @@ import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { describeDemo } from "@/demo-upstream/describe";
 import { database, type Db } from "@/server/db/database";
 import { acrossStores, inReach, reachDb } from "@/server/db/reach";
-import { createView } from "@/server/db/saved-views";
+import { createView } from "@/server/saved-views/repository";
 import { createGrant } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
+import { queueDb } from "@/server/jobs/queue";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { productMetricsView } from "@/server/metrics/service";
 import { upstreamClient } from "@/server/upstream/client";
@@ -136,6 +137,17 @@ describe("a digest over the real path, with the day rollups on", () => {
     return sink.messages.filter((message) => JSON.stringify(message.to).includes(address)).at(-1)!;
   }
 
+  async function fillsDone() {
+    for (let waited = 0; waited < 30_000; waited += 50) {
+      const [row] = await (
+        await queueDb()
+      ).query<{ n: number }>("select count(*)::int as n from jobs where name = 'rollups.fill' and state in ('queued', 'running')");
+      if (row!.n === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error("the rollup fills did not finish");
+  }
+
   async function dayRevenue(date: string) {
     const response = await fetch(`${upstream.baseUrl}/ad-metrics/${US_STORE}/products?startDate=${date}&endDate=${date}`, {
       headers: { "x-api-key": ADMIN_KEY },
@@ -179,6 +191,8 @@ describe("a digest over the real path, with the day rollups on", () => {
     // The first digest reads both weeks through the rollups, which then hold them.
     const first = await sent(schedule, "slot-1", address);
     expect(first.text).not.toContain("restated");
+    // The fills its reads queued store the weeks behind it (the queue's worker).
+    await fillsDone();
     const was = await dayRevenue("2026-03-04");
 
     // The upstream restates a day, over its control API; once the held day is stale, a view reading it finds the change.
@@ -195,6 +209,8 @@ describe("a digest over the real path, with the day rollups on", () => {
       [US_STORE],
       () => productMetricsView(client, US_STORE, { startDate: "2026-03-02", endDate: "2026-03-08" }, undefined).view,
     );
+    // The view reads the stale days upstream and queues their fill, which records the restatement.
+    await fillsDone();
 
     const second = await sent(schedule, "slot-2", address);
     const line = `Mar 4, 2026 was restated since the last digest: revenue ${formatCurrency(now - was, "USD", true)} (was ${formatCurrency(was, "USD")}), mostly `;

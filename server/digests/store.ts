@@ -115,6 +115,48 @@ export function listPortfolioSchedules(db: Db, storeUrls: readonly string[]): Pr
   );
 }
 
+/**
+ * Changes a digest's cadence, time and recipients in place: a kept recipient keeps its
+ * unsubscribe link and whether it unsubscribed; a new one gets its own link; a removed one goes.
+ * Its next send moves to the new cadence's next slot. False when no such digest of the store.
+ */
+export async function updateSchedule(
+  db: Db,
+  where: { organizationId: string; storeUrl: string; id: string },
+  change: Omit<DigestCadence, "timeZone"> & { recipients: string[] },
+  now: Date,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx.query<{ timeZone: string }>(
+      `select time_zone as "timeZone" from digest_schedules where organization_id = $1 and store_url = $2 and id = $3 for update`,
+      [where.organizationId, where.storeUrl, where.id],
+    );
+    if (!current) return false;
+    const cadence: DigestCadence = {
+      ...change,
+      weekday: change.cadence === "weekly" ? change.weekday : undefined,
+      timeZone: current.timeZone,
+    };
+    await tx.query("update digest_schedules set cadence = $2, weekday = $3, local_time = $4, next_run_at = $5 where id = $1", [
+      where.id,
+      cadence.cadence,
+      cadence.weekday ?? null,
+      cadence.localTime,
+      nextDigestSlot(cadence, now),
+    ]);
+    const emails = [...new Set(change.recipients.map((address) => address.toLowerCase()))];
+    await tx.query("delete from digest_recipients where schedule_id = $1 and not (email = any($2::text[]))", [where.id, emails]);
+    for (const email of emails) {
+      await tx.query(
+        `insert into digest_recipients (schedule_id, email, unsubscribe_token, store_url) select $1, $2, $3, store_url from digest_schedules where id = $1
+         on conflict (schedule_id, email) do nothing`,
+        [where.id, email, randomBytes(24).toString("base64url")],
+      );
+    }
+    return true;
+  });
+}
+
 export async function deleteSchedule(db: Db, organizationId: string, storeUrl: string, id: string): Promise<boolean> {
   const rows = await db.query("delete from digest_schedules where organization_id = $1 and store_url = $2 and id = $3 returning id", [
     organizationId,

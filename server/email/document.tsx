@@ -63,6 +63,19 @@ export function renderHtml(document: ReactElement): string {
 export const LINK_STYLE = { color: "#3730a3" } as const;
 
 /** The frame of a message: language, charset, title, readable type on a white ground. */
+/**
+ * Below 480 px (a phone's mail app, the Outbox on a phone) a table of figures reads as one block
+ * per row, each value under its column's name: no column is cut. No ">" or quotes here: the
+ * text is escaped like any other, and a style element does not decode entities.
+ */
+const NARROW_TABLES = `@media (max-width: 480px) {
+  table.figures, table.figures caption, table.figures tbody, table.figures tr, table.figures th, table.figures td { display: block; width: auto; }
+  table.figures thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.figures tr { border-bottom: 1px solid #ddd; padding: 6px 0; }
+  table.figures th, table.figures td { border: 0 !important; padding: 2px 0 !important; }
+  table.figures td::before { content: attr(data-label); display: block; font-size: 12px; color: #444; }
+}`;
+
 export function EmailDocument({ title, children, page = false }: { title: string; children?: ReactNode; page?: boolean }) {
   return (
     <html lang="en">
@@ -71,6 +84,7 @@ export function EmailDocument({ title, children, page = false }: { title: string
         <meta charSet="utf-8" />
         {page && <meta name="viewport" content="width=device-width, initial-scale=1" />}
         <title>{title}</title>
+        <style>{NARROW_TABLES}</style>
       </head>
       <body
         style={{

@@ -25,7 +25,7 @@ export async function isOrganizationAdmin(upstream: UpstreamClient, organization
   );
 }
 
-/** Who changes what, for the Activity line of a change (server/db/audit.ts appendChange). */
+/** Who changes what, for the Activity line of a change (server/audit/audit.ts appendChange). */
 export function changeBy(scope: VerifiedScope, session: ActiveSession, requestId: string, key: { label: string }) {
   return {
     at: new Date(),

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/server/db/database";
 import { sealApiKey, type SealedKey } from "./envelope";
+import { daysAfter } from "@/shared/days";
 
 /** A consent to read one store's analytics on its owner's behalf (migration 0006). */
 export interface Grant {
@@ -28,8 +29,6 @@ const COLUMNS = `g.id, g.organization_id as "organizationId", g.store_url as "st
     + (select count(*)::int from alert_rules r where r.organization_id = g.organization_id and r.store_url = g.store_url
        and r.created_by_email = g.owner_email and r.deleted_at is null) as dependents`;
 
-const DAY_MS = 86_400_000;
-
 /**
  * Grants the session's key to the store for its owner; the owner's active grant of the same key
  * and store is renewed and re-sealed instead of doubled. Renewing never changes its owner: a
@@ -41,7 +40,7 @@ export async function createGrant(
   input: { organizationId: string; storeUrl: string; keyFingerprint: string; ownerEmail: string; apiKey: string; ttlDays: number },
   now: Date,
 ): Promise<Grant> {
-  const expiresAt = new Date(now.getTime() + input.ttlDays * DAY_MS);
+  const expiresAt = daysAfter(now, input.ttlDays);
   const scope = [input.organizationId, input.storeUrl, input.keyFingerprint, input.ownerEmail];
   const ofOwner =
     "organization_id = $1 and store_url = $2 and key_fingerprint = $3 and lower(owner_email) = lower($4) and ended_at is null";
@@ -202,7 +201,7 @@ export async function touchGrant(db: Db, id: string, now: Date, resealed?: Seale
 export async function renewGrantsOfKey(db: Db, keyFingerprint: string, ttlDays: number, now: Date): Promise<void> {
   await db.query("update grants set expires_at = $2 where key_fingerprint = $1 and ended_at is null and expires_at > $3", [
     keyFingerprint,
-    new Date(now.getTime() + ttlDays * DAY_MS),
+    daysAfter(now, ttlDays),
     now,
   ]);
 }

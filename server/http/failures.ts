@@ -2,7 +2,7 @@ import "server-only";
 import { ActionError, OutcomeUnknown } from "@/server/actions/errors";
 import { DashboardError } from "./responses";
 import { DatabaseUnavailable } from "@/server/db/database";
-import { SavedViewNameTaken } from "@/server/db/saved-views";
+import { SavedViewNameTaken } from "@/server/saved-views/repository";
 import { endedReasonCookie, parseEndedReason } from "@/server/auth/ended";
 import { clearedSessionCookies } from "@/server/auth/cookie";
 import { UpstreamFailure, UpstreamHttpError } from "@/server/upstream/client";

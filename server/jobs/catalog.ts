@@ -1,10 +1,11 @@
 import "server-only";
 import { registerAlertJobs } from "@/server/alerts/jobs";
 import { database } from "@/server/db/database";
-import { purgeExpired } from "@/server/db/maintenance";
+import { purgeExpired } from "@/server/maintenance/purge";
 import { registerDigestJobs } from "@/server/digests/jobs";
 import { registerResendJob } from "@/server/delivery/resend-job";
 import { registerRetentionJob } from "@/server/maintenance/retention";
+import { registerRollupJobs } from "@/server/rollups/fill-job";
 import { queueDb, registeredJobs, registerJob, scheduleRecurring } from "./queue";
 import { pruneRuns } from "./runs";
 
@@ -13,6 +14,7 @@ export function registerAllJobs(): void {
   registerDigestJobs();
   registerAlertJobs();
   registerRetentionJob();
+  registerRollupJobs();
   registerResendJob();
   registerJob(
     "jobs.prune",

@@ -4,6 +4,8 @@ import { database, type Db } from "@/server/db/database";
 import { acrossStores } from "@/server/db/reach";
 import { registerJob, scheduleRecurring } from "@/server/jobs/queue";
 import { purgeUnreachedStores } from "@/server/rollups/retention";
+import { evictOverBudget } from "@/server/rollups/bounds";
+import { DAY_MS, daysAfter } from "@/shared/days";
 
 /**
  * The daily retention purge: what the background work wrote is kept for its lifetime (settings
@@ -12,7 +14,6 @@ import { purgeUnreachedStores } from "@/server/rollups/retention";
  * The day rollups of a store no key reaches go once it has been so for their retention period.
  */
 const PURGE = "retention.purge";
-const DAY_MS = 86_400_000;
 
 type Lifetimes = ReturnType<typeof settings>["retention"];
 
@@ -26,17 +27,23 @@ type Purged = Record<
   | "grantNotices"
   | "deletedRules"
   | "dataChanges"
-  | "rollupStores",
+  | "rollupStores"
+  | "rollupDaysEvicted",
   number
 >;
 
-const before = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
+const before = (now: Date, days: number) => daysAfter(now, -days);
 
 async function count(tx: Db, sql: string, params: unknown[]): Promise<number> {
   return (await tx.query(`${sql} returning 1`, params)).length;
 }
 
-export function purgeRetained(db: Db, now: Date, lifetimes: Lifetimes = settings().retention): Promise<Purged> {
+export function purgeRetained(
+  db: Db,
+  now: Date,
+  lifetimes: Lifetimes = settings().retention,
+  budgetBytes = settings().rollups.budgetBytes,
+): Promise<Purged> {
   return acrossStores(db, "daily retention purge", async (tx) => {
     // Rows past their lifetime first, so that a body is erased only from a row that stays.
     const deliveries = await count(tx, "delete from deliveries where created_at < $1", [before(now, lifetimes.deliveriesDays)]);
@@ -57,6 +64,8 @@ export function purgeRetained(db: Db, now: Date, lifetimes: Lifetimes = settings
       deletedRules: await count(tx, "delete from alert_rules where deleted_at < $1", [before(now, lifetimes.deletedRulesDays)]),
       dataChanges: await count(tx, "delete from rollup_restatements where detected_at < $1", [before(now, lifetimes.dataChangesDays)]),
       rollupStores: await purgeUnreachedStores(tx, now, lifetimes.rollupStoreDays),
+      // The rollups' budget is kept here, once a day, never on a read.
+      rollupDaysEvicted: await evictOverBudget(tx, budgetBytes),
     };
   });
 }

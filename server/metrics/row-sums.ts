@@ -5,7 +5,16 @@
  * RangeSummary and made ready to write). The same code runs on a worker thread (rows-worker.ts)
  * and, with ROW_WORKERS=off, on the event loop.
  */
-import { cellMatches, DayCells, dayWrite, RangeSummary, type CellFilter, type DayWrite, type SummaryState } from "../rollups/cells";
+import {
+  cellMatches,
+  DayCells,
+  dayRead,
+  dayWrite,
+  RangeSummary,
+  type CellFilter,
+  type DayWrite,
+  type SummaryState,
+} from "../rollups/cells";
 import { ProductMetricsAggregator, type AggregatorState, type MetricRow } from "./aggregate";
 
 export type RowSumsOptions =
@@ -18,6 +27,8 @@ export type RowSumsOptions =
       summary: SummaryState;
       /** Days whose cells are kept with their write: held before, a restatement may name what moved. */
       keepCells: string[];
+      /** Whether each day comes ready to write (a fill); a view only sums. */
+      write: boolean;
     };
 
 /** A row that is not a product metric row (contract 2.4). */
@@ -53,7 +64,7 @@ export class RowSums {
   private close(day: DayCells) {
     if (this.options.mode !== "days") return;
     for (const cell of day.cells.values()) if (cellMatches(cell, this.options.filter)) this.summary.addCell(cell);
-    this.closed.push(dayWrite(day, this.keepCells.has(day.day)));
+    this.closed.push(this.options.write ? dayWrite(day, this.keepCells.has(day.day)) : dayRead(day, this.keepCells.has(day.day)));
   }
 
   /** The day segments completed since the last call (a segment completes when the next begins). */

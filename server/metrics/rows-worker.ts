@@ -7,7 +7,7 @@
  * next after a clean end. Started by rows-off-thread.ts; bundled into the release by scripts/build.mjs.
  */
 import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { MalformedJsonError } from "./json-array-stream";
 import { RowScanner } from "./row-scanner";
@@ -18,11 +18,13 @@ import type { WorkerReply, WorkerRequest } from "./rows-protocol";
  * The worker's thread yields the CPU to the event loop's, which answers every other request: on
  * Linux a thread may lower its own priority (raise its nice value) without any privilege. A
  * thread id is not in Node's API; /proc/thread-self names it. Elsewhere it runs as the process does.
+ * Relative to the process's own (started under `nice`, it stays below the event loop all the same).
  */
-const WORKER_NICE = 10;
+const WORKER_NICE_STEP = 10;
+const LOWEST = 19;
 try {
   const threadId = Number(readlinkSync("/proc/thread-self").split("/").at(-1));
-  if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, WORKER_NICE);
+  if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, Math.min(LOWEST, getPriority(threadId) + WORKER_NICE_STEP));
 } catch {
   // No /proc (not Linux), or the priority cannot be changed: the worker keeps the process's.
 }

@@ -63,21 +63,31 @@ async function aggregate(
   hooks: AggregationHooks,
 ): Promise<ProductMetricsView> {
   const rollups = settings().rollups;
-  const filter = rollups.enabled ? rollupFilterOf(filters, rollups.filterKeys) : null;
-  if (filter) {
-    // The process's handle: every rollup statement runs with the reach of the work it belongs to
-    // (the route's stores, or a job's store), which holds `storeUrl`; eviction runs across stores.
-    const db = await database();
-    return rollupView(
-      upstream,
-      storeUrl,
-      filters,
-      filter,
-      compare,
-      { db, ...rollups },
-      { onOpened: hooks.onOpened, onProgress: hooks.onDays },
-    );
-  }
+  const filter = rollups.enabled ? rollupFilterOf(filters) : null;
+  if (!filter) return fullRead(upstream, storeUrl, filters, compare, hooks);
+  // The process's handle: every rollup statement runs with the reach of the work it belongs to
+  // (the route's stores, or a job's store), which holds `storeUrl`.
+  const db = await database();
+  return rollupView(
+    upstream,
+    storeUrl,
+    filters,
+    filter,
+    compare,
+    { db, ...rollups },
+    { onOpened: hooks.onOpened, onProgress: hooks.onDays },
+    () => fullRead(upstream, storeUrl, filters, compare, hooks),
+  );
+}
+
+/** The view read whole from the upstream's rows (ROLLUPS=off, or no day of it held). */
+async function fullRead(
+  upstream: UpstreamClient,
+  storeUrl: string,
+  filters: MetricsFilters,
+  compare: ComparisonMode | undefined,
+  hooks: AggregationHooks,
+): Promise<ProductMetricsView> {
   const comparisonFilters = compare ? { ...filters, ...comparisonRange(filters, compare) } : undefined;
   const [main, previous] = await Promise.all([
     openProductRows(upstream, storeUrl, filters),

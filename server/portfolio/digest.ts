@@ -122,7 +122,7 @@ export function renderPortfolioDigest(content: PortfolioContent, links: { view: 
       viewName: "All stores",
       storeUrl: stores,
       summary: { filters: "every store's whole revenue, each in its own currency, credited to the conversion", ...content.summary },
-      sent: `${formatDateTime(content.sentAt, "UTC")} (UTC)`,
+      sent: formatDateTime(content.sentAt, "UTC"),
       table: {
         caption: "Key figures by store",
         headings: ["Store", "Range, against", "Revenue", "Orders", "Units", "Average order value"],

@@ -1,6 +1,6 @@
 import "server-only";
 import { database } from "@/server/db/database";
-import { openEpisodeCounts } from "@/server/db/alert-rules";
+import { openEpisodeCounts } from "@/server/alerts/rules";
 import { DashboardError } from "@/server/http/responses";
 import { toDashboardError } from "@/server/http/failures";
 import { productMetricsView } from "@/server/metrics/service";

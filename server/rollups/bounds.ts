@@ -7,41 +7,30 @@ import { acrossStores } from "@/server/db/reach";
  * deployment-wide eviction and usage run across stores, each for a stated reason.
  */
 
-/** Drops the least recently used store-days of every store until the rollups fit the budget; returns how many went. */
-export async function evictOverBudget(db: Db, budgetBytes: number): Promise<number> {
-  const why = "day rollups: least recently used store-days evicted to fit the deployment's budget";
-  const rows = await acrossStores(db, why, (tx) =>
-    tx.query<{ day: string }>(
-      `with ranked as (
-       select store_url, source, filter_key, day,
-         sum(bytes) over (order by used_at desc, store_url, source, filter_key, day) as running from rollup_days
+/**
+ * Drops the least recently used store-months (per attribution and key) until the rollups fit the
+ * budget; returns how many days went. Run by the daily retention purge, in its transaction across
+ * stores (never on a read): a month's use is its row of rollup_month_use (written by views at
+ * most hourly), or its days' filling when no view used it yet.
+ */
+export async function evictOverBudget(tx: Db, budgetBytes: number): Promise<number> {
+  const rows = await tx.query<{ day: string }>(
+    `with months as (
+       select store_url, source, filter_key, date_trunc('month', day)::date as month, sum(bytes) as bytes, max(used_at) as filled
+       from rollup_days group by 1, 2, 3, 4
+     ), ranked as (
+       select m.store_url, m.source, m.filter_key, m.month,
+         sum(m.bytes) over (order by greatest(u.used_at, m.filled) desc, m.store_url, m.source, m.filter_key, m.month) as running
+       from months m left join rollup_month_use u
+         on u.store_url = m.store_url and u.source = m.source and u.filter_key = m.filter_key and u.month = m.month
      )
      delete from rollup_days d using ranked r
-     where d.store_url = r.store_url and d.source = r.source and d.filter_key = r.filter_key and d.day = r.day and r.running > $1
+     where d.store_url = r.store_url and d.source = r.source and d.filter_key = r.filter_key
+       and d.day >= r.month and d.day < r.month + interval '1 month' and r.running > $1
      returning to_char(d.day, 'YYYY-MM-DD') as day`,
-      [budgetBytes],
-    ),
+    [budgetBytes],
   );
   return rows.length;
-}
-
-/**
- * Keeps the store's `keep` most recently used filtered keys (by the latest use of any of their
- * days, either attribution) and drops every day of the older ones; the unfiltered key is not
- * counted. Returns the keys dropped.
- */
-export async function evictFilterKeys(db: Db, storeUrl: string, keep: number): Promise<string[]> {
-  const rows = await db.query<{ key: string }>(
-    `with keys as (
-       select filter_key, max(used_at) as used from rollup_days where store_url = $1 and filter_key <> '' group by filter_key
-     ), old as (
-       select filter_key from keys order by used desc, filter_key offset $2
-     )
-     delete from rollup_days d using old where d.store_url = $1 and d.filter_key = old.filter_key
-     returning d.filter_key as key`,
-    [storeUrl, keep],
-  );
-  return [...new Set(rows.map((row) => row.key))];
 }
 
 /** What the rollups of the whole deployment hold: store-days and their estimated bytes. */

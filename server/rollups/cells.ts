@@ -205,6 +205,22 @@ export function dayWrite(day: DayCells, keepCells: boolean): DayWrite {
   };
 }
 
+/** A day a view read: its rows and currency, and its cells when kept; nothing to write. */
+export function dayRead(day: DayCells, keepCells: boolean): DayWrite {
+  return {
+    day: day.day,
+    rows: day.rows,
+    currency: day.currency,
+    totals: { orders: 0, units: 0, revenue: 0 },
+    bytes: 0,
+    cellCount: 0,
+    // A buffer of its own: each day's is transferred from the worker.
+    columns: new Uint8Array(0),
+    columnEnds: [],
+    ...(keepCells ? { cells: day.cells } : {}),
+  };
+}
+
 /** What a view filtered to channels and products keeps of the cells. */
 export interface CellFilter {
   channel?: string;

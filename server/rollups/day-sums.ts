@@ -1,11 +1,10 @@
 import "server-only";
 import type { UpstreamClient } from "@/server/upstream/client";
-import { logger } from "@/server/observability/log";
 import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import { cellMatches, type CellFilter, type DayCells } from "./cells";
-import { filterKeyOf, type UpstreamRowFilters } from "./filter-key";
+import type { UpstreamRowFilters } from "./filter-key";
 import { readRange, type RollupPolicy } from "./reader";
-import { evictOverBudget } from "./bounds";
+import { queueFillsQuietly } from "./fill-job";
 import { storedDaySums, type RollupScope } from "./repository";
 
 interface Sums {
@@ -30,8 +29,8 @@ export interface DaysRead {
   daysFromRollups: number;
   daysFromUpstream: number;
   upstreamRequests: number;
-  /** The writes of the days read from the upstream (nothing waits for them but tests). */
-  saved: Promise<void>;
+  /** The closed days not held: what a fill should store. */
+  toFill: string[];
   /** The days that have rows within the filter, each with its sums. */
   sums(filter: CellFilter): Promise<Map<string, PeriodSums>>;
 }
@@ -71,9 +70,11 @@ export async function readDays(
   range: { startDate: string; endDate: string; dimension_source?: DimensionSource } & UpstreamRowFilters,
   policy: RollupPolicy & { budgetBytes?: number },
 ): Promise<DaysRead> {
-  const scope: RollupScope = { storeUrl, source: range.dimension_source ?? "conversion", filterKey: filterKeyOf(range) };
+  const scope: RollupScope = { storeUrl, source: range.dimension_source ?? "conversion", filterKey: "" };
   const fromUpstream: DayCells[] = [];
   const read = await readRange(upstream, storeUrl, range, {}, policy, { onDay: (day) => fromUpstream.push(day) });
+  // As a view does: the closed days it read upstream are filled behind it, by a job.
+  queueFillsQuietly(upstream, storeUrl, scope.source, read.toFill);
   const readUpstream = new Set(fromUpstream.map((day) => day.day));
   const stored: string[] = [];
   for (let day = Date.parse(`${range.startDate}T00:00:00Z`); day <= Date.parse(`${range.endDate}T00:00:00Z`); day += DAY_MS) {
@@ -84,19 +85,13 @@ export async function readDays(
   for (const product of read.summary.products.values()) if (product.name) productNames.set(product.productId, product.name);
   for (const day of [...fromUpstream].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0)))
     for (const cell of day.cells.values()) if (cell.name) productNames.set(cell.productId, cell.name);
-  if (policy.budgetBytes !== undefined) {
-    const budget = policy.budgetBytes;
-    read.saved
-      .then(() => evictOverBudget(policy.db, budget))
-      .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, "Day rollups not evicted"));
-  }
   return {
     currency: read.summary.currency?.value ?? null,
     productNames,
     daysFromRollups: read.daysFromRollups,
     daysFromUpstream: read.daysFromUpstream,
     upstreamRequests: read.upstreamRequests,
-    saved: read.saved,
+    toFill: read.toFill,
     async sums(filter) {
       const days = new Map<string, PeriodSums>();
       const held = await storedDaySums(policy.db, scope, stored, filter);

@@ -34,43 +34,23 @@ export async function storedDays(db: Db, scope: RollupScope, startDate: string, 
   return new Map(rows.map((row) => [row.day, new Date(row.filledAt)]));
 }
 
+/** A month's last use is written again only once it is this old: a warm view repeated writes nothing. */
+const USE_GRAIN_MS = 3_600_000;
+
 /**
- * Claims days to read upstream: a day is ours when nobody holds it or its holder's claim has
- * run out. Returns the days claimed; the others are being read by another instance.
+ * Marks the months of a view's held days as used now (at most one row per month, and none when
+ * its last use is under an hour old): what the daily eviction orders by (bounds.ts).
  */
-export async function claimDays(db: Db, scope: RollupScope, days: string[], now: Date, holdMs: number): Promise<Set<string>> {
-  if (days.length === 0) return new Set();
-  const rows = await db.query<{ day: string }>(
-    `insert into rollup_claims (store_url, source, filter_key, day, claimed_until)
-     select $1, $2, $6, d, $4 from unnest($3::date[]) as d
-     on conflict (store_url, source, filter_key, day) do update set claimed_until = excluded.claimed_until
-       where rollup_claims.claimed_until < $5
-     returning to_char(day, 'YYYY-MM-DD') as day`,
-    [scope.storeUrl, scope.source, days, new Date(now.getTime() + holdMs), now, keyOf(scope)],
+export async function markMonthsUsed(db: Db, scope: RollupScope, days: string[], now: Date): Promise<void> {
+  const months = [...new Set(days.map((day) => `${day.slice(0, 7)}-01`))];
+  if (months.length === 0) return;
+  await db.query(
+    `insert into rollup_month_use (store_url, source, filter_key, month, used_at)
+     select $1, $2, $3, m, $5 from unnest($4::date[]) as m
+     on conflict (store_url, source, filter_key, month) do update set used_at = excluded.used_at
+       where rollup_month_use.used_at < $6`,
+    [scope.storeUrl, scope.source, keyOf(scope), months, now, new Date(now.getTime() - USE_GRAIN_MS)],
   );
-  return new Set(rows.map((row) => row.day));
-}
-
-export async function releaseClaims(db: Db, scope: RollupScope, days: string[]): Promise<void> {
-  if (days.length === 0) return;
-  await db.query("delete from rollup_claims where store_url = $1 and source = $2 and filter_key = $4 and day = any($3::date[])", [
-    scope.storeUrl,
-    scope.source,
-    days,
-    keyOf(scope),
-  ]);
-}
-
-/** Marks held days as used now (summing them does too); their months' product sums stay (migration 0020's trigger ignores `used_at`). */
-export async function touchDays(db: Db, scope: RollupScope, days: string[], now: Date): Promise<void> {
-  if (days.length === 0) return;
-  await db.query("update rollup_days set used_at = $4 where store_url = $1 and source = $2 and filter_key = $5 and day = any($3::date[])", [
-    scope.storeUrl,
-    scope.source,
-    days,
-    now,
-    keyOf(scope),
-  ]);
 }
 
 /** Days per insert: each is one row of 11 arrays (rollup_day_cells), made off the event loop (cells.ts, dayWrite). */
@@ -134,7 +114,7 @@ async function changesBy(tx: Db, scope: RollupScope, day: DayWrite, column: "cha
 }
 
 /**
- * Stores days read whole from the upstream, replacing what was held, and frees their claims.
+ * Stores days read whole from the upstream, replacing what was held.
  * On the unfiltered key, a day held before whose figures moved is recorded as a restatement
  * (a store-day's), and the filtered keys' copies of that day are dropped so that they are read
  * again; a filtered key's days just take the new figures. Returns how many were restated.
@@ -159,7 +139,8 @@ export async function saveDays(db: Db, scope: RollupScope, days: DayWrite[], now
       if (!old) continue;
       const now_ = { ...day.totals, currency: day.currency };
       const decimals = currencyDecimals(now_.currency ?? old.currency);
-      if (!moved(old.revenue, now_.revenue, decimals) && old.orders === now_.orders && old.units === now_.units) continue;
+      // Orders and units to the places a restatement shows them (restatements.ts), never compared to the last bit.
+      if (!moved(old.revenue, now_.revenue, decimals) && !moved(old.orders, now_.orders, 6) && !moved(old.units, now_.units, 6)) continue;
       const [channels, products] = [
         await changesBy(tx, scope, day, "channel", decimals),
         await changesBy(tx, scope, day, "product_id", decimals),
@@ -203,16 +184,17 @@ export async function saveDays(db: Db, scope: RollupScope, days: DayWrite[], now
     await tx.query(
       `insert into rollup_days (store_url, source, filter_key, day, currency, row_count, orders, units, revenue, bytes, filled_at, used_at)
        select $1, $2, $11, * , $10::timestamptz, $10::timestamptz
-       from unnest($3::date[], $4::text[], $5::int[], $6::float8[], $7::float8[], $8::float8[], $9::int[])`,
+       from unnest($3::date[], $4::text[], $5::int[], $6::numeric[], $7::numeric[], $8::numeric[], $9::int[])`,
       [
         scope.storeUrl,
         scope.source,
         names,
         days.map((day) => day.currency),
         days.map((day) => day.rows),
-        days.map((day) => day.totals.orders),
-        days.map((day) => day.totals.units),
-        days.map((day) => day.totals.revenue),
+        // As the text JavaScript writes each number, which numeric keeps exactly (through float8 it kept 15 digits).
+        days.map((day) => String(day.totals.orders)),
+        days.map((day) => String(day.totals.units)),
+        days.map((day) => String(day.totals.revenue)),
         // Each row of the day and of its cells repeats the key.
         days.map((day) => day.bytes + key.length * (1 + day.cellCount)),
         now,
@@ -225,7 +207,6 @@ export async function saveDays(db: Db, scope: RollupScope, days: DayWrite[], now
       scope,
       days.filter((day) => day.cellCount > 0).map((day) => day.day),
     );
-    await releaseClaims(tx, scope, names);
     return restatedDays.length;
   });
 }

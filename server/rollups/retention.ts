@@ -41,7 +41,7 @@ export async function purgeUnreachedStores(tx: Db, now: Date, retentionDays: num
   const stores = gone.map((row) => row.storeUrl);
   if (stores.length === 0) return 0;
   // A day's cells and channels go with it (on delete cascade).
-  for (const table of ["rollup_days", "rollup_product_months", "rollup_claims"])
+  for (const table of ["rollup_days", "rollup_product_months", "rollup_claims", "rollup_month_use"])
     await tx.query(`delete from ${table} where store_url = any($1::text[])`, [stores]);
   return stores.length;
 }

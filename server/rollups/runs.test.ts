@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { progressWords } from "@/components/products/aggregation-progress";
-import { firstFreshDay, rollupFilterOf, runsOf } from "./reader";
+import { rollupFilterOf, runsOf } from "./reader";
+import { firstFreshDay } from "./zone";
 
 describe("which days a rollup read asks the upstream for", () => {
   it("groups days into runs of consecutive days, one request each, across month and year ends", () => {
@@ -11,15 +12,18 @@ describe("which days a rollup read asks the upstream for", () => {
     expect(runsOf([])).toEqual([]);
   });
 
-  it("keeps today and the last ROLLUP_FRESH_DAYS days out of the rollups, for the zone furthest ahead of UTC", () => {
-    // At 08:00 UTC it is already 22:00 on the same day in UTC+14, so today anywhere is the 27th.
-    expect(firstFreshDay(new Date("2026-11-27T08:00:00Z"), 3)).toBe("2026-11-24");
-    // At 11:00 UTC it is the 28th in UTC+14: one more day counts as recent.
-    expect(firstFreshDay(new Date("2026-11-27T11:00:00Z"), 3)).toBe("2026-11-25");
-    expect(firstFreshDay(new Date("2026-11-27T11:00:00Z"), 0)).toBe("2026-11-28");
+  it("keeps the store's today and its last ROLLUP_FRESH_DAYS days out of the rollups, in the store's own zone", () => {
+    // 06:00 in a store at UTC−5 (11:00 UTC): its today is the 27th, whatever day it is in UTC+14.
+    const sixLocal = new Date("2026-11-27T11:00:00Z");
+    expect(firstFreshDay(sixLocal, 3, "Etc/GMT+5")).toBe("2026-11-24");
+    expect(firstFreshDay(sixLocal, 3, "America/New_York")).toBe("2026-11-24");
+    // With ROLLUP_FRESH_DAYS 0 the unfinished today is still never stored.
+    expect(firstFreshDay(sixLocal, 0, "Etc/GMT+5")).toBe("2026-11-27");
+    // Just before midnight UTC it is already tomorrow in Tokyo: Tokyo's today is kept out, not UTC's.
+    expect(firstFreshDay(new Date("2026-11-27T23:30:00Z"), 0, "Asia/Tokyo")).toBe("2026-11-28");
   });
 
-  it("answers channel and product filters from the cells, and row filters from their key's cells unless no key is kept", () => {
+  it("answers channel and product filters from the cells, and leaves row filters to the upstream", () => {
     const range = { startDate: "2026-01-01", endDate: "2026-01-02" };
     expect(rollupFilterOf({ ...range, channel: "google", filterProductId: "p1, p2" })).toEqual({
       channel: "google",
@@ -32,10 +36,10 @@ describe("which days a rollup read asks the upstream for", () => {
       { filterOS: "iOS" },
       { filterBrowser: "Safari" },
     ]) {
-      expect(rollupFilterOf({ ...range, ...filter, channel: "google" })).toEqual({ channel: "google", productIds: undefined });
-      expect(rollupFilterOf({ ...range, ...filter }, 0)).toBeNull();
+      expect(rollupFilterOf({ ...range, ...filter, channel: "google" })).toBeNull();
+      expect(rollupFilterOf({ ...range, ...filter })).toBeNull();
     }
-    expect(rollupFilterOf({ ...range, channel: "google" }, 0)).toEqual({ channel: "google", productIds: undefined });
+    expect(rollupFilterOf({ ...range, channel: "google" })).toEqual({ channel: "google", productIds: undefined });
   });
 
   it("words a read's progress by year and percent, or by rows", () => {

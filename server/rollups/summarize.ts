@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/server/db/database";
 import { RangeSummary, type CellFilter } from "./cells";
 import { fullMonths, PLACE_BASE } from "./grain";
-import { touchDays, type RollupScope } from "./repository";
+import type { RollupScope } from "./repository";
 
 const keyOf = (scope: RollupScope) => scope.filterKey ?? "";
 const dayOfNumber = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
@@ -26,6 +26,8 @@ export interface StoredSummary {
   summary: RangeSummary;
   /** Months every day of which this read held, fresh (unfiltered views only): those without a row are built after answering. */
   wholeMonths: string[];
+  /** Days asked for that the snapshot did not hold (evicted, restated or purged since they were looked up): to be read upstream. */
+  missing: string[];
   /** Rows each grain gave (what the view cost the database). */
   rowsRead: { dayChannels: number; productMonths: number; cells: number };
 }
@@ -40,13 +42,38 @@ const PRODUCT_SUMS = `product_id as "productId", sum(row_count)::int as rows, su
   sum(revenue)::float8 as revenue, min(first_key)::float8 as "firstKey", sum(cells)::int as cells, sum(names)::int as names,
   min(min_name) as "minName", max(max_name) as "maxName", sum(skus)::int as skus, min(min_sku) as "minSku", max(max_sku) as "maxSku"`;
 
+/** The isolation of a view's sums: every statement of it reads one snapshot. */
+const ONE_SNAPSHOT = "set transaction isolation level repeatable read, read only";
+
 /**
- * The stored days' sums for a view, and their last use set to now. Without a product filter the
+ * The stored days' sums for a view, in one snapshot that also says which of the days it holds:
+ * a day gone since it was looked up is returned as missing, never summed short. Nothing is written. Without a product filter the
  * series comes from the day × channel sums; without a channel or product filter the products come
  * from the month rows of the range's whole months that have them, plus the cells of the other days,
  * and the currency from the days. Any other filter reads the cells, as only they carry both keys.
  */
-export async function summarizeStored(db: Db, scope: RollupScope, days: string[], filter: CellFilter, now: Date): Promise<StoredSummary> {
+export function summarizeStored(db: Db, scope: RollupScope, asked: string[], filter: CellFilter): Promise<StoredSummary> {
+  if (asked.length === 0)
+    return Promise.resolve({
+      summary: new RangeSummary(),
+      wholeMonths: [],
+      missing: [],
+      rowsRead: { dayChannels: 0, productMonths: 0, cells: 0 },
+    });
+  return db.transaction(async (tx) => {
+    const present = await tx.query<{ day: string }>(
+      `select to_char(day, 'YYYY-MM-DD') as day from rollup_days
+       where store_url = $1 and source = $2 and filter_key = $3 and day between $5 and $6 and day = any($4::date[])`,
+      [scope.storeUrl, scope.source, keyOf(scope), asked, asked.reduce((a, b) => (a < b ? a : b)), asked.reduce((a, b) => (a > b ? a : b))],
+    );
+    const held = new Set(present.map((row) => row.day));
+    const days = asked.filter((day) => held.has(day));
+    const missing = asked.filter((day) => !held.has(day));
+    return { ...(await summarizeHeld(tx, scope, days, filter)), missing };
+  }, ONE_SNAPSHOT);
+}
+
+async function summarizeHeld(db: Db, scope: RollupScope, days: string[], filter: CellFilter): Promise<Omit<StoredSummary, "missing">> {
   const summary = new RangeSummary();
   const rowsRead = { dayChannels: 0, productMonths: 0, cells: 0 };
   if (days.length === 0) return { summary, wholeMonths: [], rowsRead };
@@ -122,7 +149,6 @@ export async function summarizeStored(db: Db, scope: RollupScope, days: string[]
            where ${cellWhere} and currency is not null order by day, currency_row limit 1`,
           params,
         ),
-    touchDays(db, scope, days, now),
   ]);
   rowsRead.dayChannels = filter.productIds ? 0 : series.length;
   rowsRead.productMonths = products.reduce((sum, p) => sum + p.fromMonths, 0);

@@ -1,35 +1,49 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { database } from "@/server/db/database";
-import { productMetricsExport as exportRoute, productMetrics as productMetricsRoute } from "@/server/routes/product-metrics";
+import { productMetrics as productMetricsRoute } from "@/server/routes/product-metrics";
 import { signIn } from "@/server/routes/sign-in";
 import { productMetricsEventSchema } from "@/shared/schemas/product-metrics-view";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
 import { dataChanges as dataChangesRoute } from "@/server/routes/data-changes";
 import { reachDb } from "@/server/db/reach";
 import { rollupUsage } from "./bounds";
-import { productsCsv } from "@/server/metrics/export";
+import { purgeRetained } from "@/server/maintenance/retention";
+import { settings } from "@/server/config/settings";
+import { registerAllJobs } from "@/server/jobs/catalog";
+import { queueDb } from "@/server/jobs/queue";
+import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
+import { setTimeout as sleep } from "node:timers/promises";
+import { restatements } from "./restatements";
 
 let upstream: DemoUpstream;
 let cookie: string;
 const params = { params: Promise.resolve({ storeUrl: US_STORE }) };
-const TABLE = { q: "", sort: "revenue", direction: "desc" } as const;
 /** The process's database with the store's own reach (the rollup tables are under row-level security). */
 const storeDb = async () => reachDb(await database(), [US_STORE]);
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
-  useUpstream(upstream.baseUrl, { ROLLUPS: "on" });
+  // Signed in with the rollups off: no warm-up here (status.test.ts has it).
+  useUpstream(upstream.baseUrl, { ROLLUPS: "off" });
   cookie = cookieFrom(await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey: ADMIN_KEY }) })));
+  useUpstream(upstream.baseUrl, { ROLLUPS: "on", BACKGROUND_JOBS: "on" });
+  // The fills the views queue run on this process's worker, as on an instance.
+  registerAllJobs();
+  startBackgroundWork({ pollMs: 50 });
 });
-afterAll(() => upstream.close());
+afterAll(async () => {
+  await stopBackgroundWork();
+  await upstream.close();
+});
 beforeEach(async () => {
   // The process's database here is PGlite, where the rollups are off unless asked for.
-  useUpstream(upstream.baseUrl, { ROLLUPS: "on" });
+  useUpstream(upstream.baseUrl, { ROLLUPS: "on", BACKGROUND_JOBS: "on" });
   upstream.reset();
   const db = await storeDb();
   await db.query("delete from rollup_days");
   await db.query("delete from rollup_restatements");
+  await db.query("delete from rollup_month_use");
 });
 afterEach(() => vi.unstubAllEnvs());
 
@@ -45,14 +59,31 @@ async function events(query: string) {
 }
 
 describe("product metrics through the day rollups", () => {
+  it("fills a month once when two views find it missing at once (the queue's key, as across instances)", async () => {
+    const before = upstream.requestCounts().products;
+    const [a, b] = await Promise.all([
+      events("startDate=2026-06-01&endDate=2026-06-10"),
+      events("startDate=2026-06-05&endDate=2026-06-20&channel=google"),
+    ]);
+    for (const { view } of [a, b]) expect(view.freshness).toMatchObject({ daysFromRollups: 0 });
+    await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(30), { timeout: 20_000 });
+    const fills = await (
+      await queueDb()
+    ).query<{ n: number }>("select count(*)::int as n from jobs where name = 'rollups.fill' and payload->>'month' = '2026-06-01'");
+    expect(fills).toEqual([{ n: 1 }]);
+    // Two views' reads and one fill's.
+    expect(upstream.requestCounts().products - before).toBe(3);
+  });
+
   it("says how fresh the figures are, reports days read as progress, and reads nothing upstream the second time", async () => {
     const first = await events("startDate=2026-02-01&endDate=2026-02-28");
     expect(first.view.freshness).toMatchObject({ daysFromUpstream: 28, daysFromRollups: 0, upstreamRequests: 1 });
     const progress = first.lines.filter((line) => line.type === "progress");
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)).toMatchObject({ percent: expect.any(Number), day: expect.stringMatching(/^2026-02-/) });
+    // The fill the view queued stores the month behind the answer.
+    await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(28), { timeout: 20_000 });
     const reads = upstream.requestCounts().products;
-    await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(28));
     // Another filter, so the short-lived view cache does not answer: the rollups do.
     const second = await events("startDate=2026-02-01&endDate=2026-02-28&channel=google");
     expect(upstream.requestCounts().products).toBe(reads);
@@ -60,58 +91,13 @@ describe("product metrics through the day rollups", () => {
     expect(Date.parse(second.view.freshness!.asOf)).toBeLessThanOrEqual(Date.now());
   });
 
-  it("answers a view filtered by country from its own key: read once, then from the rollups, its products CSV too", async () => {
-    const range = "startDate=2026-02-01&endDate=2026-02-07";
-    const first = await events(`${range}&filterCountry=US,CA&filterDeviceType=mobile`);
-    expect(first.view.freshness).toMatchObject({ daysFromUpstream: 7, daysFromRollups: 0, upstreamRequests: 1 });
-    const keyed = async () =>
-      (await storeDb()).query<{ key: string; days: number }>(
-        "select filter_key as key, count(*)::int as days from rollup_days group by filter_key order by 1",
-      );
-    await vi.waitFor(async () => expect(await keyed()).toEqual([{ key: "country=CA,US;device=mobile", days: 7 }]));
-    const reads = upstream.requestCounts().products;
-
-    // The same filters named another way (not the view cache's key): the same rollup key, nothing read upstream.
-    const again = await events(`${range}&filterCountry=CA, US&filterDeviceType=mobile&channel=google`);
-    expect(upstream.requestCounts().products).toBe(reads);
-    expect(again.view.freshness).toMatchObject({ daysFromUpstream: 0, daysFromRollups: 7, upstreamRequests: 0 });
-    expect(again.view.totals.revenue).toBe(first.view.channels.find((c) => c.channel === "google")?.revenue ?? 0);
-
-    // The products CSV is the view's table: answered from the same key.
-    const csv = await exportRoute(
-      dashboardRequest(
-        `/api/stores/${US_STORE}/product-metrics/export?${range}&kind=products&filterCountry=CA,US,US&filterDeviceType=mobile`,
-        {
-          cookie,
-        },
-      ),
-      params,
-    );
-    expect(csv.status).toBe(200);
-    expect(await csv.text()).toBe(productsCsv(first.view.products, first.view.totals.revenue, TABLE, first.view.currency));
-    expect(upstream.requestCounts().products).toBe(reads);
-
-    // The raw rows are the upstream's rows: one read of the range, rollups or not.
-    const rows = await exportRoute(
-      dashboardRequest(`/api/stores/${US_STORE}/product-metrics/export?${range}&kind=rows&filterCountry=US,CA&filterDeviceType=mobile`, {
-        cookie,
-      }),
-      params,
-    );
-    expect((await rows.text()).trim().split("\n")).toHaveLength(first.view.totals.rows + 1);
-    expect(upstream.requestCounts().products).toBe(reads + 1);
-
-    // Another key's cells are not reused: the unfiltered view of the range reads its days.
-    const unfiltered = await events(range);
-    expect(unfiltered.view.freshness).toMatchObject({ daysFromUpstream: 7, daysFromRollups: 0 });
-  });
-
-  it("with ROLLUP_FILTER_KEYS=0 reads filtered views upstream every time and keeps nothing for them", async () => {
-    useUpstream(upstream.baseUrl, { ROLLUPS: "on", ROLLUP_FILTER_KEYS: "0" });
-    const reads = upstream.requestCounts().products;
-    const { view } = await events("startDate=2026-02-01&endDate=2026-02-07&filterOS=iOS");
-    expect(view.freshness).toBeUndefined();
-    expect(upstream.requestCounts().products).toBe(reads + 1);
+  it("reads a view filtered by country, device type, OS, browser or ad upstream every time and keeps nothing for it", async () => {
+    for (const filter of ["filterOS=iOS", "filterCountry=US", "filterDeviceType=mobile", "filterBrowser=Safari", "adId=ad_1"]) {
+      const reads = upstream.requestCounts().products;
+      const { view } = await events(`startDate=2026-02-01&endDate=2026-02-07&${filter}`);
+      expect(view.freshness, filter).toBeUndefined();
+      expect(upstream.requestCounts().products, filter).toBe(reads + 1);
+    }
     expect((await rollupUsage(await database())).days).toBe(0);
   });
 
@@ -125,32 +111,36 @@ describe("product metrics through the day rollups", () => {
     expect((await rollupUsage(await database())).days).toBe(0);
   });
 
-  it("evicts the least recently used store-days beyond ROLLUP_BUDGET_MB", async () => {
-    useUpstream(upstream.baseUrl, { ROLLUPS: "on", ROLLUP_BUDGET_MB: "1" });
+  it("evicts the least recently used months beyond ROLLUP_BUDGET_MB in the daily purge, never on a read", async () => {
+    useUpstream(upstream.baseUrl, { ROLLUPS: "on", BACKGROUND_JOBS: "on", ROLLUP_BUDGET_MB: "1" });
     await events("startDate=2025-01-01&endDate=2025-01-31");
-    // The days are written after the answer.
-    await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(31));
-    // A month at scale 1 is far below 1 MB: pad the old days' size so that the next read goes over.
-    await (await storeDb()).query("update rollup_days set bytes = 40000");
+    await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(31), { timeout: 20_000 });
     await events("startDate=2025-03-01&endDate=2025-03-31");
-    await vi.waitFor(async () => expect((await rollupUsage(await database())).bytes).toBeLessThanOrEqual(1024 * 1024));
-    const after = await rollupUsage(await database());
-    const days = await (
-      await storeDb()
-    ).query<{ month: string }>("select distinct to_char(day, 'YYYY-MM') as month from rollup_days order by 1");
-    // March, used last, is kept whole; what went was January's.
-    expect(days.map((row) => row.month)).toContain("2025-03");
-    expect(after.days).toBeLessThan(62);
-    expect(
-      (await (await storeDb()).query<{ n: number }>("select count(*)::int as n from rollup_days where day >= '2025-03-01'"))[0]!.n,
-    ).toBe(31);
+    await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(62), { timeout: 20_000 });
+    // A month at scale 1 is far below 1 MB: pad the days' size so that the two months go over, one alone does not.
+    await (await storeDb()).query("update rollup_days set bytes = 20000");
+    await (await storeDb()).query("update rollup_days set used_at = used_at - interval '1 day' where day >= '2025-03-01'");
+    // March is viewed (from the rollups): no read evicts, however far over the budget.
+    expect((await events("startDate=2025-03-01&endDate=2025-03-31&channel=google")).view.freshness).toMatchObject({ daysFromRollups: 31 });
+    expect((await rollupUsage(await database())).days).toBe(62);
+    const purged = await purgeRetained(await database(), new Date(), settings().retention, 1024 * 1024);
+    expect(purged.rollupDaysEvicted).toBe(31);
+    const months = await (await storeDb()).query<{ month: string }>("select distinct to_char(day, 'YYYY-MM') as month from rollup_days");
+    // March, used last, is kept whole; January went.
+    expect(months).toEqual([{ month: "2025-03" }]);
   });
 
   it("lists a restated day on the store's data changes and names it on the view of its range", async () => {
+    // Held days are read again after a second here, and a month may be filled again each second.
+    useUpstream(upstream.baseUrl, { ROLLUPS: "on", BACKGROUND_JOBS: "on", ROLLUP_REVALIDATE_SECONDS: "1" });
     await events("startDate=2026-04-01&endDate=2026-04-05");
-    await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(5));
+    await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(30), { timeout: 20_000 });
     upstream.restate({ storeUrl: US_STORE, date: "2026-04-03", factor: 2 });
-    await (await storeDb()).query("update rollup_days set filled_at = filled_at - interval '2 days'");
+    await sleep(1_100);
+    // The stale days are read upstream (the new figures), and their fill records what moved.
+    const stale = await events("startDate=2026-04-01&endDate=2026-04-05&channel=google");
+    expect(stale.view.freshness).toMatchObject({ daysFromRollups: 0, daysFromUpstream: 5 });
+    await vi.waitFor(async () => expect(await restatements(await storeDb(), US_STORE)).toHaveLength(1), { timeout: 20_000 });
     const { view } = await events("startDate=2026-04-01&endDate=2026-04-05&channel=facebook");
     expect(view.restated).toEqual([{ day: "2026-04-03", revenueChange: expect.any(Number), mostly: expect.any(String) }]);
     expect(view.restated![0]!.revenueChange).toBeGreaterThan(0);

@@ -5,15 +5,26 @@ import { comparisonRange } from "@/shared/metrics/date-range";
 import { currencyDecimals } from "@/shared/format";
 import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/shared/schemas/product-metrics-view";
 import type { CellFilter } from "./cells";
-import { filterKeyOf } from "./filter-key";
-import { readRange, type ReadHooks, type ReadProgress, type RollupPolicy } from "./reader";
-import { evictOverBudget } from "./bounds";
+import { daysOf, heldDays, readRange, type ReadHooks, type ReadProgress, type RollupPolicy } from "./reader";
 import { restatements } from "./restatements";
-import { logger } from "@/server/observability/log";
+import { queueFillsQuietly } from "./fill-job";
+
+/** One line per restated day of the range, oldest day first: its latest restatement. */
+async function restatedOf(policy: RollupPolicy, storeUrl: string, filters: MetricsFilters) {
+  const source = filters.dimension_source ?? "conversion";
+  const restated = (await restatements(policy.db, storeUrl, filters)).filter((change) => change.source === source);
+  return [...new Map([...restated].reverse().map((change) => [change.day, change])).values()].map((change) => ({
+    day: change.day,
+    revenueChange: change.revenue.change,
+    mostly: change.channels[0]?.key ?? null,
+  }));
+}
 
 /**
  * The product-metrics view answered from the day rollups: the same figures as a full read,
- * with how fresh they are and the range's restated days.
+ * with how fresh they are and the range's restated days. When the rollups hold none of its days,
+ * it is `fullRead` itself (the read of ROLLUPS=off), with the same freshness and restated days.
+ * Either way the closed days not held are queued for filling, behind the answer.
  */
 export async function rollupView(
   upstream: UpstreamClient,
@@ -21,11 +32,38 @@ export async function rollupView(
   filters: MetricsFilters,
   filter: CellFilter,
   compare: ComparisonMode | undefined,
-  policy: RollupPolicy & { budgetBytes: number },
-  hooks: ReadHooks = {},
+  policy: RollupPolicy,
+  hooks: ReadHooks,
+  fullRead: () => Promise<ProductMetricsView>,
 ): Promise<ProductMetricsView> {
   const { onProgress } = hooks;
   const comparisonFilters = compare ? { ...filters, ...comparisonRange(filters, compare) } : undefined;
+  const source = filters.dimension_source ?? "conversion";
+  const scope = { storeUrl, source };
+  const [mainHeld, previousHeld] = await Promise.all([
+    heldDays(upstream, scope, filters, policy),
+    comparisonFilters ? heldDays(upstream, scope, comparisonFilters, policy) : undefined,
+  ]);
+  if (mainHeld.fresh.size === 0 && (previousHeld?.fresh.size ?? 0) === 0) {
+    const ranges = comparisonFilters ? [filters, comparisonFilters] : [filters];
+    const view = await fullRead();
+    queueFillsQuietly(
+      upstream,
+      storeUrl,
+      source,
+      ranges.flatMap((range) => daysOf(range.startDate, range.endDate).filter(mainHeld.closed)),
+    );
+    return {
+      ...view,
+      freshness: {
+        asOf: (policy.now?.() ?? new Date()).toISOString(),
+        daysFromRollups: 0,
+        daysFromUpstream: ranges.reduce((sum, range) => sum + daysOf(range.startDate, range.endDate).length, 0),
+        upstreamRequests: ranges.length,
+      },
+      restated: await restatedOf(policy, storeUrl, filters),
+    };
+  }
   // The two reads report their own progress; the page shows the sum of both.
   const done = new Map<string, ReadProgress>();
   const report = (which: string) => (progress: ReadProgress) => {
@@ -39,23 +77,24 @@ export async function rollupView(
     });
   };
   const [main, previous] = await Promise.all([
-    readRange(upstream, storeUrl, filters, filter, policy, { onOpened: hooks.onOpened, onProgress: report("main") }),
+    readRange(upstream, storeUrl, filters, filter, policy, { onOpened: hooks.onOpened, onProgress: report("main") }, mainHeld),
     comparisonFilters
-      ? readRange(upstream, storeUrl, comparisonFilters, filter, policy, { onOpened: hooks.onOpened, onProgress: report("previous") })
+      ? readRange(
+          upstream,
+          storeUrl,
+          comparisonFilters,
+          filter,
+          policy,
+          { onOpened: hooks.onOpened, onProgress: report("previous") },
+          previousHeld,
+        )
       : undefined,
   ]);
   const currency = main.summary.currency?.value ?? previous?.summary.currency?.value ?? null;
   const decimals = currency ? currencyDecimals(currency) : 2;
-  const source = filters.dimension_source ?? "conversion";
-  const saved = Promise.all([main.saved, previous?.saved]);
-  // Days read again may be restated: their writes (which compare, on the unfiltered key only) finish
-  // before the view names its restated days.
-  if (filterKeyOf(filters) === "" && main.revalidated + (previous?.revalidated ?? 0) > 0) await saved;
-  const restated = (await restatements(policy.db, storeUrl, filters)).filter((change) => change.source === source);
+  // The closed days read upstream are filled behind the answer, by a job (fill-job.ts); the view waits for nothing.
+  queueFillsQuietly(upstream, storeUrl, source, [...main.toFill, ...(previous?.toFill ?? [])]);
   const asOf = previous && previous.asOf < main.asOf ? previous.asOf : main.asOf;
-  saved
-    .then(() => evictOverBudget(policy.db, policy.budgetBytes))
-    .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, "Day rollups not evicted"));
   return {
     startDate: filters.startDate,
     endDate: filters.endDate,
@@ -78,11 +117,6 @@ export async function rollupView(
       daysFromUpstream: main.daysFromUpstream + (previous?.daysFromUpstream ?? 0),
       upstreamRequests: main.upstreamRequests + (previous?.upstreamRequests ?? 0),
     },
-    // One line per restated day, oldest day first: its latest restatement.
-    restated: [...new Map([...restated].reverse().map((change) => [change.day, change])).values()].map((change) => ({
-      day: change.day,
-      revenueChange: change.revenue.change,
-      mostly: change.channels[0]?.key ?? null,
-    })),
+    restated: await restatedOf(policy, storeUrl, filters),
   };
 }

@@ -3,7 +3,7 @@ import { GET as activityRoute } from "@/app/api/activity/route";
 import { GET as activityExportRoute } from "@/app/api/activity/export/route";
 import { describeDemo } from "@/demo-upstream/describe";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
-import { appendAudit } from "@/server/db/audit";
+import { appendAudit } from "@/server/audit/audit";
 import { database } from "@/server/db/database";
 import { reachDb } from "@/server/db/reach";
 import { dayBoundsIn } from "@/shared/activity-filters";

@@ -2,7 +2,7 @@ import "server-only";
 import { csvLine } from "@/server/metrics/csv";
 import { activityQuerySchema, type ActivityFilters, type ActivityResponse, type AuditEntry } from "@/shared/schemas/activity";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
-import { getAudit, InvalidCursor, listAudit, type AuditFilters } from "@/server/db/audit";
+import { getAudit, InvalidCursor, listAudit, type AuditFilters } from "@/server/audit/audit";
 import { database } from "@/server/db/database";
 import { route } from "@/server/http/pipeline";
 import { storeItems, storesToRead } from "@/server/http/scope";

@@ -3,10 +3,10 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { describeDemo } from "@/demo-upstream/describe";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
-import { createRule, getRule, listRules } from "@/server/db/alert-rules";
+import { createRule, getRule, listRules } from "@/server/alerts/rules";
 import { reachDb } from "@/server/db/reach";
 import { database, type Db } from "@/server/db/database";
-import { listNotifications, webhookAttempts } from "@/server/db/notifications";
+import { listNotifications, webhookAttempts } from "@/server/alerts/notifications";
 import { registerAlertJobs } from "@/server/alerts/jobs";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { LIMITS } from "@/shared/limits";
@@ -186,6 +186,35 @@ describe("Check now", () => {
       for (const response of held) response.destroy();
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
+  });
+});
+
+describe("a rule's own page", () => {
+  it("holds its state and its episodes, newest first, each with its value and whether it still lasts", async () => {
+    const input = ruleInput({ condition: { kind: "threshold", operator: "above", threshold: 0 }, emails: [] });
+    const rule = alertRuleSchema.parse(
+      await (await callRoute(createAlertRule, json("POST", `${BASE}/alerts`, cookies.admin!, input))).json(),
+    );
+    const before = alertRuleSchema.parse(
+      await (await callRoute(getAlertRule, json("GET", `${BASE}/alerts/${rule.id}`, cookies.admin!))).json(),
+    );
+    expect(before.episodes).toEqual([]);
+    expect(await (await callRoute(checkAlertRules, json("POST", `${BASE}/alerts/check`, cookies.admin!))).json()).toMatchObject({
+      fired: expect.any(Number),
+    });
+    // Anyone of the store sees it, not only its owner.
+    const after = alertRuleSchema.parse(
+      await (await callRoute(getAlertRule, json("GET", `${BASE}/alerts/${rule.id}`, cookies.marketer!))).json(),
+    );
+    expect(after.state).toBe("firing");
+    expect(after.episodes).toHaveLength(1);
+    expect(after.episodes![0]).toMatchObject({ resolvedPeriod: null, resolvedAt: null });
+    expect(after.episodes![0]!.value).toBeGreaterThan(0);
+    expect(after.episodes![0]!.openedPeriod).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // The list stays light: episodes are the rule page's alone.
+    const list = alertRuleListSchema.parse(await (await callRoute(listAlertRules, json("GET", `${BASE}/alerts`, cookies.admin!))).json());
+    expect(list.rules.find((candidate) => candidate.id === rule.id)?.episodes).toBeUndefined();
+    await callRoute(deleteAlertRule, json("DELETE", `${BASE}/alerts/${rule.id}`, cookies.admin!));
   });
 });
 

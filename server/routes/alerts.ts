@@ -17,11 +17,11 @@ import { runAlertChecks } from "@/server/alerts/runner";
 import { standardWebhookSecret } from "@/server/alerts/webhook";
 import { enqueueAlertWebhook } from "@/server/alerts/webhook-job";
 import { settings } from "@/server/config/settings";
-import { createRule, deleteRule, getRule, listRules, setRuleQuiet, updateRule, type StoredRule } from "@/server/db/alert-rules";
-import { appendChange } from "@/server/db/audit";
+import { createRule, deleteRule, getRule, listEpisodes, listRules, setRuleQuiet, updateRule, type StoredRule } from "@/server/alerts/rules";
+import { appendChange } from "@/server/audit/audit";
 import { database, type Db } from "@/server/db/database";
 import { underStoreCap } from "@/server/db/store-cap";
-import { findView } from "@/server/db/saved-views";
+import { findView } from "@/server/saved-views/repository";
 import type { ActiveSession } from "@/server/auth/require-session";
 import { changeBy, isOrganizationAdmin, notYours, samePerson } from "@/server/grants/ownership";
 import { ACTION_BODY_LIMIT, route } from "@/server/http/pipeline";
@@ -152,9 +152,19 @@ export const createAlertRule = route(
 
 /** GET /api/stores/{storeUrl}/alerts/{id} */
 export const getAlertRule = route({ methods: ["GET"], path: ONE, scope: "store" }, async ({ scope, session, params, requestId }) => {
-  const rule = await getRule(await database(), storeOf(scope), params.id!);
+  const db = await database();
+  const rule = await getRule(db, storeOf(scope), params.id!);
   if (!rule) throw gone();
-  return jsonResponse(item(rule, session.data.user.email), { requestId });
+  // Its episodes, read only once the rule is found in this store: the rule's own page shows their history.
+  const episodes = (await listEpisodes(db, rule.id)).map((episode) => ({
+    openedPeriod: episode.openedPeriod,
+    openedAt: new Date(episode.openedAt).toISOString(),
+    value: episode.value,
+    baseline: episode.baseline,
+    resolvedPeriod: episode.resolvedPeriod,
+    resolvedAt: episode.resolvedAt ? new Date(episode.resolvedAt).toISOString() : null,
+  }));
+  return jsonResponse({ ...item(rule, session.data.user.email), episodes }, { requestId });
 });
 
 /** PUT /api/stores/{storeUrl}/alerts/{id}: replaces the rule's definition (its episode and state stay); its owner only. */

@@ -1,14 +1,14 @@
 import "server-only";
 import { database } from "@/server/db/database";
-import { listAudit } from "@/server/db/audit";
-import { createNote, deleteNote, notesInRange, updateNote } from "@/server/db/notes";
+import { listAudit } from "@/server/audit/audit";
+import { createNote, deleteNote, notesInRange, updateNote } from "@/server/notes/notes";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
 import { annotationsQuerySchema, type ActionMarker } from "@/shared/schemas/annotation";
 import { isUpstreamAction, type AuditEntry } from "@/shared/schemas/activity";
 import { newNoteSchema } from "@/shared/schemas/note";
+import { DAY_MS, dateToUtcMs } from "@/shared/days";
 
-const DAY_MS = 86_400_000;
 /** Store-local dates lie within a day of UTC either way (offsets run from −12 to +14 hours). */
 const ZONE_MARGIN_MS = DAY_MS;
 /** Actions shown as markers: the ones that happened, or may have. */
@@ -31,7 +31,7 @@ export const listAnnotations = route(
     const db = await database();
     const store = { organizationId: scope.organizationId!, storeUrl: scope.store!.url };
     const from = new Date(Date.parse(`${query.startDate}T00:00:00Z`) - ZONE_MARGIN_MS);
-    const to = new Date(Date.parse(`${query.endDate}T00:00:00Z`) + DAY_MS + ZONE_MARGIN_MS);
+    const to = new Date(dateToUtcMs(query.endDate) + DAY_MS + ZONE_MARGIN_MS);
     const [notes, audit] = await Promise.all([
       notesInRange(db, store, query),
       listAudit(db, { storeUrls: [store.storeUrl], filters: { from, to } }, { limit: 500 }),

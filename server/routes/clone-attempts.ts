@@ -1,7 +1,7 @@
 import "server-only";
 import { cloneAttemptResponseSchema, cloneDuplicatesQuerySchema, newCloneAttemptSchema } from "@/shared/schemas/clone-attempt";
 import { jsonResponse } from "@/server/http/responses";
-import { dismissCloneAttempt, readCloneAttempt, recentIdenticalClones, saveCloneAttempt } from "@/server/db/clone-attempts";
+import { dismissCloneAttempt, readCloneAttempt, recentIdenticalClones, saveCloneAttempt } from "@/server/actions/clone-attempts";
 import { database } from "@/server/db/database";
 import { ACTION_BODY_LIMIT, route } from "@/server/http/pipeline";
 

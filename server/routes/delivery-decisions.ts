@@ -1,13 +1,13 @@
 import "server-only";
 import { IDEMPOTENCY_HEADER } from "@/server/actions/engine";
-import { appendChange } from "@/server/db/audit";
+import { appendChange } from "@/server/audit/audit";
 import { database } from "@/server/db/database";
 import { decide, unknownDelivery, type AwaitingDelivery, type DecisionRecord } from "@/server/delivery/decisions";
 import { unsuppressed } from "@/server/delivery/suppressions";
 import { changeBy, samePerson } from "@/server/grants/ownership";
 import { ACTION_BODY_LIMIT, route } from "@/server/http/pipeline";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
-import { formatDateTimeWithZone } from "@/shared/format";
+import { formatDateTime } from "@/shared/format";
 import { deliveryDecisionSchema } from "@/shared/schemas/runs";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -106,7 +106,7 @@ export const decideDelivery = route(
     throw new DashboardError(
       409,
       "already_decided",
-      `${record.decidedBy} already ${DECIDED_WORDS[record.decision]} on ${formatDateTimeWithZone(record.decidedAt.toISOString())}: it is not offered again.`,
+      `${record.decidedBy} already ${DECIDED_WORDS[record.decision]} on ${formatDateTime(record.decidedAt.toISOString(), "UTC")}: it is not offered again.`,
     );
   },
 );

@@ -9,7 +9,7 @@ import { activityResponseSchema } from "@/shared/schemas/activity";
 import { digestSchema } from "@/shared/schemas/digest";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
-import { createDigest, deleteDigest, listDigests, sendDigestNow } from "./digests";
+import { changeDigest, createDigest, deleteDigest, listDigests, sendDigestNow } from "./digests";
 import { grantStore } from "./grants";
 import { createSavedView } from "./saved-views";
 import { activity } from "./activity";
@@ -141,6 +141,47 @@ describe("whose digest it is", () => {
       ["digest.create", emails.admin],
       ["digest.delete", emails.admin],
     ]);
+  });
+});
+
+describe("changing a digest", () => {
+  const change = { cadence: "weekly", weekday: 3, localTime: "09:30", recipients: ["team@example.com", "boss@example.com"] };
+
+  it("changes its cadence, time and recipients in place, by the grant's owner only, recorded in Activity", async () => {
+    const id = await digestOf("admin");
+    const refused = await callRoute(changeDigest, json("PATCH", `${BASE}/digests/${id}`, cookies.marketer!, change));
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error).toContain(`Only ${emails.admin} may change this digest`);
+    const changed = await callRoute(changeDigest, json("PATCH", `${BASE}/digests/${id}`, cookies.admin!, change));
+    expect(changed.status).toBe(200);
+    const digest = digestSchema.parse(await changed.json());
+    expect(digest).toMatchObject({ id, cadence: "weekly", weekday: 3, localTime: "09:30" });
+    expect(digest.recipients.map((recipient) => recipient.email)).toEqual(["boss@example.com", "team@example.com"]);
+    // The next send is a Wednesday at 09:30 in the store's zone.
+    expect(new Date(digest.nextRunAt).getTime()).toBeGreaterThan(Date.now());
+    const page = activityResponseSchema.parse(await (await callRoute(activity, json("GET", "/api/activity", cookies.admin!))).json());
+    const entry = page.entries.find((candidate) => candidate.target.digestId === id && candidate.action === "digest.change");
+    expect(entry?.userEmail).toBe(emails.admin);
+    expect(entry?.target.change).toBe("daily at 07:00 → weekly on day 3 at 09:30; added boss@example.com");
+  });
+
+  it("refuses an invalid change, and a digest of no such id, without changing anything", async () => {
+    const id = await digestOf("admin");
+    const invalid = await callRoute(
+      changeDigest,
+      json("PATCH", `${BASE}/digests/${id}`, cookies.admin!, { ...change, weekday: undefined }),
+    );
+    expect(invalid.status).toBe(400);
+    const missing = await callRoute(
+      changeDigest,
+      json("PATCH", `${BASE}/digests/digest_00000000-0000-4000-8000-000000000000`, cookies.admin!, change),
+    );
+    expect(missing.status).toBe(404);
+    const listed = await callRoute(listDigests, json("GET", `${BASE}/digests`, cookies.admin!));
+    const digest = ((await listed.json()) as { digests: { id: string; cadence: string }[] }).digests.find(
+      (candidate) => candidate.id === id,
+    );
+    expect(digest?.cadence).toBe("daily");
   });
 });
 

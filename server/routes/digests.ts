@@ -1,15 +1,15 @@
 import "server-only";
-import { appendChange } from "@/server/db/audit";
+import { appendChange } from "@/server/audit/audit";
 import { database } from "@/server/db/database";
-import { listViews } from "@/server/db/saved-views";
+import { listViews } from "@/server/saved-views/repository";
 import { enqueueDigest } from "@/server/digests/jobs";
 import { takeSendNow } from "@/server/digests/send-now";
-import { createSchedule, deleteSchedule, listSchedules, scheduleById, type DigestSchedule } from "@/server/digests/store";
+import { createSchedule, deleteSchedule, listSchedules, scheduleById, updateSchedule, type DigestSchedule } from "@/server/digests/store";
 import { changeBy, notYours, samePerson } from "@/server/grants/ownership";
 import { listGrants } from "@/server/grants/store";
 import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
-import { newDigestSchema, type DigestItem } from "@/shared/schemas/digest";
+import { digestChangeSchema, newDigestSchema, type DigestItem } from "@/shared/schemas/digest";
 import { storeProfileSchema } from "@/shared/schemas/store";
 import { LIMITS } from "@/shared/limits";
 import { interpretTimeZone } from "@/shared/store-locale";
@@ -40,6 +40,9 @@ export function item(schedule: DigestSchedule, activeGrants: Set<string>, withou
     nextRunAt: new Date(schedule.nextRunAt).toISOString(),
     recipients: schedule.recipients,
     createdByEmail: schedule.createdByEmail,
+    shows: schedule.portfolio
+      ? `Every chosen store's whole revenue; ${portfolioSummary(schedule.search).range}`
+      : digestSummary(schedule.search, schedule.timeZone, new Date()).filters,
     grantActive: stores ? withoutGrant.length < stores.length : activeGrants.has(schedule.grantId),
     ...(stores ? { portfolio: { storeUrl: schedule.storeUrl, stores, withoutGrant } } : {}),
   };
@@ -103,6 +106,56 @@ export const createDigest = route(
       change: `${schedule.recipients.length} recipient${schedule.recipients.length === 1 ? "" : "s"}`,
     });
     return jsonResponse(item(schedule, new Set([grant.id])), { status: 201, requestId });
+  },
+);
+
+/** The words Activity keeps for a digest's change: what moved from what to what. */
+function changeWords(before: DigestSchedule, after: DigestSchedule): string {
+  const when = (schedule: DigestSchedule) =>
+    `${schedule.cadence}${schedule.cadence === "weekly" ? ` on day ${schedule.weekday}` : ""} at ${schedule.localTime}`;
+  const emails = (schedule: DigestSchedule) => schedule.recipients.map((recipient) => recipient.email);
+  const added = emails(after).filter((email) => !emails(before).includes(email));
+  const removed = emails(before).filter((email) => !emails(after).includes(email));
+  const parts = [
+    ...(when(before) === when(after) ? [] : [`${when(before)} → ${when(after)}`]),
+    ...(added.length > 0 ? [`added ${added.join(", ")}`] : []),
+    ...(removed.length > 0 ? [`removed ${removed.join(", ")}`] : []),
+  ];
+  return parts.length > 0 ? parts.join("; ") : "nothing changed";
+}
+
+/**
+ * PATCH /api/stores/{storeUrl}/digests/{id}: its cadence, time and recipients, by the owner of
+ * the grant it reads through only (as a deletion), recorded in Activity. A digest of another
+ * store, or of no store of this key, is not found.
+ */
+export const changeDigest = route(
+  {
+    methods: ["PATCH"],
+    path: `${COLLECTION}/[id]`,
+    scope: "store",
+    params: digestPath,
+    body: { schema: digestChangeSchema, maxBytes: ACTION_BODY_LIMIT },
+  },
+  async ({ scope, session, key, params, body, requestId }) => {
+    const db = await database();
+    const where = { organizationId: scope.organizationId!, storeUrl: scope.store!.url, id: params.id };
+    const before = await scheduleById(db, params.id);
+    if (!before || before.organizationId !== where.organizationId || before.storeUrl !== where.storeUrl) {
+      throw new DashboardError(404, "not_found", "No such digest.");
+    }
+    if (!samePerson(before.grantOwnerEmail, session.data.user.email)) throw notYours(before.grantOwnerEmail, "change this digest");
+    const after = await db.transaction(async (tx) => {
+      if (!(await updateSchedule(tx, where, body, new Date()))) throw new DashboardError(404, "not_found", "No such digest.");
+      const changed = (await scheduleById(tx, params.id))!;
+      await appendChange(tx, changeBy(scope, session, requestId, key), "digest.change", {
+        digestId: params.id,
+        viewName: changed.viewName,
+        change: changeWords(before, changed),
+      });
+      return changed;
+    });
+    return jsonResponse(item(after, await activeGrantIds(where.organizationId, where.storeUrl)), { requestId });
   },
 );
 

@@ -12,9 +12,9 @@ import {
 } from "@/test/harness";
 import { unsealSession } from "@/server/auth/cookie";
 import { database } from "@/server/db/database";
-import { keyFingerprint } from "@/server/db/key-identity";
+import { keyFingerprint } from "@/server/auth/key-identity";
 import { acrossStores, inReach, withReach } from "@/server/db/reach";
-import { takeDropNotices } from "@/server/db/session-keys";
+import { takeDropNotices } from "@/server/auth/session-keys";
 import { grantedUpstream } from "@/server/grants/granted-upstream";
 import { RING_LIMIT } from "@/shared/schemas/session";
 import { addRingKey, removeRingKey } from "./key-ring";

@@ -1,4 +1,5 @@
 import "server-only";
+import { warmUp } from "@/server/rollups/fill-job";
 import { z } from "zod";
 import { safeNextPath } from "@/shared/safe-redirect";
 import { contextSchema } from "@/shared/schemas/context";
@@ -10,9 +11,9 @@ import { forgetReach } from "@/server/auth/key-reach";
 import { rememberKeyReach, summarizeSession, withKeys, type SessionKey } from "@/server/auth/ring";
 import type { ActiveSession } from "@/server/auth/current-session";
 import { database, type Db } from "@/server/db/database";
-import { keyFingerprint, keyLabel } from "@/server/db/key-identity";
-import { addSessionKey, changeRing, removeSessionKey } from "@/server/db/session-keys";
-import { revokeSession } from "@/server/db/sessions";
+import { keyFingerprint, keyLabel } from "@/server/auth/key-identity";
+import { addSessionKey, changeRing, removeSessionKey } from "@/server/auth/session-keys";
+import { revokeSession } from "@/server/auth/sessions";
 import { toDashboardError } from "@/server/http/failures";
 import { route, SIGN_IN_BODY_LIMIT } from "@/server/http/pipeline";
 import { DashboardError, errorResponse, invalidInput, jsonResponse } from "@/server/http/responses";
@@ -122,6 +123,8 @@ export const addRingKey = route(
       );
       await withCookies(response, data, request);
       rememberKeyReach(session.id, fingerprint, context);
+      // The warm-up of the added key's stores, as after a sign-in.
+      warmUp(upstreamClient({ apiKey: key.apiKey, requestId }), storeUrls);
       // Adding a key renews its grants, as signing in with it does (rows of its own stores only).
       await withReach(db, storeUrls, (tx) => renewGrantsOfKey(tx, fingerprint, settings().delegation.ttlDays, new Date()));
       return response;

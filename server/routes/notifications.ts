@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { NotificationList } from "@/shared/schemas/notification";
 import { database } from "@/server/db/database";
-import { listNotifications, setRead, unreadCount } from "@/server/db/notifications";
+import { listNotifications, setRead, unreadCount } from "@/server/alerts/notifications";
 import { ACTION_BODY_LIMIT, route } from "@/server/http/pipeline";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { storeItems, storesToRead } from "@/server/http/scope";

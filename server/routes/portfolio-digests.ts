@@ -1,5 +1,5 @@
 import "server-only";
-import { appendChange } from "@/server/db/audit";
+import { appendChange } from "@/server/audit/audit";
 import { database } from "@/server/db/database";
 import { createSchedule, listPortfolioSchedules } from "@/server/digests/store";
 import { changeBy } from "@/server/grants/ownership";

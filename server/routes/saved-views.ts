@@ -2,7 +2,15 @@ import "server-only";
 import { newSavedViewSchema, renameSavedViewSchema, storedViewSearch, type SavedViewItem } from "@/shared/schemas/saved-view";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { database } from "@/server/db/database";
-import { createView, listViews, renameView, restoreView, softDeleteView, UNDO_WINDOW_MS, type SavedView } from "@/server/db/saved-views";
+import {
+  createView,
+  listViews,
+  renameView,
+  restoreView,
+  softDeleteView,
+  UNDO_WINDOW_MS,
+  type SavedView,
+} from "@/server/saved-views/repository";
 import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
 
 /** The id of a saved view in a path: anything else names no view. */

@@ -4,7 +4,7 @@ import { DELETE as endSessionRoute } from "@/app/api/sessions/[id]/route";
 import { GET as sessionsRoute } from "@/app/api/sessions/route";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { database } from "@/server/db/database";
-import { createSession } from "@/server/db/sessions";
+import { createSession } from "@/server/auth/sessions";
 import type { SessionListItem } from "@/shared/schemas/sessions";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, useUpstream } from "@/test/harness";
 import { signIn } from "./sign-in";

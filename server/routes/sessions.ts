@@ -4,7 +4,7 @@ import type { SessionListItem } from "@/shared/schemas/sessions";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
 import { settings } from "@/server/config/settings";
 import { database } from "@/server/db/database";
-import { listSessionsHolding, revokeOthers, revokeSession, sessionState } from "@/server/db/sessions";
+import { listSessionsHolding, revokeOthers, revokeSession, sessionState } from "@/server/auth/sessions";
 import { route } from "@/server/http/pipeline";
 import type { ActiveSession } from "@/server/auth/require-session";
 

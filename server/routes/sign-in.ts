@@ -18,14 +18,15 @@ import {
   type SessionData,
 } from "@/server/auth/cookie";
 import { rememberKeyReach, summarizeSession } from "@/server/auth/ring";
-import { keyLabel } from "@/server/db/key-identity";
+import { keyLabel } from "@/server/auth/key-identity";
 import { database } from "@/server/db/database";
-import { listRefusals } from "@/server/db/key-refusals";
-import { attemptSignIn, forgive } from "@/server/db/rate-limits";
+import { listRefusals } from "@/server/auth/key-refusals";
+import { attemptSignIn, forgive } from "@/server/auth/rate-limits";
 import { settings } from "@/server/config/settings";
-import { createSession, revokeSession } from "@/server/db/sessions";
+import { createSession, revokeSession } from "@/server/auth/sessions";
 import { renewGrantsOfKey } from "@/server/grants/store";
 import { upstreamClient } from "@/server/upstream/client";
+import { warmUp } from "@/server/rollups/fill-job";
 import { toDashboardError } from "@/server/http/failures";
 import { readRouteBody, route, SIGN_IN_BODY_LIMIT } from "@/server/http/pipeline";
 
@@ -78,6 +79,11 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
       storeUrls: context.organizations.flatMap((candidate) => candidate.stores.map((store) => store.url)),
     },
     new Date(),
+  );
+  // The warm-up: the session's stores' last 13 months are filled in the background (with the rollups on).
+  warmUp(
+    upstreamClient({ apiKey, requestId }),
+    (organization?.stores ?? []).slice(0, SESSION_STORES_LIMIT).map((store) => store.url),
   );
   // What the key reaches, for the scope checks of the session's first requests (a narrowed read is not its whole reach).
   if (!organizationId) rememberKeyReach(row.id, keyFingerprint, context);

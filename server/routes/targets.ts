@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { database } from "@/server/db/database";
-import { revenueTargets, setRevenueTarget } from "@/server/db/targets";
+import { revenueTargets, setRevenueTarget } from "@/server/notes/targets";
 import { jsonResponse } from "@/server/http/responses";
 import { ACTION_BODY_LIMIT, route } from "@/server/http/pipeline";
 import { monthSchema, newRevenueTargetSchema } from "@/shared/schemas/target";

@@ -1,6 +1,6 @@
 import "server-only";
 import { settingProblems, settings } from "@/server/config/settings";
-import { webhookOriginProblem } from "@/server/db/alert-rules";
+import { webhookOriginProblem } from "@/server/alerts/rules";
 import { closeDatabase, database } from "@/server/db/database";
 import { describeOpenFailure } from "@/server/db/open-failure";
 import { onShutdown } from "./lifecycle";

@@ -1,14 +1,16 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { z } from "zod";
-import { apiErrorSchema, type ApiError } from "@/shared/schemas/error";
 import { settings } from "@/server/config/settings";
 import { DashboardError } from "@/server/http/responses";
 import { metrics } from "@/server/observability/metrics";
 import { inUpstreamSpan } from "@/server/observability/tracing";
 import { endpointById, type Endpoint, type EndpointId, type EndpointParams, upstreamPath } from "./endpoints";
+import { UpstreamFailure, UpstreamHttpError } from "./errors";
 import { redactSecrets } from "./redact";
 import { exchange, requestWasSent } from "./transport";
+
+export { UpstreamFailure, UpstreamHttpError };
 
 /** Who calls the upstream: the key, the organization it works in, and what every answer is reported to. */
 interface UpstreamCredentials {
@@ -37,41 +39,6 @@ export interface UpstreamRequest {
 interface UpstreamCall extends UpstreamRequest, Omit<UpstreamCredentials, "signal"> {
   endpoint: Endpoint;
   signal?: AbortSignal;
-}
-
-/** The upstream could not be reached in time or answered something unusable. */
-export class UpstreamFailure extends Error {
-  /** False only when the request never left (connection refused, DNS): an action surely did not run. */
-  readonly requestSent: boolean;
-  constructor(
-    readonly status: 502 | 504,
-    readonly code: "upstream_timeout" | "upstream_unavailable" | "upstream_malformed",
-    message: string,
-    readonly upstreamRequestId?: string,
-    options?: { cause?: unknown; requestSent?: boolean },
-  ) {
-    super(message, options);
-    this.requestSent = options?.requestSent ?? true;
-  }
-}
-
-/** The upstream answered with an error status; `body` is its Error object. */
-export class UpstreamHttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ApiError,
-    readonly upstreamRequestId?: string,
-    /** When to try again, from the answer's Retry-After header or its Error body. */
-    readonly retryAfter?: string,
-  ) {
-    super(body.error);
-  }
-
-  static async from(response: Response): Promise<UpstreamHttpError> {
-    const body = await readUpstreamError(response);
-    const retryAfter = response.headers.get("retry-after") ?? body.retryAfter ?? undefined;
-    return new UpstreamHttpError(response.status, body, response.headers.get("x-request-id") ?? undefined, retryAfter);
-  }
 }
 
 /** Characters a header value may carry: visible ASCII, space and tab. */
@@ -228,18 +195,6 @@ async function exchangeWithRetry(call: UpstreamCall, traceHeaders: Record<string
       throw new UpstreamFailure(504, "upstream_timeout", `The analytics service did not answer within ${Math.round(timeoutMs / 1000)} s.`);
     }
   }
-}
-
-/** Reads an upstream error body as the contract's Error object, whatever it really holds. */
-async function readUpstreamError(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => "");
-  try {
-    const parsed = apiErrorSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // Not JSON: fall through to a generic message.
-  }
-  return { error: `The analytics service answered with status ${response.status}.` };
 }
 
 /** One call whose JSON the dashboard itself reads: validated, or a 502 when it is not what the contract says. */

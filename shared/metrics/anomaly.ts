@@ -1,3 +1,4 @@
+import { DAY_MS } from "@/shared/days";
 /**
  * Whether a day's (or an hour's) value is out of line with the same weekday (and hour) of the
  * weeks before it, or past a fixed threshold.
@@ -87,8 +88,6 @@ type ThresholdOperator = (typeof thresholdOperators)[number];
 export function thresholdVerdict(value: number, operator: ThresholdOperator, threshold: number): Verdict {
   return { fires: operator === "above" ? value > threshold : value < threshold, baseline: threshold, score: null };
 }
-
-const DAY_MS = 86_400_000;
 
 /** The same weekday of each of the `weeks` weeks before `date` (YYYY-MM-DD), newest first. */
 export function sameWeekdayBefore(date: string, weeks: number = MAX_WEEKS): string[] {

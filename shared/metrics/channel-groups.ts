@@ -1,5 +1,6 @@
 import { addDays, bucketStart, type DateRange } from "./date-range";
 import type { Granularity } from "./comparison";
+import { daysBetween } from "@/shared/days";
 
 /** The key under which the smallest channels are summed. */
 export const OTHER_KEY = "__other";
@@ -47,7 +48,7 @@ export function daysInRange(bucket: string, granularity: Granularity, range: Dat
   const start = bucket > range.startDate ? bucket : range.startDate;
   const last = bucketEnd(bucket, granularity);
   const end = last < range.endDate ? last : range.endDate;
-  return end < start ? 0 : Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
+  return end < start ? 0 : daysBetween(start, end) + 1;
 }
 
 /**

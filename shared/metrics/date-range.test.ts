@@ -42,6 +42,20 @@ describe("dates in the store's time zone", () => {
     });
   });
 
+  it("resolves the week and quarter presets in the store's days: weeks from Monday, quarters from January, April, July, October", () => {
+    // Sunday Nov 29, 2026, 03:00 UTC: still Saturday Nov 28 in New York, already Sunday in Tokyo.
+    const now = new Date("2026-11-29T03:00:00Z");
+    expect(resolvePreset("thisWeek", "America/New_York", now)).toEqual({ startDate: "2026-11-23", endDate: "2026-11-28" });
+    expect(resolvePreset("lastWeek", "America/New_York", now)).toEqual({ startDate: "2026-11-16", endDate: "2026-11-22" });
+    expect(resolvePreset("thisWeek", "Asia/Tokyo", now)).toEqual({ startDate: "2026-11-23", endDate: "2026-11-29" });
+    expect(resolvePreset("thisQuarter", "Asia/Tokyo", now)).toEqual({ startDate: "2026-10-01", endDate: "2026-11-29" });
+    expect(resolvePreset("lastQuarter", "Asia/Tokyo", now)).toEqual({ startDate: "2026-07-01", endDate: "2026-09-30" });
+    // Across a year: the first quarter's last quarter is the year before's fourth.
+    const january = new Date("2027-01-05T12:00:00Z");
+    expect(resolvePreset("lastQuarter", "UTC", january)).toEqual({ startDate: "2026-10-01", endDate: "2026-12-31" });
+    expect(resolvePreset("lastWeek", "UTC", january)).toEqual({ startDate: "2026-12-28", endDate: "2027-01-03" });
+  });
+
   it("compares with the period just before, of the same length", () => {
     expect(comparisonRange({ startDate: "2026-03-01", endDate: "2026-03-07" }, "previous")).toEqual({
       startDate: "2026-02-22",

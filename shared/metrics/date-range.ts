@@ -1,5 +1,6 @@
 import { interpretTimeZone } from "@/shared/store-locale";
 import { epochMsToZonedLocal } from "@/shared/time-zone";
+import { addDays, dateToUtcMs, datesFrom, daysBetween } from "@/shared/days";
 
 /**
  * Date ranges in the store's time zone. Dates are plain `YYYY-MM-DD` strings (the contract's
@@ -9,12 +10,16 @@ import { epochMsToZonedLocal } from "@/shared/time-zone";
 export const presets = [
   "today",
   "yesterday",
+  "thisWeek",
+  "lastWeek",
   "last7",
   "last30",
   "last90",
   "last365",
   "monthToDate",
   "lastMonth",
+  "thisQuarter",
+  "lastQuarter",
   "last12Months",
   "yearToDate",
 ] as const;
@@ -23,12 +28,16 @@ export type Preset = (typeof presets)[number];
 export const presetLabels: Record<Preset, string> = {
   today: "Today",
   yesterday: "Yesterday",
+  thisWeek: "This week",
+  lastWeek: "Last week",
   last7: "Last 7 days",
   last30: "Last 30 days",
   last90: "Last 90 days",
   last365: "Last 365 days",
   monthToDate: "Month to date",
   lastMonth: "Last month",
+  thisQuarter: "This quarter",
+  lastQuarter: "Last quarter",
   last12Months: "Last 12 months",
   yearToDate: "Year to date",
 };
@@ -38,23 +47,9 @@ export interface DateRange {
   endDate: string;
 }
 
-const DAY_MS = 86_400_000;
-
-function toUtc(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`);
-}
-
-function fromUtc(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-export function addDays(date: string, days: number): string {
-  return fromUtc(toUtc(date) + days * DAY_MS);
-}
-
 /** Days from start to end, both included. */
 export function dayCount({ startDate, endDate }: DateRange): number {
-  return Math.round((toUtc(endDate) - toUtc(startDate)) / DAY_MS) + 1;
+  return daysBetween(startDate, endDate) + 1;
 }
 
 /**
@@ -94,7 +89,26 @@ export function resolvePreset(preset: Preset, timeZone: string, now: Date = new 
       const lastDay = addDays(firstOfMonth, -1);
       return { startDate: `${lastDay.slice(0, 8)}01`, endDate: lastDay };
     }
+    // Weeks start on Monday (ISO), quarters in January, April, July and October: in the store's days.
+    case "thisWeek":
+      return { startDate: bucketStart(today, "week"), endDate: today };
+    case "lastWeek": {
+      const monday = addDays(bucketStart(today, "week"), -7);
+      return { startDate: monday, endDate: addDays(monday, 6) };
+    }
+    case "thisQuarter":
+      return { startDate: quarterStart(today), endDate: today };
+    case "lastQuarter": {
+      const end = addDays(quarterStart(today), -1);
+      return { startDate: quarterStart(end), endDate: end };
+    }
   }
+}
+
+/** The first day of the date's quarter ("2026-11-29" → "2026-10-01"). */
+function quarterStart(date: string): string {
+  const month = Math.floor((Number(date.slice(5, 7)) - 1) / 3) * 3 + 1;
+  return `${date.slice(0, 4)}-${String(month).padStart(2, "0")}-01`;
 }
 
 /** 52 weeks: a year earlier on the same weekday, so Saturdays are compared with Saturdays. */
@@ -108,14 +122,7 @@ export function comparisonRange(range: DateRange, mode: "previous" | "year"): Da
 
 /** Every date from start to end, both included. */
 export function datesOf(range: DateRange): string[] {
-  const dates: string[] = [];
-  for (let day = toUtc(range.startDate); day <= toUtc(range.endDate); day += DAY_MS) dates.push(fromUtc(day));
-  return dates;
-}
-
-/** Days from one date to another (negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((toUtc(to) - toUtc(from)) / DAY_MS);
+  return datesFrom(range.startDate, range.endDate);
 }
 
 /**
@@ -123,8 +130,10 @@ export function daysBetween(from: string, to: string): number {
  * that is not a date stays a bucket of its own rather than breaking the chart.
  */
 export function bucketStart(date: string, granularity: "day" | "week" | "month"): string {
-  if (granularity === "day" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(toUtc(date))) return date;
+  if (granularity === "day" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(dateToUtcMs(date))) return date;
   if (granularity === "month") return `${date.slice(0, 8)}01`;
-  const weekday = (new Date(toUtc(date)).getUTCDay() + 6) % 7;
+  const weekday = (new Date(dateToUtcMs(date)).getUTCDay() + 6) % 7;
   return addDays(date, -weekday);
 }
+
+export { addDays, daysBetween };

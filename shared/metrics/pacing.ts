@@ -1,3 +1,4 @@
+import { DAY_MS, dateToUtcMs as toUtc, utcMsToDate as fromUtc } from "@/shared/days";
 /**
  * Month-to-date revenue against a monthly target, in the store's time zone: the target
  * pro-rated to the time elapsed, and a projection to the month's end weighted by weekday (each
@@ -41,9 +42,6 @@ export const HISTORY_DAYS = 56;
 /** Within this share of the target either way, a month is "on track". */
 const ON_TRACK_BAND = 0.05;
 
-const DAY_MS = 86_400_000;
-const toUtc = (date: string) => Date.parse(`${date}T00:00:00Z`);
-const fromUtc = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const weekday = (date: string) => new Date(toUtc(date)).getUTCDay();
 
 export function daysInMonth(month: string): number {

@@ -15,6 +15,7 @@ const changeActions = [
   "alert-rule.delete",
   "alert-rule.pause",
   "digest.create",
+  "digest.change",
   "digest.delete",
   "digest.send-now",
   "delivery.send-again",

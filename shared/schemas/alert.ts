@@ -57,6 +57,17 @@ export type AlertRuleInput = z.infer<typeof alertRuleInputSchema>;
 
 const alertRuleStates = ["ok", "firing"] as const;
 
+/** One episode of a rule: the period it fired, with the value and the usual one, and the period it stopped (null while it lasts). */
+const episodeSchema = z.strictObject({
+  openedPeriod: z.string(),
+  openedAt: z.string(),
+  value: z.number(),
+  baseline: z.number().nullable(),
+  resolvedPeriod: z.string().nullable(),
+  resolvedAt: z.string().nullable(),
+});
+export type AlertEpisode = z.infer<typeof episodeSchema>;
+
 export const alertRuleSchema = alertRuleInputSchema.extend({
   id: z.string(),
   muted: z.boolean(),
@@ -74,6 +85,8 @@ export const alertRuleSchema = alertRuleInputSchema.extend({
   webhookSecret: z.string().nullable(),
   /** The same secret as Standard Webhooks libraries take it (`whsec_…`); null for anyone but the owner. */
   standardWebhookSecret: z.string().nullable(),
+  /** Its episodes, newest first: on the rule's own page only. */
+  episodes: z.array(episodeSchema).optional(),
 });
 export type AlertRule = z.infer<typeof alertRuleSchema>;
 export const alertRuleListSchema = z.strictObject({ rules: z.array(alertRuleSchema) });

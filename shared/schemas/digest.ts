@@ -23,6 +23,9 @@ const weekdayGiven: [(digest: { cadence: string; weekday?: number }) => boolean,
 export const newDigestSchema = z
   .strictObject({ savedViewId: z.string().regex(/^view_[0-9a-f-]{36}$/, "Choose a saved view."), ...scheduleFields })
   .refine(...weekdayGiven);
+/** A scheduled digest's change: its cadence, time and recipients (its view or stores stay). */
+export const digestChangeSchema = z.strictObject(scheduleFields).refine(...weekdayGiven);
+export type DigestChange = z.infer<typeof digestChangeSchema>;
 /** A digest of the All stores table: the chosen stores of the reach, and the page's range and comparison. */
 export const newPortfolioDigestSchema = z
   .strictObject({
@@ -48,6 +51,8 @@ export const digestSchema = z.strictObject({
   nextRunAt: z.string(),
   recipients: z.array(z.strictObject({ email: z.string(), unsubscribed: z.boolean() })),
   createdByEmail: z.string(),
+  /** What it shows, in words: its filters and attribution (a digest of several stores: its range, each store's own days). */
+  shows: z.string(),
   /** Whether the grant it reads through is still in force (a digest of several stores: any of theirs). */
   grantActive: z.boolean(),
   /** A digest of several stores: the store it is kept under, its stores, and those without their creator's grant in force. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { commaListSchema, EARLIEST_DATE, identifierSchema, isoDateSchema, LATEST_DATE } from "./common";
+import { daysBetween } from "@/shared/days";
 
 const dimensionSources = ["conversion", "first_touch"] as const;
 const dimensionSourceSchema = z.enum(dimensionSources);
@@ -50,7 +51,7 @@ export const dashboardRangeRefinement = <T extends { startDate?: string; endDate
     }
   }
   if (!startDate || !endDate || startDate > endDate) return;
-  const days = (Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000 + 1;
+  const days = daysBetween(startDate, endDate) + 1;
   if (days > MAX_RANGE_DAYS) {
     ctx.addIssue({ code: "custom", path: ["endDate"], message: `the range may cover at most ${MAX_RANGE_DAYS} days (two years)` });
   }

@@ -1,4 +1,4 @@
-import { deleteDigest } from "@/server/routes/digests";
+import { changeDigest, deleteDigest } from "@/server/routes/digests";
 
 export const dynamic = "force-dynamic";
-export { deleteDigest as DELETE };
+export { changeDigest as PATCH, deleteDigest as DELETE };

@@ -1,0 +1,4 @@
+import { rollups } from "@/server/routes/rollups";
+
+export const dynamic = "force-dynamic";
+export { rollups as GET };

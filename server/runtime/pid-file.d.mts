@@ -1,0 +1,2 @@
+export function isRunning(pid: number): boolean;
+export function createExclusive(path: string, content?: string): boolean;
