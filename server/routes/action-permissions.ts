@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { database } from "@/server/db/database";
-import { listRefusals, rememberRefusal } from "@/server/db/key-refusals";
+import { listRefusals, rememberRefusal } from "@/server/auth/key-refusals";
 import { route } from "@/server/http/pipeline";
 import { jsonResponse } from "@/server/http/responses";
 import { UpstreamHttpError, type UpstreamClient } from "@/server/upstream/client";
