@@ -84,7 +84,7 @@ describe("product-metrics panels", () => {
             comparisons: view.comparison ? [{ key: "previous", label: "Previous period", series: view.comparison.series }] : [],
             partialBucket: view.endDate,
             markers: [{ key: "m", date: view.startDate, label: "Clone", href: "/activity?entry=x" }],
-            target: { perDay: 100, amount: 3000 },
+            targets: new Map([[view.startDate.slice(0, 7), 3000]]),
           }),
         );
         // Channels unknown or odd are listed, never dropped.

@@ -52,6 +52,23 @@ describe("POST /ad-metrics/{storeUrl}/enrich", () => {
     }
   });
 
+  it("names, for each LinkedIn ad, the campaign group it runs in and that group's ad account (additional properties)", async () => {
+    const rows = await products(upstream, { startDate: "2025-02-01", endDate: "2025-02-28", channel: "linkedin" });
+    const seen = [...new Set(rows.map((row) => row.ad_id as string))];
+    const { assets } = enrichResponseSchema.parse(
+      (await call(upstream, enrichPath, { method: "POST", body: { channel: "linkedin", assetIds: seen } })).body,
+    );
+    const groups = accounts
+      .filter((account) => account.storeUrl === STORE.nwUs)
+      .flatMap((account) => account.campaignGroups.map((group) => ({ group, account })));
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of assets) {
+      const parent = groups.find(({ group }) => group.id === (asset as Record<string, unknown>).campaignId);
+      expect(parent, asset.assetId).toBeDefined();
+      expect((asset as Record<string, unknown>).adAccountId).toBe(parent!.account.id);
+    }
+  });
+
   it("leaves about 10% of the ad IDs seen in rows unresolved (deleted ads)", async () => {
     const rows = await products(upstream, { startDate: "2025-01-01", endDate: "2025-03-31" });
     let seen = 0;

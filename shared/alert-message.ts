@@ -8,6 +8,11 @@ export function formatMetric(metric: AlertMetric, value: number, currency: strin
   return metric === "revenue" ? formatCurrency(value, currency) : formatNumber(value);
 }
 
+/** A number of the metric's unit as a field's label says it: "in USD" for revenue, else the count it is. */
+export function metricUnit(metric: AlertMetric, currency: string | null): string {
+  return metric === "revenue" ? (currency ? `in ${currency}` : "in the store's currency") : metric;
+}
+
 /** The rule's target in words; a product by its name when it is known. */
 export function targetLabel(target: AlertTarget, productName?: string): string {
   return target.kind === "store"

@@ -1,24 +1,45 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AuditAction } from "@/shared/schemas/activity";
-import { sessionResponseSchema, type KeyRefusal } from "@/shared/schemas/session";
+import { actionPermissionsSchema } from "@/shared/schemas/action-permissions";
+import type { KeyRefusal } from "@/shared/schemas/session";
+import { buildPath } from "@/shared/url";
 import { apiFetch } from "./api-client";
 
-const keyRefusalKeys = { all: ["session", "key-refusals"] as const };
+const keyRefusalKeys = {
+  all: ["key-refusals"] as const,
+  store: (storeUrl: string, organizationId: string | undefined, action: AuditAction) =>
+    [...keyRefusalKeys.all, storeUrl, organizationId ?? null, action] as const,
+};
 
-const keyRefusalsQueryOptions = () =>
+const actionPermissionsQueryOptions = (storeUrl: string, organizationId: string | undefined, action: AuditAction) =>
   queryOptions({
-    queryKey: keyRefusalKeys.all,
-    queryFn: async ({ signal }) => (await apiFetch("/api/session", sessionResponseSchema, { signal })).refusals ?? [],
+    queryKey: keyRefusalKeys.store(storeUrl, organizationId, action),
+    queryFn: ({ signal }) =>
+      apiFetch(buildPath(["api", "stores", storeUrl, "action-permissions"], { action }), actionPermissionsSchema, {
+        signal,
+        organizationId,
+      }),
     staleTime: 60_000,
   });
 
 /**
- * GET /api/session's `refusals`: the actions the upstream has refused this session's key with 403.
- * The contract lists no permissions, so this is the only way to know ahead of a try.
+ * The actions the store's key is refused (GET /api/stores/{storeUrl}/action-permissions): what the
+ * upstream refused it before, or answered a side-effect-free probe with 403. The contract lists no
+ * permissions, so this is what the dashboard learns before anyone types.
+ * `recheck` asks again (as a confirmation dialog opens) and resolves to the refusal, if any.
  */
-export function useKeyRefusal(action: AuditAction): { refusal?: KeyRefusal; isPending: boolean } {
-  const refusals = useQuery(keyRefusalsQueryOptions());
-  return { refusal: refusals.data?.find((candidate) => candidate.action === action), isPending: refusals.isPending };
+export function useKeyRefusal(
+  action: AuditAction,
+  storeUrl: string,
+  organizationId?: string,
+): { refusal?: KeyRefusal; isPending: boolean; recheck: () => Promise<KeyRefusal | undefined> } {
+  const refusals = useQuery(actionPermissionsQueryOptions(storeUrl, organizationId, action));
+  const find = (list?: readonly KeyRefusal[]) => list?.find((candidate) => candidate.action === action);
+  return {
+    refusal: find(refusals.data?.refusals),
+    isPending: refusals.isPending,
+    recheck: async () => find((await refusals.refetch()).data?.refusals),
+  };
 }
 
 /** After a 403 in a page: read the refusals again, so the page shows the action unavailable at once. */

@@ -6,20 +6,21 @@ import { apiFetch } from "./api-client";
 const targetKeys = {
   all: ["targets"] as const,
   store: (storeUrl: string, organizationId?: string) => [...targetKeys.all, storeUrl, organizationId ?? ""] as const,
-  month: (storeUrl: string, month: string, organizationId?: string) => [...targetKeys.store(storeUrl, organizationId), month] as const,
+  months: (storeUrl: string, month: string, to: string | undefined, organizationId?: string) =>
+    [...targetKeys.store(storeUrl, organizationId), month, to ?? month] as const,
 };
 
-const targetsQueryOptions = (storeUrl: string, month: string, organizationId?: string) =>
+const targetsQueryOptions = (storeUrl: string, month: string, organizationId?: string, to?: string) =>
   queryOptions({
-    queryKey: targetKeys.month(storeUrl, month, organizationId),
+    queryKey: targetKeys.months(storeUrl, month, to, organizationId),
     queryFn: ({ signal }) =>
-      apiFetch(buildPath(["api", "stores", storeUrl, "targets"], { month }), revenueTargetListSchema, { signal, organizationId }),
+      apiFetch(buildPath(["api", "stores", storeUrl, "targets"], { month, to }), revenueTargetListSchema, { signal, organizationId }),
     staleTime: 60_000,
   });
 
-/** GET /api/stores/{storeUrl}/targets: a month's revenue targets. */
-export function useTargets(storeUrl: string, month: string, organizationId?: string) {
-  return useQuery(targetsQueryOptions(storeUrl, month, organizationId));
+/** GET /api/stores/{storeUrl}/targets: a month's revenue targets, or those of the months `month` to `to`. */
+export function useTargets(storeUrl: string, month: string, organizationId?: string, to?: string) {
+  return useQuery(targetsQueryOptions(storeUrl, month, organizationId, to));
 }
 
 /** PUT /api/stores/{storeUrl}/targets: sets a month's target, then reads the store's targets again. */

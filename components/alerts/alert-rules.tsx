@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useState } from "react";
 import type { AlertRule } from "@/shared/schemas/alert";
-import { targetLabel } from "@/shared/alert-message";
+import { formatMetric, targetLabel } from "@/shared/alert-message";
+import { useStoreProfile } from "@/client/queries/store";
 import { formatDateTime } from "@/shared/format";
 import { useStoreTimeZone } from "@/components/ui/times";
 import { useAlertRuleActions, useAlertRules } from "@/client/queries/alerts";
@@ -16,13 +17,15 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 import { EmptyState, Skeleton } from "@/components/ui/states";
 import { RuleForm } from "./rule-form";
 
-const conditionText = (rule: AlertRule) =>
+/** The rule's condition in words, a threshold in the metric's unit (the store's currency for revenue). */
+const conditionText = (rule: AlertRule, currency: string | null) =>
   rule.condition.kind === "anomaly"
-    ? `anomaly (${rule.condition.direction === "both" ? "falls or rises" : rule.condition.direction === "down" ? "falls" : "rises"}, ${rule.condition.sensitivity} sensitivity)`
-    : `${rule.condition.operator} ${rule.condition.threshold}`;
+    ? `anomaly (${rule.condition.direction === "both" ? "falls or rises" : rule.condition.direction === "down" ? "falls" : "rises"}, ${rule.condition.sensitivity} sensitivity, minimum volume ${formatMetric(rule.metric, rule.condition.minVolume, currency)})`
+    : `${rule.condition.operator} ${formatMetric(rule.metric, rule.condition.threshold, currency)}`;
 
 function RuleRow({ rule, storeUrl, organizationId }: { rule: AlertRule; storeUrl: string; organizationId?: string }) {
   const actions = useAlertRuleActions(storeUrl, organizationId);
+  const currency = useStoreProfile(storeUrl, organizationId).data?.currency ?? null;
   const { snoozed } = rule;
   const zone = useStoreTimeZone(storeUrl, organizationId);
   const suffix = organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : "";
@@ -44,7 +47,7 @@ function RuleRow({ rule, storeUrl, organizationId }: { rule: AlertRule; storeUrl
           </p>
         )}
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          {rule.metric} of {targetLabel(rule.target)}, each {rule.granularity}: {conditionText(rule)}
+          {rule.metric} of {targetLabel(rule.target)}, each {rule.granularity}: {conditionText(rule, currency)}
           {rule.lastCheckedAt ? ` · checked ${formatDateTime(rule.lastCheckedAt, zone)}` : " · not checked yet"}
         </p>
       </div>

@@ -5,6 +5,8 @@ import { alertRuleInputSchema, type AlertRuleInput } from "@/shared/schemas/aler
 import { KNOWN_CHANNELS } from "@/shared/store-locale";
 import { useBacktest } from "@/client/queries/alerts";
 import { useSavedViews } from "@/client/queries/saved-views";
+import { useStoreProfile } from "@/client/queries/store";
+import { metricUnit } from "@/shared/alert-message";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -41,6 +43,8 @@ export function RuleForm(props: {
   const [errors, setErrors] = useState<Errors>({});
   const views = useSavedViews(props.storeUrl, props.organizationId);
   const backtest = useBacktest(props.storeUrl, props.organizationId);
+  // Thresholds and minimum volumes are in the metric's unit: the store's currency for revenue.
+  const unit = metricUnit(draft.metric, useStoreProfile(props.storeUrl, props.organizationId).data?.currency ?? null);
   const set =
     <K extends keyof RuleDraft>(key: K) =>
     (value: RuleDraft[K]) =>
@@ -178,7 +182,7 @@ export function RuleForm(props: {
               />
               <TextInput
                 id="rule-min-volume"
-                label="Minimum volume"
+                label={`Minimum volume (${unit})`}
                 hint="Below this, in the value and in its usual level, nothing fires: small numbers swing."
                 inputMode="decimal"
                 value={draft.minVolume}
@@ -200,7 +204,7 @@ export function RuleForm(props: {
               />
               <TextInput
                 id="rule-threshold"
-                label="Threshold"
+                label={`Threshold (${unit})`}
                 inputMode="decimal"
                 value={draft.threshold}
                 onChange={set("threshold")}
@@ -250,7 +254,11 @@ export function RuleForm(props: {
         ) : backtest.isError ? (
           <ErrorPanel error={backtest.error} onRetry={runBacktest} />
         ) : backtest.data ? (
-          <BacktestChart backtest={backtest.data} metric={draft.metric} />
+          <BacktestChart
+            backtest={backtest.data}
+            metric={draft.metric}
+            threshold={draft.kind === "threshold" && draft.threshold.trim() !== "" ? Number(draft.threshold) : undefined}
+          />
         ) : (
           <p className="text-sm text-slate-600 dark:text-slate-400">See on which days of the last 90 this rule would have fired.</p>
         )}

@@ -53,7 +53,7 @@ function useSettledValue(value: string, delayMs: number): string {
 export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; organizationId?: string }) {
   const profile = useStoreProfile(storeUrl, organizationId);
   const attempt = useCloneAttempt(storeUrl, organizationId);
-  const { refusal } = useKeyRefusal("campaign-group.clone");
+  const { refusal, isPending: refusalPending } = useKeyRefusal("campaign-group.clone", storeUrl, organizationId);
   return (
     <div className="space-y-6">
       <div>
@@ -63,9 +63,9 @@ export function CloneCampaign({ storeUrl, organizationId }: { storeUrl: string; 
         </p>
       </div>
       {refusal && <KeyRefusalNote refusal={refusal} what="Cloning campaign groups" />}
-      {profile.isPending || attempt.isPending ? (
+      {profile.isPending || attempt.isPending || refusalPending ? (
         <Card>
-          <Skeleton lines={6} label="Loading the store's currency and time zone" />
+          <Skeleton lines={6} label="Loading the store's currency and time zone, and whether this key may clone" />
         </Card>
       ) : profile.isError || attempt.isError ? (
         <ErrorPanel error={profile.error ?? attempt.error} onRetry={() => void (profile.isError ? profile.refetch() : attempt.refetch())} />

@@ -23,7 +23,8 @@ const useInteractive = () =>
 
 export type FieldErrors = Partial<Record<CloneFormField, string>>;
 
-const suggestionCount = (count: number, from: string) => `${count} ${count === 1 ? "suggestion" : "suggestions"} ${from}`;
+const suggestionCount = (count: number, from: string) =>
+  count > 0 ? `${count} ${count === 1 ? "suggestion" : "suggestions"} ${from}` : "";
 
 /** How the source campaign group ID resolved through enrich, if it did. */
 export type SourceLookup = { state: "idle" | "loading" | "not-found" | "failed" } | { state: "found"; asset: EnrichedAsset };
@@ -162,9 +163,13 @@ export function CloneForm({ values, onChange, serverErrors, source, zone, storeC
     <form method="post" onSubmit={submit} noValidate aria-label="Clone a campaign group" className="space-y-5">
       {suggestions && suggestions.groups.length > 0 && (
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          {suggestionCount(suggestions.fromClones ?? suggestions.groups.length, "from this store's earlier clones")}
-          {suggestions.fromMetrics ? `, ${suggestionCount(suggestions.fromMetrics, "from its LinkedIn metrics of the last 90 days")}` : ""}:
-          type a name or an ID in a field to pick one, or type any other ID.
+          {[
+            suggestionCount(suggestions.fromClones ?? suggestions.groups.length, "from this store's earlier clones"),
+            suggestionCount(suggestions.fromMetrics ?? 0, "that LinkedIn names for the store's ads of the last 90 days"),
+          ]
+            .filter(Boolean)
+            .join(", ")}
+          : type a name or an ID in a field to pick one, or type any other ID.
         </p>
       )}
       <div className="grid grid-cols-1 gap-5 md:grid-cols-2">

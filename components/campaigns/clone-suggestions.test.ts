@@ -19,8 +19,8 @@ const entry = (target: AuditEntry["target"], outcome: AuditEntry["outcome"] = "s
 });
 
 describe("clone suggestions from Activity", () => {
-  it("offers each ad account and campaign group once, the newest first, clones made included", () => {
-    const { accounts, groups } = suggestionsFromActivity([
+  it("offers each ad account and campaign group of a successful clone once, the newest first, clones made included", () => {
+    const { accounts, groups, failed } = suggestionsFromActivity([
       entry({
         adAccountId: "545139905",
         adAccountName: "Northwind US",
@@ -30,15 +30,24 @@ describe("clone suggestions from Activity", () => {
         newGroupName: "Q4 copy",
       }),
       entry({ adAccountId: "545139905", sourceCampaignGroupId: "674244742" }),
-      entry({ adAccountId: "520156559", sourceCampaignGroupId: "610563786", newGroupId: "700000002" }, "failed"),
+      entry({ adAccountId: "520156559", sourceCampaignGroupId: "610563786", newGroupId: "700000002" }, "unknown"),
       { ...entry({ connectionId: "px_1" }), action: "tracking-connection.remove" },
     ]);
-    expect(accounts).toEqual([
-      { id: "545139905", name: "Northwind US" },
-      { id: "520156559", name: undefined },
-    ]);
-    expect(groups.map((group) => group.id)).toEqual(["674244742", "700000001", "610563786"]);
+    expect(accounts).toEqual([{ id: "545139905", name: "Northwind US" }]);
+    expect(groups.map((group) => group.id)).toEqual(["674244742", "700000001"]);
     expect(groups[0]).toEqual({ id: "674244742", name: "Q4", accountId: "545139905" });
+    expect([...failed]).toEqual([]);
+  });
+
+  it("never offers an ID whose clone failed (the ad ID taken for a group), unless a clone of it succeeded", () => {
+    const { groups, accounts, failed } = suggestionsFromActivity([
+      entry({ adAccountId: "545139905", sourceCampaignGroupId: "360106226" }, "failed"),
+      entry({ adAccountId: "545139905", sourceCampaignGroupId: "674244742" }, "failed"),
+      entry({ adAccountId: "545139905", sourceCampaignGroupId: "674244742", newGroupId: "700000003" }),
+    ]);
+    expect(groups.map((group) => group.id)).toEqual(["674244742", "700000003"]);
+    expect(accounts.map((account) => account.id)).toEqual(["545139905"]);
+    expect([...failed]).toEqual(["360106226"]);
   });
 
   it("labels a suggestion by its name, status and account", () => {
@@ -49,15 +58,17 @@ describe("clone suggestions from Activity", () => {
   });
 });
 
-describe("clone suggestions from the store's LinkedIn metrics", () => {
-  it("names each campaign and ad seen, with its status and where it was seen; an unresolved one keeps its ID", () => {
-    const suggestions = suggestionsFromMetrics([
-      { id: "31000001", seenAs: "ad", name: "Winter — Video Ad — Makers", status: "PAUSED" },
-      { id: "900", seenAs: "campaign" },
+describe("clone suggestions from the store's LinkedIn data", () => {
+  it("offers the campaign groups enrich named, with their status, account and where they come from, and their ad accounts", () => {
+    const { groups, accounts } = suggestionsFromMetrics({
+      startDate: "2026-09-01",
+      endDate: "2026-11-29",
+      groups: [{ id: "674244742", name: "Q4 Holiday", status: "ACTIVE", accountId: "545139905" }],
+      accounts: [{ id: "545139905" }],
+    });
+    expect(groups.map((suggestion) => [suggestion.id, suggestionLabel(suggestion)])).toEqual([
+      ["674244742", "Q4 Holiday · active · account 545139905 · named by LinkedIn for the store's ads"],
     ]);
-    expect(suggestions.map((suggestion) => [suggestion.id, suggestionLabel(suggestion)])).toEqual([
-      ["31000001", "Winter — Video Ad — Makers · paused · ad in LinkedIn metrics"],
-      ["900", "campaign in LinkedIn metrics, name unknown"],
-    ]);
+    expect(accounts.map((account) => account.id)).toEqual(["545139905"]);
   });
 });

@@ -1,3 +1,9 @@
+import type { CSSProperties } from "react";
+import { STORE_COLOR } from "@/components/products/chart-colors";
+
+/** The store's own colour in each scheme (the palette's, so its distance from the others is checked). */
+const storeColor = { "--spark-light": STORE_COLOR.light, "--spark-dark": STORE_COLOR.dark } as CSSProperties;
+
 /** A small line of one value per day, drawn without the chart library: it shows on every tile and list row. */
 export function Sparkline({ values, label, className = "" }: { values: readonly number[]; label: string; className?: string }) {
   const width = 96;
@@ -17,7 +23,8 @@ export function Sparkline({ values, label, className = "" }: { values: readonly 
       height={height}
       role="img"
       aria-label={label}
-      className={`shrink-0 overflow-visible text-indigo-600 dark:text-indigo-300 ${className}`}
+      style={storeColor}
+      className={`shrink-0 overflow-visible text-(--spark-light) dark:text-(--spark-dark) ${className}`}
     >
       <polyline points={points.join(" ")} fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinejoin="round" />
     </svg>

@@ -1,5 +1,5 @@
-/** One entry of a chart's legend: a filled swatch for an area, a dashed stroke for a line. */
-export type LegendEntry = { key: string; label: string } & ({ kind: "area"; color: string } | { kind: "line"; dash: string });
+/** One entry of a chart's legend: a filled swatch for an area, a dashed stroke for a line, each in its colour. */
+export type LegendEntry = { key: string; label: string; color: string } & ({ kind: "area" } | { kind: "line"; dash: string });
 
 /**
  * The legend as a list below the chart rather than drawn inside it: it wraps like text, so on
@@ -14,7 +14,7 @@ export function ChartLegend({ entries }: { entries: readonly LegendEntry[] }) {
             {entry.kind === "area" ? (
               <rect width="18" height="10" rx="2" fill={entry.color} />
             ) : (
-              <line x1="0" y1="5" x2="18" y2="5" stroke="currentColor" strokeWidth="2" strokeDasharray={entry.dash} />
+              <line x1="0" y1="5" x2="18" y2="5" stroke={entry.color} strokeWidth="2" strokeDasharray={entry.dash} />
             )}
           </svg>
           {entry.label}

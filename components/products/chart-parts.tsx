@@ -80,11 +80,23 @@ export function WrappedTick({ x = 0, y = 0, payload }: { x?: number; y?: number;
 }
 
 /** The label of a marker line: a link to its Activity entry for an action, plain for a note. */
-export function MarkerLabel({ viewBox, marker }: { viewBox?: { x?: number; y?: number }; marker: ChartMarker }) {
-  const x = (viewBox?.x ?? 0) + 3;
-  const y = (viewBox?.y ?? 0) + 12;
+export function MarkerLabel({
+  viewBox,
+  marker,
+  before = false,
+  lower = false,
+}: {
+  viewBox?: { x?: number; y?: number };
+  marker: ChartMarker;
+  /** Written left of its line (at the chart's right edge, where the right side has no room). */
+  before?: boolean;
+  /** A line lower (beside the "so far" label of the same bucket). */
+  lower?: boolean;
+}) {
+  const x = (viewBox?.x ?? 0) + (before ? -3 : 3);
+  const y = (viewBox?.y ?? 0) + (lower ? 26 : 12);
   const text = (
-    <text x={x} y={y} fontSize={11} fill="currentColor">
+    <text x={x} y={y} fontSize={11} fill="currentColor" textAnchor={before ? "end" : "start"}>
       {marker.label}
     </text>
   );
@@ -95,6 +107,16 @@ export function MarkerLabel({ viewBox, marker }: { viewBox?: { x?: number; y?: n
   ) : (
     <g data-testid="chart-marker">{text}</g>
   );
+}
+
+/** Whether the point at `index` has a value and neither neighbour has one: a line through it would not show. */
+export const isolated = (points: readonly { target: number | null }[], index: number) =>
+  points[index]?.target != null && points[index - 1]?.target == null && points[index + 1]?.target == null;
+
+/** The Target line's dot: drawn only where its point stands alone (a month with a target between months without). */
+export function TargetDot({ cx, cy, isolated: alone, color }: { cx?: number; cy?: number; isolated: boolean; color: string }) {
+  if (!alone || cx === undefined || cy === undefined) return <g />;
+  return <line x1={cx - 10} x2={cx + 10} y1={cy} y2={cy} stroke={color} strokeWidth={3} data-testid="target-alone" />;
 }
 
 /** Room for one date label ("Sep 30, 2026" at 12 px) and a gap, and the y axis with the margins. */

@@ -1,34 +1,23 @@
 "use client";
 
 import { useState } from "react";
-import {
-  Area,
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Cell,
-  ComposedChart,
-  Line,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ProductMetricsView, SeriesPoint } from "@/shared/schemas/product-metrics-view";
 import { formatCompactCurrency, formatCurrency, formatDate, formatMonth, formatNumber } from "@/shared/format";
 import { bucketSeries, topProducts } from "@/shared/metrics/presentation";
-import { daysInRange, groupChannels, groupValues, OTHER_KEY, partialEdges } from "@/shared/metrics/channel-groups";
+import { groupChannels, groupValues, OTHER_KEY, partialEdges } from "@/shared/metrics/channel-groups";
 import { bucketTotals, type Granularity } from "@/shared/metrics/comparison";
 import { bucketStart, datesOf } from "@/shared/metrics/date-range";
+import { targetPerBucket } from "@/shared/metrics/target-line";
 import { requestIdOf } from "@/client/queries/api-client";
 import { enumLabel } from "@/shared/store-locale";
 import { Card } from "@/components/ui/card";
-import { BAR_COLOR, channelColor, MAX_CHANNEL_SERIES, OTHER_BAR_COLOR, OTHER_CHANNEL } from "./chart-colors";
+import { channelColors, LINE_COLORS, MAX_CHANNEL_SERIES, OTHER_CHANNEL, otherColor } from "./chart-colors";
 import { ChannelShares } from "./channel-shares";
+import { TopProductsChart } from "./top-products-chart";
 import { useColorScheme } from "./color-scheme";
 import { ChartLegend, type LegendEntry } from "./chart-legend";
-import { ChartTooltip, LABEL_LINES, MarkerLabel, Segmented, tickInterval, useStagedReveal, WrappedTick } from "./chart-parts";
+import { ChartTooltip, isolated, MarkerLabel, Segmented, TargetDot, tickInterval, useStagedReveal } from "./chart-parts";
 import type { ChartMarker } from "./chart-markers";
 
 const axisTick = { fill: "currentColor", fontSize: 12 };
@@ -40,9 +29,11 @@ export interface ChartComparison {
   series: readonly SeriesPoint[];
 }
 
-/** Distinct dashes, so the two comparisons can be told apart without colour. */
+/** Distinct dashes, so the two comparisons can be told apart without colour (and by colour, LINE_COLORS). */
 const DASHES = ["6 4", "2 3"];
 const TARGET_DASH = "8 3 2 3";
+/** Room right of the plot for the last date label, centred on the last bucket. */
+const RIGHT_MARGIN = 48;
 
 const partialWords: Record<Granularity, string> = { day: "today", week: "this week", month: "this month" };
 
@@ -56,7 +47,7 @@ export default function ProductCharts({
   comparisons,
   partialBucket,
   markers,
-  target,
+  targets,
 }: {
   view: ProductMetricsView;
   currency: string;
@@ -68,8 +59,8 @@ export default function ProductCharts({
   partialBucket: string | null;
   /** Actions and notes of the range, each on its bucket. */
   markers: ChartMarker[];
-  /** This month's revenue target: drawn as "Target" on the revenue chart, pro-rated to each bucket's days. */
-  target: { perDay: number; amount: number } | null;
+  /** The monthly revenue targets of the range's months (YYYY-MM → amount): "Target" on the revenue chart, pro-rated to each bucket's days, only where a month has one. */
+  targets: ReadonlyMap<string, number>;
 }) {
   const [metric, setMetric] = useState<"revenue" | "orders">("revenue");
   const [chartWidth, setChartWidth] = useState<number>();
@@ -77,7 +68,7 @@ export default function ProductCharts({
   const scheme = useColorScheme();
   const range = { startDate: view.startDate, endDate: view.endDate };
   const { points: filled, channels: seen } = bucketSeries(view.series, granularity, metric);
-  // Colours by revenue rank, the same for revenue and orders; above six channels the smallest are "Other".
+  // Colours by channel, on every range; the largest channels by revenue are drawn, above six the smallest as "Other".
   const revenueOf = new Map(view.channels.map((channel) => [channel.channel, channel.revenue]));
   const all = [...new Set([...view.channels.map((channel) => channel.channel), ...seen])];
   const { drawn, grouped } = groupChannels(
@@ -85,22 +76,22 @@ export default function ProductCharts({
     MAX_CHANNEL_SERIES,
   );
   const seriesKeys = grouped.length > 0 ? [...drawn, OTHER_KEY] : drawn;
-  const colorOf = (channel: string) => {
-    const rank = drawn.indexOf(channel);
-    return rank >= 0 ? channelColor(rank, scheme) : channelColor(0, scheme, true);
-  };
+  const channelColor = channelColors(all, scheme);
+  const colorOf = (key: string) => (key === OTHER_KEY ? otherColor(scheme) : channelColor(key));
   const seriesName = (key: string) => (key === OTHER_KEY ? OTHER_CHANNEL : enumLabel(key));
   // Every bucket of the range, with or without rows, so the comparison lines have a place on each.
   const byBucket = new Map(filled.map((point) => [point.bucket, point]));
   const buckets = [...new Set(datesOf(range).map((date) => bucketStart(date, granularity)))];
   const lines = comparisons.map((comparison) => bucketTotals(comparison.series, granularity, metric));
-  const showTarget = target !== null && metric === "revenue";
+  const targetOf = targetPerBucket(range, granularity, targets);
+  const showTarget = metric === "revenue" && [...targetOf.values()].some((value) => value !== null);
   const points = buckets.map((bucket) => ({
     bucket,
     values: groupValues(byBucket.get(bucket)?.values ?? {}, drawn),
     compared: lines.map((totals) => totals.get(bucket) ?? 0),
-    target: showTarget ? target.perDay * daysInRange(bucket, granularity, range) : 0,
+    target: targetOf.get(bucket) ?? null,
   }));
+  const lineColor = (key: string) => (key === "year" ? LINE_COLORS[scheme].yearEarlier : LINE_COLORS[scheme].previous);
   const edges = partialEdges(range, granularity);
   const shortDate = (date: string) => formatDate(`${date}T12:00:00Z`, "UTC");
   const legend: LegendEntry[] = [
@@ -109,9 +100,12 @@ export default function ProductCharts({
       key: comparison.key,
       label: comparison.label,
       dash: DASHES[index % DASHES.length]!,
+      color: lineColor(comparison.key),
       kind: "line" as const,
     })),
-    ...(showTarget ? [{ key: "target", label: "Target", dash: TARGET_DASH, kind: "line" as const }] : []),
+    ...(showTarget
+      ? [{ key: "target", label: "Target", dash: TARGET_DASH, color: LINE_COLORS[scheme].target, kind: "line" as const }]
+      : []),
   ];
   const money = (value: number) => formatCurrency(value, currency);
   const format = metric === "revenue" ? money : (value: number) => formatNumber(value);
@@ -169,7 +163,7 @@ export default function ProductCharts({
           {stage >= 1 && (
             <ResponsiveContainer width="100%" height="100%" onResize={(width) => setChartWidth(width)}>
               {/* Stacked areas: one shape per channel, however many days, so long ranges stay quick to draw. */}
-              <ComposedChart data={points} margin={{ left: 8, right: 8 }}>
+              <ComposedChart data={points} margin={{ left: 8, right: RIGHT_MARGIN, top: 8 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} vertical={false} />
                 {/* An interval from the chart's width, without recharts measuring every label's text. */}
                 <XAxis
@@ -191,7 +185,7 @@ export default function ProductCharts({
                 {seriesKeys.map((key) => (
                   <Area
                     key={key}
-                    type="monotone"
+                    type="linear"
                     dataKey={(point: Point) => point.values[key] ?? 0}
                     name={seriesName(key)}
                     stackId="channels"
@@ -206,10 +200,10 @@ export default function ProductCharts({
                 {comparisons.map((comparison, index) => (
                   <Line
                     key={comparison.key}
-                    type="monotone"
+                    type="linear"
                     dataKey={(point: Point) => point.compared[index] ?? 0}
                     name={comparison.label}
-                    stroke="currentColor"
+                    stroke={lineColor(comparison.key)}
                     strokeWidth={2}
                     strokeDasharray={DASHES[index % DASHES.length]}
                     dot={false}
@@ -225,22 +219,55 @@ export default function ProductCharts({
                       x={bucketStart(marker.date, granularity)}
                       stroke="currentColor"
                       strokeOpacity={0.6}
-                      label={<MarkerLabel marker={marker} />}
+                      label={
+                        <MarkerLabel
+                          marker={marker}
+                          // At the right edge the label goes left of its line, and below "so far" when they share a bucket.
+                          before={bucketStart(marker.date, granularity) === buckets.at(-1)}
+                          lower={bucketStart(marker.date, granularity) === partialBucket}
+                        />
+                      }
                     />
                   ))}
                 {showTarget && (
                   <Line
-                    type="stepAfter"
+                    type="linear"
                     dataKey={(point: Point) => point.target}
                     name="Target"
-                    stroke="currentColor"
+                    stroke={LINE_COLORS[scheme].target}
                     strokeWidth={2}
                     strokeDasharray={TARGET_DASH}
-                    dot={false}
+                    connectNulls={false}
+                    // A month alone with a target (by month) is one point: drawn as a dot, not left out.
+                    dot={(props: { cx?: number; cy?: number; index?: number }) => (
+                      <TargetDot
+                        key={`target-${props.index}`}
+                        {...props}
+                        isolated={isolated(points, props.index ?? -1)}
+                        color={LINE_COLORS[scheme].target}
+                      />
+                    )}
                     activeDot={false}
                     isAnimationActive={false}
                   />
                 )}
+                {/* A week or month the range cuts is marked partial on the chart: its lower figure is fewer days, not a fall. */}
+                {edges
+                  .filter((edge) => edge.bucket !== partialBucket)
+                  .map((edge) => (
+                    <ReferenceLine
+                      key={`partial-${edge.bucket}`}
+                      x={edge.bucket}
+                      stroke="currentColor"
+                      strokeDasharray="2 2"
+                      label={{
+                        value: "partial",
+                        position: edge.bucket === buckets[0] ? "insideTopLeft" : "insideTopRight",
+                        fill: "currentColor",
+                        fontSize: 11,
+                      }}
+                    />
+                  ))}
                 {partialBucket && (
                   <ReferenceLine
                     x={partialBucket}
@@ -262,29 +289,7 @@ export default function ProductCharts({
         )}
       </Card>
       <Card boundary={panel("The top products chart")} className="xl:col-span-2" title="Top products by revenue">
-        {/* Room for each bar's label in up to three lines. */}
-        <figure className="text-slate-600 dark:text-slate-300" style={{ height: Math.max(240, top.length * (LABEL_LINES * 14 + 8) + 40) }}>
-          <figcaption className="sr-only">The eight products with the most revenue, the rest grouped as Other</figcaption>
-          {stage >= 2 && (
-            <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={top} layout="vertical" margin={{ left: 8, right: 16 }}>
-                <XAxis type="number" tick={axisTick} tickFormatter={(value: number) => formatCompactCurrency(value, currency)} />
-                <YAxis type="category" dataKey="name" tick={<WrappedTick />} width={170} interval={0} />
-                <Tooltip
-                  cursor={{ fillOpacity: 0.08 }}
-                  content={({ active, payload, label }) => (
-                    <ChartTooltip active={active} payload={payload} label={label} format={money} title={(text) => text} />
-                  )}
-                />
-                <Bar dataKey="revenue" name="Revenue" isAnimationActive={false}>
-                  {top.map((entry, index) => (
-                    <Cell key={index} fill={entry.name === "Other" ? OTHER_BAR_COLOR : BAR_COLOR} />
-                  ))}
-                </Bar>
-              </BarChart>
-            </ResponsiveContainer>
-          )}
-        </figure>
+        <TopProductsChart products={top} currency={currency} scheme={scheme} show={stage >= 2} />
       </Card>
       <Card boundary={panel("The channel shares")} title="Channel share of revenue">
         <ChannelShares channels={view.channels} colorOf={colorOf} money={money} />

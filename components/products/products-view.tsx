@@ -16,7 +16,6 @@ import { requestIdOf } from "@/client/queries/api-client";
 import { useStoreProfile } from "@/client/queries/store";
 import { useAnnotations } from "@/client/queries/annotations";
 import { useTargets } from "@/client/queries/targets";
-import { daysInMonth } from "@/shared/metrics/pacing";
 import { todayIn } from "@/shared/metrics/date-range";
 import { interpretCurrency, interpretTimeZone } from "@/shared/store-locale";
 import { Card } from "@/components/ui/card";
@@ -68,11 +67,13 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
   const yearEarlier = useProductMetrics(storeUrl, filters, { compare: "year", organizationId, enabled: ready && state.compare === "both" });
   const secondary = useProductMetrics(storeUrl, secondaryFilters, { compare, organizationId, enabled: ready && state.source === "both" });
   const annotations = useAnnotations(storeUrl, range, organizationId);
-  const month = todayIn(timeZone).slice(0, 7);
-  const targets = useTargets(storeUrl, month, organizationId);
-  // This month's target of what the view shows (the store, or the channel it is filtered to), per bucket.
-  const target = targets.data?.targets.find((candidate) => candidate.channel === (state.channel ?? null));
-  const perDay = target ? target.amount / daysInMonth(month) : null;
+  // The targets of the range's months, of what the view shows (the store, or the channel it is filtered to).
+  const targets = useTargets(storeUrl, range.startDate.slice(0, 7), organizationId, range.endDate.slice(0, 7));
+  const monthTargets = new Map(
+    (targets.data?.targets ?? [])
+      .filter((candidate) => candidate.channel === (state.channel ?? null))
+      .map((target) => [target.month, target.amount]),
+  );
   const dimensions = useDimensions(
     storeUrl,
     {
@@ -245,7 +246,7 @@ export function ProductsView({ storeUrl, organizationId }: { storeUrl: string; o
               comparisons={chartComparisons}
               partialBucket={partialBucket(range, granularity, timeZone)}
               markers={chartMarkers(annotations.data, range, timeZone)}
-              target={perDay === null ? null : { perDay, amount: target!.amount }}
+              targets={monthTargets}
             />
           )}
           <Card boundary={{ name: "The notes and actions", requestId: requestIdOf(annotations.data), resetKey: annotations.data }}>

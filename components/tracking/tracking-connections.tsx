@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { formatDateTime } from "@/shared/format";
 import { ApiRequestError } from "@/client/queries/api-client";
 import { requestIdOf } from "@/client/queries/api-client";
@@ -26,7 +26,10 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
   const profile = useStoreProfile(storeUrl, organizationId);
   const zone = profile.data ? interpretTimeZone(profile.data.timezone) : undefined;
   const remove = useRemoveTrackingConnection(storeUrl, organizationId);
-  const { refusal, isPending: refusalsPending } = useKeyRefusal("tracking-connection.remove");
+  const { refusal, isPending: refusalsPending, recheck } = useKeyRefusal("tracking-connection.remove", storeUrl, organizationId);
+  /** Whether the key may remove is being asked again, as a removal dialog is about to open. */
+  const [checking, setChecking] = useState(false);
+  const focusRefusal = useRef(false);
   const refreshRefusals = useRefreshKeyRefusals();
   const [selectedId, setSelectedId] = useState<string>();
   /** The connection whose removal dialog is open; each opening is a new removal (a new key), kept for every retry from the dialog. */
@@ -45,9 +48,19 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
     );
   };
 
-  function openRemoval(connection: TrackingConnection) {
+  /** The permission is asked as the dialog opens: a key that is refused never gets to type the name. */
+  async function openRemoval(connection: TrackingConnection) {
     remove.reset();
     setNotice(undefined);
+    setChecking(true);
+    const refused = await recheck().finally(() => setChecking(false));
+    if (refused) {
+      // The reason takes the focus: now if it is shown already, else as it appears.
+      const shown = document.getElementById("remove-refused");
+      if (shown) shown.focus();
+      else focusRefusal.current = true;
+      return;
+    }
     setRemoval({ connection });
   }
 
@@ -99,7 +112,19 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
       <h2 className="text-xl font-semibold">Tracking connections</h2>
       <FallbackNote text={zone?.fallbackNote} />
       {notice && <ActionNotice notice={notice} onDismiss={() => setNotice(undefined)} />}
-      {refusal && <KeyRefusalNote id="remove-refused" refusal={refusal} what="Removing tracking connections" />}
+      {refusal && (
+        <KeyRefusalNote
+          id="remove-refused"
+          refusal={refusal}
+          what="Removing tracking connections"
+          noteRef={(node) => {
+            if (node && focusRefusal.current) {
+              focusRefusal.current = false;
+              node.focus();
+            }
+          }}
+        />
+      )}
       <Card boundary={{ name: "The tracking connections", requestId: requestIdOf(connections.data), resetKey: connections.data }}>
         {connections.isPending ? (
           <Skeleton lines={5} label="Loading tracking connections" />
@@ -114,9 +139,9 @@ export function TrackingConnections({ storeUrl, organizationId }: { storeUrl: st
             selectedId={selectedId}
             when={when}
             onDetails={(connection) => setSelectedId(connection.id === selectedId ? undefined : connection.id)}
-            onRemove={openRemoval}
+            onRemove={(connection) => void openRemoval(connection)}
             removeRefusedBy={refusal ? "remove-refused" : undefined}
-            removeBlocked={refusalsPending}
+            removeBlocked={refusalsPending || checking}
           />
         )}
       </Card>

@@ -6,11 +6,24 @@ import type { KeyRefusal } from "@/shared/schemas/session";
  * Says up front that an action is unavailable to this key, and why: the contract lists no
  * permissions, so the page can only repeat what the analytics service answered, and when.
  */
-export function KeyRefusalNote({ refusal, what, id }: { refusal: KeyRefusal; what: string; id?: string }) {
+export function KeyRefusalNote({
+  refusal,
+  what,
+  id,
+  noteRef,
+}: {
+  refusal: KeyRefusal;
+  what: string;
+  id?: string;
+  /** Told when the note is shown (to take the focus when it appears as a dialog was about to open). */
+  noteRef?: (node: HTMLDivElement | null) => void;
+}) {
   return (
     <div
+      ref={noteRef}
       id={id}
       role="note"
+      tabIndex={-1}
       aria-label={`${what}: unavailable`}
       className="rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
     >

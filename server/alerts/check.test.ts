@@ -113,3 +113,46 @@ describe("an anomaly rule on a short history", () => {
     expect(judged.learningWeeks).toBeUndefined();
   });
 });
+
+describe("a threshold rule's backtest", () => {
+  /** Orders of 100 on every day but the last, 5 on it. */
+  const days = Array.from({ length: 120 }, (_, index) => new Date(Date.UTC(2026, 1, 21 + index)).toISOString().slice(0, 10));
+  const summary: Summary = {
+    currency: "USD",
+    periods: new Map(
+      days.map((day, index) => [
+        day,
+        { total: { revenue: 0, orders: index === days.length - 1 ? 5 : 100, units: 0 }, channels: new Map(), products: new Map() },
+      ]),
+    ),
+    productNames: new Map(),
+  };
+  const rule: AlertRuleInput = {
+    name: "Orders below 18",
+    metric: "orders",
+    target: { kind: "store" },
+    savedViewId: null,
+    granularity: "day",
+    condition: { kind: "threshold", operator: "below", threshold: 18 },
+    emails: [],
+    webhookUrl: null,
+  };
+
+  it("gives as Usual the usual value (the median of the same weekday), never the threshold again", async () => {
+    const context = {
+      upstream: upstreamClient({ apiKey: ADMIN_KEY, requestId: "test", readOnly: true }),
+      reads: {
+        profile: async () => ({ timezone: "UTC" }),
+        summary: async () => summary,
+        daySummary: async () => summary,
+      } as unknown as RunReads,
+      storeUrl: US_STORE,
+      savedViewSearch: null,
+    };
+    const backtest = await backtestRule(rule, context, new Date(Date.parse(`${days.at(-1)}T12:00:00Z`) + 86_400_000));
+    const last = backtest.periods.at(-1)!;
+    expect(last).toMatchObject({ period: days.at(-1), value: 5, fires: true });
+    expect(last.baseline).toBe(100);
+    expect(backtest.periods.every((period) => period.baseline !== 18)).toBe(true);
+  });
+});

@@ -1,5 +1,5 @@
 import "server-only";
-import { anomalyVerdict, MAX_WEEKS, sameWeekdayBefore, thresholdVerdict, type Verdict } from "@/shared/metrics/anomaly";
+import { anomalyVerdict, MAX_WEEKS, median, sameWeekdayBefore, thresholdVerdict, type Verdict } from "@/shared/metrics/anomaly";
 import { whatMoved } from "@/shared/metrics/what-moved";
 import { filtersOf, parseViewState } from "@/shared/metrics/view-state";
 import { interpretTimeZone } from "@/shared/store-locale";
@@ -141,6 +141,11 @@ export async function checkRule(rule: AlertRuleInput, context: CheckContext, now
 
 export const BACKTEST_DAYS = 90;
 
+/** The median of the value over the comparable periods that have data; null without any. */
+function usualOf(rule: AlertRuleInput, summary: Summary, history: readonly string[]): number | null {
+  return history.length === 0 ? null : median(history.map((earlier) => valueOf(rule, summary.periods.get(earlier))));
+}
+
 /**
  * "Over the last 90 days this rule would have fired on these dates": each day (or hour) judged
  * as a check would have judged it then, and the first period of each episode.
@@ -162,8 +167,10 @@ export async function backtestRule(
     const keys = rule.granularity === "day" ? [date] : Array.from({ length: 24 }, (_, h) => `${date} ${String(h).padStart(2, "0")}:00`);
     for (const key of keys) {
       if (key > last) break;
-      const { period, value, baseline, fires, learningWeeks } = judge(rule, summary, key);
-      periods.push({ period, value, baseline, fires, ...(learningWeeks === undefined ? {} : { learningWeeks }) });
+      const { period, value, baseline, fires, learningWeeks, history } = judge(rule, summary, key);
+      // "Usual" is the usual value (the median of the same weekday) for a threshold rule too, never the threshold itself.
+      const usual = rule.condition.kind === "threshold" ? usualOf(rule, summary, history) : baseline;
+      periods.push({ period, value, baseline: usual, fires, ...(learningWeeks === undefined ? {} : { learningWeeks }) });
     }
   }
   const firedOn = periods.filter((judged, index) => judged.fires && !periods[index - 1]?.fires).map((judged) => judged.period);

@@ -48,4 +48,12 @@ describe.each(storageBackends())("notes and revenue targets on %s", (backend) =>
     expect(await clearRevenueTarget(db, scope, "2026-04", "google")).toBe(true);
     expect(await revenueTargets(db, scope, "2026-04")).toHaveLength(1);
   });
+
+  it("reads the targets of a span of months, month by month, for a chart's range", async () => {
+    const scope = { organizationId: unique("org"), storeUrl: "shop.example" };
+    for (const month of ["2026-02", "2026-04", "2026-07"])
+      await setRevenueTarget(db, scope, { month, amount: 1_000, currency: "USD" }, "ada@example.com", T0);
+    expect((await revenueTargets(db, scope, "2026-03", "2026-07")).map((target) => target.month)).toEqual(["2026-04", "2026-07"]);
+    expect(await revenueTargets(db, scope, "2026-05", "2026-06")).toEqual([]);
+  });
 });

@@ -35,11 +35,16 @@ export async function setRevenueTarget(
   return toTarget(row!);
 }
 
-/** The store's targets of a month: the whole store's first, then per channel. */
-export async function revenueTargets(db: Db, scope: { organizationId: string; storeUrl: string }, month: string): Promise<RevenueTarget[]> {
+/** The store's targets of a month (or of the months `month` to `last`): month by month, the whole store's first, then per channel. */
+export async function revenueTargets(
+  db: Db,
+  scope: { organizationId: string; storeUrl: string },
+  month: string,
+  last: string = month,
+): Promise<RevenueTarget[]> {
   const rows = await db.query<TargetRow>(
-    `select ${COLUMNS} from revenue_targets where organization_id = $1 and store_url = $2 and month = $3 order by channel`,
-    [scope.organizationId, scope.storeUrl, month],
+    `select ${COLUMNS} from revenue_targets where organization_id = $1 and store_url = $2 and month between $3 and $4 order by month, channel`,
+    [scope.organizationId, scope.storeUrl, month, last],
   );
   return rows.map(toTarget);
 }

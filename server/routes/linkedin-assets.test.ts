@@ -20,7 +20,7 @@ const raw = async (path: string, init: RequestInit = {}) =>
   (await fetch(`${upstream.baseUrl}${path}`, { ...init, headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" } })).json();
 
 describe("GET /api/stores/{storeUrl}/linkedin-assets", () => {
-  it("lists every LinkedIn ad ID of the store's rows in its range, with the names and statuses enrich gives", async () => {
+  it("offers only the campaign groups enrich names for the store's LinkedIn ads, with their ad accounts: never an ad", async () => {
     const response = await linkedinAssetsRoute(dashboardRequest(`/api/stores/${US_STORE}/linkedin-assets`, { cookie }), {
       params: Promise.resolve({ storeUrl: US_STORE }),
     });
@@ -29,20 +29,19 @@ describe("GET /api/stores/{storeUrl}/linkedin-assets", () => {
     const rows = (await raw(`/ad-metrics/${US_STORE}/products?startDate=${body.startDate}&endDate=${body.endDate}&channel=linkedin`)) as {
       ad_id: string | null;
     }[];
-    const seen = [...new Set(rows.map((row) => row.ad_id).filter((id): id is string => Boolean(id)))];
-    expect(seen.length).toBeGreaterThan(0);
-    expect(body.assets.map((asset) => asset.id).sort()).toEqual(seen.sort());
+    const adIds = [...new Set(rows.map((row) => row.ad_id).filter((id): id is string => Boolean(id)))];
+    expect(adIds.length).toBeGreaterThan(0);
+    expect(body.groups.length).toBeGreaterThan(0);
+    // Not one ad ID among the groups: each is what enrich calls a campaign, named and with its status and account.
+    expect(body.groups.filter((group) => adIds.includes(group.id))).toEqual([]);
     const { assets } = (await raw(`/ad-metrics/${US_STORE}/enrich`, {
       method: "POST",
-      body: JSON.stringify({ channel: "linkedin", assetIds: seen }),
-    })) as { assets: { assetId: string; assetName: string; assetStatus: string }[] };
-    expect(assets.length).toBeGreaterThan(0);
-    for (const asset of assets)
-      expect(body.assets.find((item) => item.id === asset.assetId)).toEqual({
-        id: asset.assetId,
-        seenAs: "ad",
-        name: asset.assetName,
-        status: asset.assetStatus,
-      });
+      body: JSON.stringify({ channel: "linkedin", assetIds: body.groups.map((group) => group.id) }),
+    })) as { assets: { assetType: string; assetId: string; assetName: string; assetStatus: string; adAccountId: string }[] };
+    expect(assets.map((asset) => asset.assetType)).toEqual(body.groups.map(() => "campaign"));
+    expect(body.groups).toEqual(
+      assets.map((asset) => ({ id: asset.assetId, name: asset.assetName, status: asset.assetStatus, accountId: asset.adAccountId })),
+    );
+    expect(body.accounts).toEqual([...new Set(assets.map((asset) => asset.adAccountId))].map((id) => ({ id })));
   });
 });

@@ -35,7 +35,7 @@ export type SessionSummaryView = z.infer<typeof sessionSummarySchema>;
  * An action the upstream refused this API key with 403, remembered so that pages can say so
  * before anything is typed. The contract lists no permissions: this is what the key was told.
  */
-const keyRefusalSchema = z.strictObject({ action: z.enum(auditActions), message: z.string(), refusedAt: z.string() });
+export const keyRefusalSchema = z.strictObject({ action: z.enum(auditActions), message: z.string(), refusedAt: z.string() });
 export type KeyRefusal = z.infer<typeof keyRefusalSchema>;
 
 export const sessionResponseSchema = z.strictObject({
