@@ -1,4 +1,5 @@
 import "server-only";
+import { createElement, type ComponentType } from "react";
 import { activePageSession, requirePageSession } from "./page-session";
 import { ringReach } from "./ring";
 import { newRequestId } from "@/server/http/responses";
@@ -20,6 +21,23 @@ export async function storePageContext(params: Params, searchParams: SearchParam
   await requirePageSession(`/stores/${encodeURIComponent(decoded)}${section}${suffix}`);
   const organizationId = typeof query.organizationId === "string" && query.organizationId ? query.organizationId : undefined;
   return { storeUrl: decoded, organizationId };
+}
+
+/** A store page whose whole content is one view given the store and organization. */
+export function storePage(section: string, View: ComponentType<{ storeUrl: string; organizationId?: string }>) {
+  return async function StorePage(props: { params: Params; searchParams: SearchParams }) {
+    return createElement(View, await storePageContext(props.params, props.searchParams, section));
+  };
+}
+
+/** A page across stores whose one view is given the chosen organization; sign-in returns to it. */
+export function organizationPage(path: string, View: ComponentType<{ organizationId?: string }>) {
+  return async function OrganizationPage(props: { searchParams: SearchParams }) {
+    const { organizationId } = await props.searchParams;
+    const organization = typeof organizationId === "string" && organizationId ? organizationId : undefined;
+    await requirePageSession(organization ? `${path}?organizationId=${encodeURIComponent(organization)}` : path);
+    return createElement(View, { organizationId: organization });
+  };
 }
 
 /**
