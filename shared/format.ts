@@ -60,18 +60,12 @@ export function currencyDecimals(currency: string | null | undefined): number {
   return interpretCurrency(currency).decimals;
 }
 
-/**
- * A count or a ratio with exactly `digits` decimals, so values of one measure line up
- * ("1.20" beside "1.22").
- */
+/** A count or a ratio with exactly `digits` decimals, so values of one measure line up ("1.20" beside "1.22"). */
 export function formatNumber(value: number, digits = 0, signed = false): string {
   return render(numberFormatSigned({ minimumFractionDigits: digits, maximumFractionDigits: digits }, signed), value);
 }
 
-/**
- * A short value for an axis or a tile: three significant digits, so 22,500 reads 22.5K and
- * not 23K (Intl's default keeps two).
- */
+/** A short value for an axis or a tile: three significant digits, so 22,500 reads 22.5K and not 23K (Intl's default keeps two). */
 export function formatCompact(value: number): string {
   return render(numberFormatSigned({ notation: "compact", maximumSignificantDigits: 3 }, false), value);
 }

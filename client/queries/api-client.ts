@@ -62,10 +62,7 @@ interface ApiOptions {
   headers?: Record<string, string>;
 }
 
-/**
- * One call to a dashboard route: a lost connection and an error answer both become an
- * ApiRequestError; an ok answer is returned unread.
- */
+/** One call to a dashboard route: a lost connection and an error answer both become an ApiRequestError; an ok answer is returned unread. */
 export async function dashboardFetch(path: string, options: ApiOptions & { accept: string }): Promise<Response> {
   const headers: Record<string, string> = { accept: options.accept, ...options.headers };
   if (options.body !== undefined) headers["content-type"] = "application/json";

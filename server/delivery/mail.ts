@@ -60,10 +60,7 @@ function transporter(url: string, timeoutMs: number): Transporter {
 /** SMTP commands after which the message may have been accepted even though no answer came back. */
 const AFTER_DATA = new Set(["DATA", "API", undefined]);
 
-/**
- * Refused by the server (an SMTP reply) or never connected: not sent. Cut off after the
- * message was handed over: unknown.
- */
+/** Refused by the server (an SMTP reply) or never connected: not sent. Cut off after the message was handed over: unknown. */
 function classify(error: unknown): { outcome: "not_sent" | "unknown"; detail: string } {
   const failure = error as { responseCode?: number; command?: string; code?: string; message?: string; timeoutType?: string };
   const detail = (failure.message ?? String(error)).slice(0, 300);

@@ -3,10 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { DashboardErrorBody, ErrorCode } from "@/shared/schemas/error";
 import { errorWords } from "@/shared/error-words";
 
-/**
- * A failure any layer below the pipeline may throw; the pipeline alone turns it into an
- * answer in the contract's Error shape.
- */
+/** A failure any layer below the pipeline may throw; the pipeline alone turns it into an answer in the contract's Error shape. */
 export class DashboardError extends Error {
   constructor(
     readonly status: number,

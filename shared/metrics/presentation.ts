@@ -41,10 +41,7 @@ export function tablePage(
   return { rows: matching.slice((page - 1) * options.pageSize, page * options.pageSize), matching: matching.length, page, pageCount };
 }
 
-/**
- * The top `count` products by revenue, the rest summed as "Other": the bars add up to the
- * total, refunds (negative revenue) included.
- */
+/** The top `count` products by revenue, the rest summed as "Other": the bars add up to the total, refunds (negative revenue) included. */
 export function topProducts(products: readonly ProductSummary[], count: number): { name: string; revenue: number }[] {
   const sorted = [...products].sort((a, b) => b.revenue - a.revenue);
   const top = sorted.slice(0, count).map((product) => ({ name: product.name ?? product.productId, revenue: product.revenue }));
