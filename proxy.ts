@@ -2,9 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy } from "@/server/http/csp";
 
 /**
- * Runs before every page: gives it a fresh CSP nonce, and sends visitors without a
- * session cookie to sign in. The redirect is a convenience only: every page and route
- * handler checks the session itself.
+ * Runs before every page: gives it a fresh CSP nonce, and sends visitors without a session cookie to sign in. The redirect is a convenience
+ * only: every page and route handler checks the session itself.
  */
 export function proxy(request: NextRequest) {
   const nonce = btoa(crypto.randomUUID());

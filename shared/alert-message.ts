@@ -32,9 +32,8 @@ export function baselineWords(input: AlertMessageInput): string | null {
 }
 
 /**
- * The badge of a notification: "Alert" only when the move is the one the rule watches for; a
- * rise seen by a rule about drops (or the reverse) says which way it went; a resolved episode
- * says so.
+ * The badge of a notification: "Alert" only when the move is the one the rule watches for; a rise seen by a rule about drops (or the
+ * reverse) says which way it went; a resolved episode says so.
  */
 export function alertBadge(input: Pick<AlertMessageInput, "kind" | "value" | "baseline" | "rule">): {
   label: string;
@@ -71,9 +70,8 @@ export function whatMovedLines(input: AlertMessageInput): string[] {
 }
 
 /**
- * Text as it may stand in a Slack message: `<`, `>` and `&` would start a mention (`<!channel>`)
- * or a link; a line break or direction character from the upstream's words (a product's name)
- * would lay the message out, so it becomes a space.
+ * Text as it may stand in a Slack message: `<`, `>` and `&` would start a mention (`<!channel>`) or a link; a line break or direction
+ * character from the upstream's words (a product's name) would lay the message out, so it becomes a space.
  */
 const slackEscape = (value: string) =>
   value

@@ -1,9 +1,8 @@
 import { formatCurrency } from "./format";
 
 /**
- * What the clone's `budget` is, where the contract is silent (DESIGN.md: the currency's major
- * unit): the amount entered becomes the clone's DAILY budget; the source's lifetime budget is
- * carried over unchanged. The clone's result shows both as the upstream set them.
+ * What the clone's `budget` is, where the contract is silent (DESIGN.md: the currency's major unit): the amount entered becomes the clone's
+ * DAILY budget; the source's lifetime budget is carried over unchanged. The clone's result shows both as the upstream set them.
  */
 export interface SourceBudgets {
   dailyBudget?: number;

@@ -1,11 +1,9 @@
 import { fixedOffsetMs, fixedOffsetZone, isValidTimeZone } from "./time-zone";
 
 /**
- * The one place that reads the upstream's open values: a store's time zone and currency
- * (plain strings in the contract, sometimes null) and the enum-like strings (channel,
- * status, store type) whose full lists the contract does not give. Pages, forms, CSV
- * files and the server's aggregation all read them through here, so they agree with
- * what the page says about them. Safe in the browser and on the server.
+ * The one place that reads the upstream's open values: a store's time zone and currency (plain strings in the contract, sometimes null) and
+ * the enum-like strings (channel, status, store type) whose full lists the contract does not give. Pages, forms, CSV files and the server's
+ * aggregation all read them through here, so they agree with what the page says about them. Safe in the browser and on the server.
  */
 
 export interface TimeZoneReading {
@@ -116,10 +114,9 @@ const readTimeZone = memo((raw: string): TimeZoneReading => {
 });
 
 /**
- * A store's time zone as the dashboard uses it. A name this runtime knows is used as it
- * is; otherwise an IANA name inside the value ("(GMT-05:00) America/New_York"), then a GMT
- * offset inside it ("(GMT-05:00) Eastern Time (US & Canada)", fixed, without daylight
- * saving), and last UTC. Every reading but the first carries a note for the page to show.
+ * A store's time zone as the dashboard uses it. A name this runtime knows is used as it is; otherwise an IANA name inside the value
+ * ("(GMT-05:00) America/New_York"), then a GMT offset inside it ("(GMT-05:00) Eastern Time (US & Canada)", fixed, without daylight saving),
+ * and last UTC. Every reading but the first carries a note for the page to show.
  */
 export function interpretTimeZone(raw: string | null | undefined): TimeZoneReading {
   return readTimeZone(typeof raw === "string" ? raw : "");

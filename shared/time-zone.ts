@@ -90,9 +90,8 @@ export function isValidTimeZone(timeZone: string): boolean {
 }
 
 /**
- * The instant at which the zone's clocks show `local` ("YYYY-MM-DDTHH:mm[:ss]"), in epoch
- * milliseconds. A time the clocks skip (spring forward) does not exist: null. A time they
- * show twice (fall back) is read as the first of the two. Not a date and time: null.
+ * The instant at which the zone's clocks show `local` ("YYYY-MM-DDTHH:mm[:ss]"), in epoch milliseconds. A time the clocks skip (spring
+ * forward) does not exist: null. A time they show twice (fall back) is read as the first of the two. Not a date and time: null.
  */
 export function zonedLocalToEpochMs(local: string, timeZone: string): number | null {
   const match = LOCAL_DATE_TIME.exec(local);
@@ -109,8 +108,7 @@ export function zonedLocalToEpochMs(local: string, timeZone: string): number | n
   const check = new Date(wall);
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
 
-  // Zones change their offset at most a few times a year: the offsets a day before and a
-  // day after bracket every candidate instant.
+  // Zones change their offset at most a few times a year: the offsets a day before and a day after bracket every candidate instant.
   const offsets = new Set([timeZoneOffsetMs(wall - DAY_MS, timeZone), timeZoneOffsetMs(wall + DAY_MS, timeZone)]);
   const candidates = [...offsets]
     .map((offset) => wall - offset)

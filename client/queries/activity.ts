@@ -72,8 +72,7 @@ interface GuardedActionOptions {
 }
 
 /**
- * Sends one guarded action through the dashboard's proxy, with its Idempotency-Key, and
- * returns the request id the success notice shows.
+ * Sends one guarded action through the dashboard's proxy, with its Idempotency-Key, and returns the request id the success notice shows.
  */
 export async function sendGuardedAction<T extends z.ZodType>(
   path: string,

@@ -47,9 +47,8 @@ interface DeliveryDecisionInput {
 }
 
 /**
- * POST /api/stores/{storeUrl}/deliveries/decisions: "Send again" or "It arrived" for an `unknown`
- * message, with an Idempotency-Key kept while the same press is retried (a double click or a lost
- * answer sends one message).
+ * POST /api/stores/{storeUrl}/deliveries/decisions: "Send again" or "It arrived" for an `unknown` message, with an Idempotency-Key kept
+ * while the same press is retried (a double click or a lost answer sends one message).
  */
 export function useDeliveryDecision(organizationId?: string) {
   const queryClient = useQueryClient();

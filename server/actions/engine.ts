@@ -23,9 +23,8 @@ export const IDEMPOTENCY_HEADER = "idempotency-key";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Past its upstream deadline, a started attempt gets this much more before it counts as dead
- * (crashed): room for a busy database before and after the call, so a slow attempt is never
- * mistaken for a dead one.
+ * Past its upstream deadline, a started attempt gets this much more before it counts as dead (crashed): room for a busy database before and
+ * after the call, so a slow attempt is never mistaken for a dead one.
  */
 const LOCK_MARGIN_MS = 15_000;
 /** A duplicate waits for the running attempt's upstream deadline plus this, then gets 409 in progress. */

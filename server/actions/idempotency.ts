@@ -8,10 +8,9 @@ import { keyLabel } from "@/server/auth/key-identity";
 import { DAY_MS } from "@/shared/days";
 
 /**
- * Idempotency records of guarded actions, after Stripe's idempotency keys: a `started` row is
- * inserted before the upstream call (unique per key fingerprint and Idempotency-Key), then
- * settled in one transaction with the action's audit entry, as `definitive` (kept and
- * replayed), `unknown` (sent, no readable answer), or deleted (not done: a retry runs).
+ * Idempotency records of guarded actions, after Stripe's idempotency keys: a `started` row is inserted before the upstream call (unique per
+ * key fingerprint and Idempotency-Key), then settled in one transaction with the action's audit entry, as `definitive` (kept and replayed),
+ * `unknown` (sent, no readable answer), or deleted (not done: a retry runs).
  */
 export interface StoredAnswer {
   status: number;
@@ -69,9 +68,8 @@ type RecordRow = {
 };
 
 /**
- * Claims the key for one attempt, in one transaction. `lockTimeoutMs`: a `started` row older
- * than this belonged to a request that died (its upstream deadline passed long ago): it is
- * settled as unknown, with its audit entry. `retryUnknown`: whether the action may run again
+ * Claims the key for one attempt, in one transaction. `lockTimeoutMs`: a `started` row older than this belonged to a request that died (its
+ * upstream deadline passed long ago): it is settled as unknown, with its audit entry. `retryUnknown`: whether the action may run again
  * after an unknown outcome (removal, naturally idempotent) or must not (clone, spends money).
  */
 export async function beginAttempt(

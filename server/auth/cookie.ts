@@ -64,9 +64,8 @@ export async function sealSession(data: SessionData): Promise<string> {
 const unsealed = new LRUCache<string, SessionData>({ max: 1_000 });
 
 /**
- * The exact shape iron-session writes: eight `*`-separated parts and the version. iron-session
- * itself reads only up to the first `~`, so a seal with bytes appended (or written twice) would
- * unseal: such a cookie is tampered, and refused like any other.
+ * The exact shape iron-session writes: eight `*`-separated parts and the version. iron-session itself reads only up to the first `~`, so a
+ * seal with bytes appended (or written twice) would unseal: such a cookie is tampered, and refused like any other.
  */
 const SEAL_SHAPE = /^Fe26\.2(?:\*[0-9A-Za-z_-]*){7}~2$/;
 
@@ -99,9 +98,8 @@ export async function unsealSession(sealed: string | undefined): Promise<Session
 }
 
 /**
- * Whether the browser reached the dashboard over HTTPS: directly, or through a proxy the
- * dashboard's own server vouches for (it sets x-dashboard-proto). SESSION_COOKIE_SECURE=1
- * forces Secure cookies, 0 turns them off.
+ * Whether the browser reached the dashboard over HTTPS: directly, or through a proxy the dashboard's own server vouches for (it sets
+ * x-dashboard-proto). SESSION_COOKIE_SECURE=1 forces Secure cookies, 0 turns them off.
  */
 export function requestIsSecure(request: Request): boolean {
   const forced = settings().session.cookieSecure;

@@ -35,9 +35,8 @@ function endedReason(row: SessionRow, state: "revoked" | "expired" | "idle"): En
 }
 
 /**
- * The session a sealed cookie names, if its row still counts: not revoked (sign-out, an
- * upstream 401), within the absolute and idle limits as they are set now. Use moves "last
- * seen" at most once a minute. `ended` says why a readable cookie no longer counts.
+ * The session a sealed cookie names, if its row still counts: not revoked (sign-out, an upstream 401), within the absolute and idle limits
+ * as they are set now. Use moves "last seen" at most once a minute. `ended` says why a readable cookie no longer counts.
  */
 export async function resolveSession(
   sealed: string | undefined,
@@ -52,9 +51,8 @@ export async function resolveSession(
   const { ttlSeconds, idleSeconds } = settings().session;
   const state = sessionState(row, now, { ttlSeconds, idleSeconds });
   if (state !== "active") return { ended: endedReason(row, state) };
-  // A copy of the cookie sealed before the ring last changed no longer counts. The session
-  // lives on: a request that left before the change answers after it, and its answer must not
-  // end the session for the browser, which already holds the newer cookie.
+  // A copy of the cookie sealed before the ring last changed no longer counts. The session lives on: a request that left before the change
+  // answers after it, and its answer must not end the session for the browser, which already holds the newer cookie.
   if ((data.ringVersion ?? 0) !== row.ringVersion) return { ended: "ring_changed" };
   const interval = touchIntervalSeconds(idleSeconds);
   // One read per request: the write happens only when "last seen" is old enough.

@@ -4,9 +4,8 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "@/server/db/database";
 
 /**
- * A key's identity in the database: an HMAC-SHA256 of the key under a pepper generated once
- * per database (never the key itself). Unlike a fingerprint keyed by the session secret, it
- * stays the same when SESSION_SECRET rotates, so a key's sessions, idempotency records and
+ * A key's identity in the database: an HMAC-SHA256 of the key under a pepper generated once per database (never the key itself). Unlike a
+ * fingerprint keyed by the session secret, it stays the same when SESSION_SECRET rotates, so a key's sessions, idempotency records and
  * refusals are always found together.
  */
 const PEPPER = "key_fingerprint_pepper";

@@ -10,9 +10,8 @@ import { joinSessionParts, type SessionSummary } from "./cookie";
 import { summarizeSession } from "./ring";
 
 /**
- * The session of the page being rendered, read and checked against its row once per render.
- * Without its database the dashboard cannot tell whether a session still counts: the page
- * says so instead of failing.
+ * The session of the page being rendered, read and checked against its row once per render. Without its database the dashboard cannot tell
+ * whether a session still counts: the page says so instead of failing.
  */
 const readPageSession = cache(async () => {
   const jar = await cookies();

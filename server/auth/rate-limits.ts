@@ -16,17 +16,15 @@ export async function recordFailure(db: Db, client: string, now: Date): Promise<
 }
 
 /**
- * Clients this instance found over the limit, and until when (epoch ms): refused again without a
- * query while it lasts, so a flood of attempts costs the event loop (and PGlite) nothing more.
- * The database stays the judge once it has passed, across instances.
+ * Clients this instance found over the limit, and until when (epoch ms): refused again without a query while it lasts, so a flood of
+ * attempts costs the event loop (and PGlite) nothing more. The database stays the judge once it has passed, across instances.
  */
 const overLimit = processSingleton("signInOverLimit", () => new LRUCache<string, number>({ max: 10_000 }));
 
 /**
- * A sign-in attempt of the client, counted before it is tried (malformed ones too): under a lock
- * per client, either the wait (seconds) while `limit` failures and attempts in flight fill the
- * window, or 0 with the attempt recorded as a failure until `forgive` takes it back. Concurrent
- * attempts cannot all slip under the limit.
+ * A sign-in attempt of the client, counted before it is tried (malformed ones too): under a lock per client, either the wait (seconds)
+ * while `limit` failures and attempts in flight fill the window, or 0 with the attempt recorded as a failure until `forgive` takes it back.
+ * Concurrent attempts cannot all slip under the limit.
  */
 export async function attemptSignIn(db: Db, client: string, now: Date, limit: FailureLimit = SIGN_IN_LIMIT): Promise<number> {
   const until = overLimit.get(client) ?? 0;

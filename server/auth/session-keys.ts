@@ -3,10 +3,9 @@ import type { Db } from "@/server/db/database";
 import { acrossStores, sessionDb } from "@/server/db/reach";
 
 /**
- * The key ring's rows: which keys (by fingerprint) a session holds. The keys themselves stay
- * sealed in the session cookie; a key of the cookie counts only while its row here is active.
- * Row-level security binds each row to its session (migration 0025): every statement here runs
- * with that session bound, or across sessions for a named reason.
+ * The key ring's rows: which keys (by fingerprint) a session holds. The keys themselves stay sealed in the session cookie; a key of the
+ * cookie counts only while its row here is active. Row-level security binds each row to its session (migration 0025): every statement here
+ * runs with that session bound, or across sessions for a named reason.
  */
 export interface SessionKeyRow {
   keyFingerprint: string;

@@ -41,9 +41,8 @@ export function organizationPage(path: string, View: ComponentType<{ organizatio
 }
 
 /**
- * Whether a key of the signed-in ring reaches this store, as the API routes verify it (any of its
- * organizations): `false` makes the store pages a 404. Without a session, or when the reach
- * cannot be read now, it is not decided here: the page itself signs in again or says why.
+ * Whether a key of the signed-in ring reaches this store, as the API routes verify it (any of its organizations): `false` makes the store
+ * pages a 404. Without a session, or when the reach cannot be read now, it is not decided here: the page itself signs in again or says why.
  */
 export async function storeWithinReach(storeUrl: string): Promise<boolean | undefined> {
   const session = await activePageSession();

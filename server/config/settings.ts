@@ -4,9 +4,8 @@ import { background, demo as demoGroup, rollups } from "./groups-background";
 import { database, MIN_SECRET_LENGTH, observability, server, sessions, upstream } from "./groups";
 
 /**
- * Every setting of the dashboard's server, read from the environment in this one module and
- * checked by one schema: types, ranges, defaults, and what production requires. `settings()`
- * is a function (not a constant) so that `next build` never needs the settings and tests can
+ * Every setting of the dashboard's server, read from the environment in this one module and checked by one schema: types, ranges, defaults,
+ * and what production requires. `settings()` is a function (not a constant) so that `next build` never needs the settings and tests can
  * change the environment between calls; it parses again only when a value changed.
  */
 

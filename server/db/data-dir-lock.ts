@@ -17,9 +17,8 @@ import { dirname, join } from "node:path";
 import { createExclusive, isRunning } from "@/server/runtime/pid-file.mjs";
 
 /**
- * The embedded database serves one process: two processes on one DATA_DIR would each keep
- * their own view of it and overwrite each other's writes. The first to open it holds a lock
- * file naming its pid; a second refuses to start. A lock whose process is gone (same host), or
+ * The embedded database serves one process: two processes on one DATA_DIR would each keep their own view of it and overwrite each other's
+ * writes. The first to open it holds a lock file naming its pid; a second refuses to start. A lock whose process is gone (same host), or
  * whose holder stopped refreshing it (another host, a container restarted), is taken over.
  */
 const LOCK_FILE = "dashboard.lock";
@@ -129,10 +128,9 @@ export function checkDataDir(dataDir: string): void {
 }
 
 /**
- * The embedded database holds sessions, the fingerprint pepper, webhook secrets and unsubscribe
- * tokens: its folders are 0700 and its files 0600. PGlite writes the files of a new database at
- * 0666 whatever the umask, so every open makes private whatever is not, and says so when it was
- * not (true). A folder this user cannot change is refused, naming it.
+ * The embedded database holds sessions, the fingerprint pepper, webhook secrets and unsubscribe tokens: its folders are 0700 and its files
+ * 0600. PGlite writes the files of a new database at 0666 whatever the umask, so every open makes private whatever is not, and says so when
+ * it was not (true). A folder this user cannot change is refused, naming it.
  */
 export function keepPrivate(dataDir: string): boolean {
   let changed = false;

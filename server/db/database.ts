@@ -13,9 +13,8 @@ import { applicationDb } from "@/server/db/reach";
 import { initDataDirOutOfProcess, pgliteStartParams } from "@/server/db/pglite-options";
 
 /**
- * The dashboard's durable state: PostgreSQL when DATABASE_URL is set, otherwise an embedded
- * PGlite in DATA_DIR. Both speak `query(text, params)` with the same SQL, so the layer above
- * is plain parameterized SQL with a row type next to each query; no ORM sits in between.
+ * The dashboard's durable state: PostgreSQL when DATABASE_URL is set, otherwise an embedded PGlite in DATA_DIR. Both speak `query(text,
+ * params)` with the same SQL, so the layer above is plain parameterized SQL with a row type next to each query; no ORM sits in between.
  */
 export interface Db {
   readonly kind: "postgres" | "pglite";
@@ -250,9 +249,8 @@ export async function openDatabase(options: { url?: string; dataDir?: string; po
 const processGlobal = globalThis as typeof globalThis & { __dashboardDatabase?: Promise<Db> };
 
 /**
- * The process's database, from DATABASE_URL or DATA_DIR, opened (and migrated) on first use,
- * as the application uses it: every query as the role dashboard_app, scoped to the reach of
- * the work it belongs to (server/db/reach.ts). A failed open is forgotten, so the next call
+ * The process's database, from DATABASE_URL or DATA_DIR, opened (and migrated) on first use, as the application uses it: every query as the
+ * role dashboard_app, scoped to the reach of the work it belongs to (server/db/reach.ts). A failed open is forgotten, so the next call
  * tries again (the database may come back).
  */
 export function database(): Promise<Db> {

@@ -5,10 +5,9 @@ import pg from "pg";
 const MAX_RETRY_MS = 30_000;
 
 /**
- * LISTEN on a connection of its own (a pooled one is handed to other queries, and would stop
- * listening when released). A lost connection is made again, waiting 1 s, then twice as long each
- * time up to 30 s; `onListening` runs each time it listens, so that the caller catches up on what
- * was notified meanwhile. Idle, it costs the database no transaction.
+ * LISTEN on a connection of its own (a pooled one is handed to other queries, and would stop listening when released). A lost connection is
+ * made again, waiting 1 s, then twice as long each time up to 30 s; `onListening` runs each time it listens, so that the caller catches up
+ * on what was notified meanwhile. Idle, it costs the database no transaction.
  */
 export function listenOnPostgres(
   url: string,

@@ -65,9 +65,8 @@ async function appliedMigrations(db: Db): Promise<Applied[]> {
 }
 
 /**
- * Why this build cannot work on the database: it holds a migration this build does not know that
- * did not record an oldest build this build is, or is newer than. Null when there is none: during
- * a rolling upgrade whose migrations only expand, the build before keeps serving.
+ * Why this build cannot work on the database: it holds a migration this build does not know that did not record an oldest build this build
+ * is, or is newer than. Null when there is none: during a rolling upgrade whose migrations only expand, the build before keeps serving.
  */
 export async function newerMigrationProblem(db: Db): Promise<DatabaseAhead | null> {
   const known = new Set(migrationFiles().map((file) => file.version));
@@ -77,9 +76,8 @@ export async function newerMigrationProblem(db: Db): Promise<DatabaseAhead | nul
 }
 
 /**
- * Applies the migrations not yet applied, in order, in one transaction holding an advisory
- * lock: two instances starting at once take turns, and the second finds nothing left to do.
- * First refuses, applying nothing, if the database is ahead of this build in a way that breaks it.
+ * Applies the migrations not yet applied, in order, in one transaction holding an advisory lock: two instances starting at once take turns,
+ * and the second finds nothing left to do. First refuses, applying nothing, if the database is ahead of this build in a way that breaks it.
  */
 export async function migrate(db: Db): Promise<string[]> {
   const files = migrationFiles();

@@ -5,11 +5,9 @@ import { processSingleton } from "@/server/runtime/singleton";
 import type { Db } from "@/server/db/database";
 
 /**
- * Row-level security from the application's side (migration 0011). A store table shows, takes
- * and deletes only rows of the stores in the transaction's reach, and only to the role
- * `dashboard_app`; the few deliberate cross-store paths run as `dashboard_maintenance`. The
- * owner (who migrates) runs no query of the application: a query that forgets its filter, or
- * forgets its reach, reads nothing.
+ * Row-level security from the application's side (migration 0011). A store table shows, takes and deletes only rows of the stores in the
+ * transaction's reach, and only to the role `dashboard_app`; the few deliberate cross-store paths run as `dashboard_maintenance`. The owner
+ * (who migrates) runs no query of the application: a query that forgets its filter, or forgets its reach, reads nothing.
  */
 const APP_ROLE = "dashboard_app";
 const MAINTENANCE_ROLE = "dashboard_maintenance";
@@ -26,18 +24,16 @@ const OWNER = Symbol.for("dashboard.ownerDb");
 type AppDb = Db & { [OWNER]: Db };
 
 /**
- * The owner's handle behind an application handle (or the handle itself): the migrations' ledger
- * and the database's own secrets, which neither role may touch (migration 0025). It reads no
- * store's rows (row-level security is forced on every store table).
+ * The owner's handle behind an application handle (or the handle itself): the migrations' ledger and the database's own secrets, which
+ * neither role may touch (migration 0025). It reads no store's rows (row-level security is forced on every store table).
  */
 export function ownerOf(db: Db): Db {
   return (db as Partial<AppDb>)[OWNER] ?? db;
 }
 
 /**
- * The statements that bind a transaction, without parameters so that they travel with its `begin`
- * (one round trip instead of three on every query of the application). The values are quoted as
- * PostgreSQL literals by the driver's own escaping.
+ * The statements that bind a transaction, without parameters so that they travel with its `begin` (one round trip instead of three on every
+ * query of the application). The values are quoted as PostgreSQL literals by the driver's own escaping.
  */
 function bindingSql(binding: Binding): string {
   if ("acrossStores" in binding)
@@ -54,19 +50,17 @@ async function bound<T>(db: Db, binding: Binding, fn: (tx: Db) => Promise<T>, se
 }
 
 /**
- * Runs `fn` in one transaction as `dashboard_app`, seeing and writing the rows of `storeUrls`
- * only. Background work over one store passes `[storeUrl]`. Called inside a transaction, it
- * joins it (and the role and reach hold until it ends).
+ * Runs `fn` in one transaction as `dashboard_app`, seeing and writing the rows of `storeUrls` only. Background work over one store passes
+ * `[storeUrl]`. Called inside a transaction, it joins it (and the role and reach hold until it ends).
  */
 export function withReach<T>(db: Db, storeUrls: readonly string[], fn: (tx: Db) => Promise<T>): Promise<T> {
   return bound(db, { storeUrls: [...storeUrls] }, fn);
 }
 
 /**
- * The deliberate cross-store paths only (the digest planner's scan of due schedules, the alert
- * scan of rules to check, the purge of expired rows, an unsubscribe token, a key's own rows
- * across its stores): `fn` runs in one transaction as `dashboard_maintenance`, which sees every
- * store. `why` says which path it is (kept in the transaction's setting dashboard.purpose).
+ * The deliberate cross-store paths only (the digest planner's scan of due schedules, the alert scan of rules to check, the purge of expired
+ * rows, an unsubscribe token, a key's own rows across its stores): `fn` runs in one transaction as `dashboard_maintenance`, which sees
+ * every store. `why` says which path it is (kept in the transaction's setting dashboard.purpose).
  */
 export function acrossStores<T>(db: Db, why: string, fn: (tx: Db) => Promise<T>): Promise<T> {
   // Joining a transaction would leave the rest of it in the maintenance role: refused.
@@ -86,18 +80,16 @@ export async function acrossStoresIfMigrated<T>(db: Db, why: string, fn: (tx: Db
 }
 
 /**
- * Runs `fn` with every query of the process's database (`database()`) scoped to `storeUrls`,
- * each statement or transaction on its own: the pipeline runs each handler so, with the
- * stores its route may touch, and background work of one store with that store.
+ * Runs `fn` with every query of the process's database (`database()`) scoped to `storeUrls`, each statement or transaction on its own: the
+ * pipeline runs each handler so, with the stores its route may touch, and background work of one store with that store.
  */
 export function inReach<T>(storeUrls: readonly string[], fn: () => Promise<T>): Promise<T> {
   return bindings.run({ storeUrls: [...storeUrls] }, fn);
 }
 
 /**
- * The process's handle as the application uses it: each query, statement or transaction runs
- * as `dashboard_app` with the reach of the work it belongs to (inReach), or with no reach at
- * all, so that it reads no store's rows. Tables of no store (sessions, sign-in failures, the
+ * The process's handle as the application uses it: each query, statement or transaction runs as `dashboard_app` with the reach of the work
+ * it belongs to (inReach), or with no reach at all, so that it reads no store's rows. Tables of no store (sessions, sign-in failures, the
  * jobs queue, secrets) stay readable and writable to it.
  */
 export function applicationDb(owner: Db): Db {

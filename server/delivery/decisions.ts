@@ -3,10 +3,9 @@ import type { Db } from "@/server/db/database";
 import { enqueue } from "@/server/jobs/queue";
 
 /**
- * Deliveries left `unknown` (sent, no answer) wait for a person's decision: nothing re-sends them
- * by itself. The owner of the grant the message went out through (the digest's grant, the alert
- * rule's author) may send it again, under a new key derived from the old one, or say it arrived.
- * The decision is kept on the row with who made it, so it is offered once.
+ * Deliveries left `unknown` (sent, no answer) wait for a person's decision: nothing re-sends them by itself. The owner of the grant the
+ * message went out through (the digest's grant, the alert rule's author) may send it again, under a new key derived from the old one, or
+ * say it arrived. The decision is kept on the row with who made it, so it is offered once.
  */
 export const RESEND_JOB = "delivery.resend";
 

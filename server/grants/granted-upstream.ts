@@ -63,10 +63,9 @@ async function endRefusedGrant(grant: Grant): Promise<void> {
 }
 
 /**
- * A read-only upstream client for the grant `grantId`, in its organization. Throws GrantUnusable
- * when the grant has ended, expired or cannot be opened. An upstream 401 on any of its reads
- * ends the grant and tells its owner. A grant sealed under an older master key is sealed again
- * under the newest one on use, so a rotation completes by itself.
+ * A read-only upstream client for the grant `grantId`, in its organization. Throws GrantUnusable when the grant has ended, expired or
+ * cannot be opened. An upstream 401 on any of its reads ends the grant and tells its owner. A grant sealed under an older master key is
+ * sealed again under the newest one on use, so a rotation completes by itself.
  */
 export async function grantedUpstream(
   grantId: string,

@@ -30,10 +30,9 @@ const COLUMNS = `g.id, g.organization_id as "organizationId", g.store_url as "st
        and r.created_by_email = g.owner_email and r.deleted_at is null) as dependents`;
 
 /**
- * Grants the session's key to the store for its owner; the owner's active grant of the same key
- * and store is renewed and re-sealed instead of doubled. Renewing never changes its owner: a
- * colleague holding the same key gets a grant of their own (one active grant per key, store and
- * owner, migration 0026).
+ * Grants the session's key to the store for its owner; the owner's active grant of the same key and store is renewed and re-sealed instead
+ * of doubled. Renewing never changes its owner: a colleague holding the same key gets a grant of their own (one active grant per key, store
+ * and owner, migration 0026).
  */
 export async function createGrant(
   db: Db,

@@ -2,9 +2,8 @@ import "server-only";
 import type { IncomingHttpHeaders } from "node:http";
 
 /**
- * What the dashboard's own server vouches for about a request, in headers it sets itself
- * (replacing any a client sent): the client's address, the protocol and the host the browser
- * used. Without a trusted proxy (TRUST_PROXY_HOPS=0) they come from the socket and the Host
+ * What the dashboard's own server vouches for about a request, in headers it sets itself (replacing any a client sent): the client's
+ * address, the protocol and the host the browser used. Without a trusted proxy (TRUST_PROXY_HOPS=0) they come from the socket and the Host
  * header alone; behind `hops` trusted proxies, from what the nearest of them reports.
  */
 export const CLIENT_ADDRESS_HEADER = "x-dashboard-client-address";
@@ -18,9 +17,8 @@ const list = (value: string | string[] | undefined) =>
     .filter(Boolean);
 
 /**
- * The client's address, as far as it can be trusted. With no trusted proxy in front
- * (hops = 0), it is the socket's peer and any X-Forwarded-For sent by the client is
- * ignored; behind `hops` trusted proxies, it is the address the outermost of them saw.
+ * The client's address, as far as it can be trusted. With no trusted proxy in front (hops = 0), it is the socket's peer and any
+ * X-Forwarded-For sent by the client is ignored; behind `hops` trusted proxies, it is the address the outermost of them saw.
  */
 export function clientAddress(forwardedFor: string | string[] | undefined, socketAddress: string | undefined, hops: number): string {
   const chain = [...list(forwardedFor), socketAddress ?? "unknown"];
@@ -36,9 +34,8 @@ export function requestProtocol(headers: IncomingHttpHeaders, encrypted: boolean
 }
 
 /**
- * The host (with its port) the browser asked for: behind trusted proxies, what the nearest one
- * reports in X-Forwarded-Host, so that a proxy rewriting Host (nginx's `$host` drops the port)
- * does not make the dashboard's own pages look cross-site.
+ * The host (with its port) the browser asked for: behind trusted proxies, what the nearest one reports in X-Forwarded-Host, so that a proxy
+ * rewriting Host (nginx's `$host` drops the port) does not make the dashboard's own pages look cross-site.
  */
 export function requestHost(headers: IncomingHttpHeaders, hops: number): string | undefined {
   const forwarded = list(headers["x-forwarded-host"]);

@@ -186,10 +186,9 @@ function keyLeftRing(key: SessionKey, failure: DashboardError): DashboardError {
 }
 
 /**
- * The one way into every dashboard route: a request id, the path parameters, the origin check
- * for mutations, the session, the scope verified against the key's reach, the query and a
- * byte-limited body, then the handler. Any failure becomes an answer in the contract's Error
- * shape; every request writes one log line with the dashboard's and the upstream's request ids.
+ * The one way into every dashboard route: a request id, the path parameters, the origin check for mutations, the session, the scope
+ * verified against the key's reach, the query and a byte-limited body, then the handler. Any failure becomes an answer in the contract's
+ * Error shape; every request writes one log line with the dashboard's and the upstream's request ids.
  */
 export function route<P = Record<string, string>, Q = Record<string, never>, B = undefined>(
   spec: RouteSpec<P, Q, B>,

@@ -19,9 +19,8 @@ export type Scope = "none" | "store" | "reach";
 /** The scope a handler works in, verified against what the session's keys reach. */
 export interface VerifiedScope {
   /**
-   * The organization the upstream is asked in: the store's (`store`), the named one, or the
-   * session's. Never a filter of the dashboard's own data. Null only on `none` and `reach`
-   * routes of a session without an organization.
+   * The organization the upstream is asked in: the store's (`store`), the named one, or the session's. Never a filter of the dashboard's
+   * own data. Null only on `none` and `reach` routes of a session without an organization.
    */
   organizationId: string | null;
   organizationName?: string;
@@ -66,9 +65,8 @@ function organizationName(reach: KeyReach, id: string): string | undefined {
 }
 
 /**
- * Verifies a route's scope against the reach, as the contract's part 5 answers: an organization
- * outside it is a 403, a store outside it (another organization's, another of the same
- * organization, or none at all) a 404. Nothing is read or written before this passes.
+ * Verifies a route's scope against the reach, as the contract's part 5 answers: an organization outside it is a 403, a store outside it
+ * (another organization's, another of the same organization, or none at all) a 404. Nothing is read or written before this passes.
  */
 export function verifyScope(
   scope: Scope,

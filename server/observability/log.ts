@@ -3,9 +3,8 @@ import pino, { type Logger } from "pino";
 import { processSingleton } from "@/server/runtime/singleton";
 
 /**
- * The dashboard's one event stream: JSON lines on stdout, written by pino (time, level, msg and
- * named fields). Callers pass named fields only, never a request, a header or a key; paths that
- * could hold a credential are censored anyway.
+ * The dashboard's one event stream: JSON lines on stdout, written by pino (time, level, msg and named fields). Callers pass named fields
+ * only, never a request, a header or a key; paths that could hold a credential are censored anyway.
  */
 // Where lines go: stdout, or a test's capture. Process-wide, as the logger is, whatever copy of this module swaps it.
 const sink = processSingleton("logSink", () => {

@@ -7,9 +7,8 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 
 /**
- * OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set: a span per dashboard request
- * (started by the server) with a child span per upstream call, exported over OTLP/HTTP (JSON),
- * and `traceparent` sent upstream. Without an endpoint the API's no-op tracer costs nothing.
+ * OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set: a span per dashboard request (started by the server) with a child span per
+ * upstream call, exported over OTLP/HTTP (JSON), and `traceparent` sent upstream. Without an endpoint the API's no-op tracer costs nothing.
  */
 const tracer = () => trace.getTracer("store-analytics-dashboard");
 

@@ -16,9 +16,8 @@ function change(row: PortfolioStore, figure: keyof PortfolioFigures): Cell {
 }
 
 /**
- * The All stores table as CSV, one row per store in the table's order. Money columns are
- * headed with their currency, one pair per currency present: a store's amounts are in its own
- * currency's columns, never converted into another's.
+ * The All stores table as CSV, one row per store in the table's order. Money columns are headed with their currency, one pair per currency
+ * present: a store's amounts are in its own currency's columns, never converted into another's.
  */
 function portfolioCsv(rows: readonly PortfolioRow[]): string {
   const currencies = Object.keys(totalsByCurrency(rows));

@@ -96,9 +96,8 @@ export const openAlertsOf = async (stores: PortfolioRead["stores"]) =>
   );
 
 /**
- * Every store's row, at most PORTFOLIO_CONCURRENCY stores at a time, each handed to `each` as
- * soon as its store has answered (a slow store holds up no other row). Call it within the
- * reach of the stores: the open alerts and the day rollups are read under it.
+ * Every store's row, at most PORTFOLIO_CONCURRENCY stores at a time, each handed to `each` as soon as its store has answered (a slow store
+ * holds up no other row). Call it within the reach of the stores: the open alerts and the day rollups are read under it.
  */
 export async function readPortfolio(read: PortfolioRead, each: (row: PortfolioRow) => void = () => undefined): Promise<PortfolioRow[]> {
   const alerts = read.openAlerts ?? (await openAlertsOf(read.stores));

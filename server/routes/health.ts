@@ -14,11 +14,10 @@ import { grantsPerMasterKey, masterKeyCensus } from "@/server/grants/census";
 import { masterKeyIds } from "@/server/grants/envelope";
 
 /**
- * Probes an orchestrator can use. Liveness says the process can serve (no database call: a
- * database blip must not restart every instance); readiness says it should be sent requests:
- * its database answers within a short timeout, its schema is the one this build expects, and
- * it is not draining for a stop. Both name the build and the instance (host and process), and a fingerprint of the session secret
- * (never the secret) so that instances started with different secrets can be told apart.
+ * Probes an orchestrator can use. Liveness says the process can serve (no database call: a database blip must not restart every instance);
+ * readiness says it should be sent requests: its database answers within a short timeout, its schema is the one this build expects, and it
+ * is not draining for a stop. Both name the build and the instance (host and process), and a fingerprint of the session secret (never the
+ * secret) so that instances started with different secrets can be told apart.
  */
 const READY_TIMEOUT_MS = 1_500;
 

@@ -80,9 +80,8 @@ async function readKey(input: z.infer<typeof addKeySchema>, requestId: string) {
 }
 
 /**
- * POST /api/session/keys: adds another store's key to the signed-in session (the key ring).
- * Like sign-in, it takes a plain form post (303 back to the store list) or JSON, and the key
- * never lands in a URL. The key is checked with the upstream first; a refused key changes
+ * POST /api/session/keys: adds another store's key to the signed-in session (the key ring). Like sign-in, it takes a plain form post (303
+ * back to the store list) or JSON, and the key never lands in a URL. The key is checked with the upstream first; a refused key changes
  * nothing, and a key whose store is already in the ring replaces nothing.
  */
 export const addRingKey = route(

@@ -33,9 +33,8 @@ function errorEvent(error: unknown, requestId: string) {
 }
 
 /**
- * GET /api/stores/{storeUrl}/product-metrics: the aggregated view as NDJSON, with progress
- * lines while the rows stream in. Until the upstream has answered 200, failures are plain
- * Error-shaped answers with their status; after that they arrive as an error line.
+ * GET /api/stores/{storeUrl}/product-metrics: the aggregated view as NDJSON, with progress lines while the rows stream in. Until the
+ * upstream has answered 200, failures are plain Error-shaped answers with their status; after that they arrive as an error line.
  */
 const BASE = "/api/stores/[storeUrl]/product-metrics";
 

@@ -11,9 +11,8 @@ import type { Scope } from "@/server/http/scope";
 const PROXY_PREFIX = "/api/v1";
 
 /**
- * The contract's endpoint a browser path names, or the 404/405 that says it names none. The
- * raw path is canonicalized here (not taken decoded from the framework), so that no encoding
- * trick can name another upstream path than the one checked.
+ * The contract's endpoint a browser path names, or the 404/405 that says it names none. The raw path is canonicalized here (not taken
+ * decoded from the framework), so that no encoding trick can name another upstream path than the one checked.
  */
 function matchProxyPath(url: URL, request: Request) {
   const path = url.pathname.startsWith(`${PROXY_PREFIX}/`) ? url.pathname.slice(PROXY_PREFIX.length) : "";
@@ -63,10 +62,9 @@ async function forward(
 }
 
 /**
- * /api/v1/...: forwards one browser request to the upstream /v1 when, and only when, it is
- * one of the contract's calls: canonical path, allowed method, valid query and body, a
- * session, and (for mutations) a same-origin request. Guarded actions (clone, remove) also
- * go through the idempotency and audit guard.
+ * /api/v1/...: forwards one browser request to the upstream /v1 when, and only when, it is one of the contract's calls: canonical path,
+ * allowed method, valid query and body, a session, and (for mutations) a same-origin request. Guarded actions (clone, remove) also go
+ * through the idempotency and audit guard.
  */
 export const proxyToUpstream = route(
   {

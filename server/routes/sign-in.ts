@@ -93,9 +93,8 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
 }
 
 /**
- * POST /api/session: sign in. Takes JSON from the page's script, or a plain form post sent
- * before any script runs; the form gets a 303 to the next page (or back to sign-in with the
- * reason), so the key never lands in a URL.
+ * POST /api/session: sign in. Takes JSON from the page's script, or a plain form post sent before any script runs; the form gets a 303 to
+ * the next page (or back to sign-in with the reason), so the key never lands in a URL.
  */
 export const signIn = route(
   {

@@ -10,10 +10,9 @@ import type { DashboardServerState } from "./lifecycle";
 import { runInRequestContext, type RequestContext } from "./request-context";
 
 /**
- * The dashboard's HTTP server, in front of Next.js: it refuses malformed raw paths, vouches for
- * the client's address, protocol and host (TRUST_PROXY_HOPS), cuts off clients too slow to send
- * their request, gives every request an id, and writes each request's one log line, metrics and
- * trace span once its answer is sent, whatever handled it (a route, a page, a static file, a 404).
+ * The dashboard's HTTP server, in front of Next.js: it refuses malformed raw paths, vouches for the client's address, protocol and host
+ * (TRUST_PROXY_HOPS), cuts off clients too slow to send their request, gives every request an id, and writes each request's one log line,
+ * metrics and trace span once its answer is sent, whatever handled it (a route, a page, a static file, a 404).
  */
 interface ServerOptions {
   trustProxyHops: number;

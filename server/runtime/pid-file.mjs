@@ -1,7 +1,6 @@
-// Process liveness and PID-file locks, in one place for the server (the embedded database's
-// DATA_DIR lock) and the scripts (the build lock, releases' staging folders). Plain JavaScript:
-// the build scripts run it without a compiler. proper-lockfile would need a dependency and locks
-// by a folder's age, not by a holder's pid.
+// Process liveness and PID-file locks, in one place for the server (the embedded database's DATA_DIR lock) and the scripts (the build lock,
+// releases' staging folders). Plain JavaScript: the build scripts run it without a compiler. proper-lockfile would need a dependency and
+// locks by a folder's age, not by a holder's pid.
 import { linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 /** Whether a process runs: a zombie (exited, not yet reaped) does not. */

@@ -93,9 +93,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
 const CLEANED_BODY_LIMIT = 256 * 1024;
 
 /**
- * The answer with its text cleaned of secrets (redact.ts): every error answer (the upstream's
- * words may quote the key), and an action's answer (stored and replayed). A body that breaks
- * off while it is read stays broken: reading the copy fails with the same error.
+ * The answer with its text cleaned of secrets (redact.ts): every error answer (the upstream's words may quote the key), and an action's
+ * answer (stored and replayed). A body that breaks off while it is read stays broken: reading the copy fails with the same error.
  */
 async function cleaned(response: Response, apiKey: string): Promise<Response> {
   const failing = response.status >= 400;
@@ -114,9 +113,8 @@ async function cleaned(response: Response, apiKey: string): Promise<Response> {
 }
 
 /**
- * Sends one allow-listed call. The deadline covers the whole exchange, body included.
- * A GET is retried once on 502/503/504 or a network failure; a mutation never is.
- * Error and action answers come back cleaned of secrets.
+ * Sends one allow-listed call. The deadline covers the whole exchange, body included. A GET is retried once on 502/503/504 or a network
+ * failure; a mutation never is. Error and action answers come back cleaned of secrets.
  */
 export async function sendUpstream(call: UpstreamCall): Promise<Response> {
   if (call.readOnly && call.endpoint.mutating) {
@@ -228,9 +226,8 @@ async function callUpstreamJson<T extends z.ZodType>(
 }
 
 /**
- * The upstream as one caller sees it: every call carries the caller's credentials, which stay
- * inside. The pipeline makes one per request from the session (scope verified, answers
- * reported); unattended work makes a read-only one from a grant.
+ * The upstream as one caller sees it: every call carries the caller's credentials, which stay inside. The pipeline makes one per request
+ * from the session (scope verified, answers reported); unattended work makes a read-only one from a grant.
  */
 export interface UpstreamClient {
   readonly requestId: string;

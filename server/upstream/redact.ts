@@ -1,9 +1,8 @@
 import "server-only";
 
 /**
- * Text the upstream wrote (error messages, details, action answers) may quote what it was
- * sent. Before such text reaches a response, a log line or the database, the caller's key and
- * anything shaped like an API key or a bearer credential is replaced.
+ * Text the upstream wrote (error messages, details, action answers) may quote what it was sent. Before such text reaches a response, a log
+ * line or the database, the caller's key and anything shaped like an API key or a bearer credential is replaced.
  */
 const REDACTED = "[redacted]";
 

@@ -4,9 +4,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 
 /**
- * One HTTP exchange with the upstream over node:http, with keep-alive connections. Route
- * handlers' global fetch carries framework instrumentation that costs about a millisecond
- * per call; this path does only what the proxy needs and hands back a standard Response
+ * One HTTP exchange with the upstream over node:http, with keep-alive connections. Route handlers' global fetch carries framework
+ * instrumentation that costs about a millisecond per call; this path does only what the proxy needs and hands back a standard Response
  * whose body streams.
  */
 const agents = {

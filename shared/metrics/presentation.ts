@@ -91,9 +91,8 @@ export function channelShares(channels: readonly ChannelSummary[]) {
 }
 
 /**
- * A label in lines of at most `width` characters, broken between words (a word longer than a
- * line, such as an ID, is split). Past `maxLines` the last line ends in "…": the full text
- * goes in the tooltip and the table.
+ * A label in lines of at most `width` characters, broken between words (a word longer than a line, such as an ID, is split). Past
+ * `maxLines` the last line ends in "…": the full text goes in the tooltip and the table.
  */
 export function wrapLabel(text: string, width: number, maxLines: number): string[] {
   const lines: string[] = [];

@@ -14,9 +14,8 @@ const enrichedAssetSchema = z.looseObject({
   assetStatus: z.string(),
   assetEffectiveStatus: z.string(),
   /**
-   * A campaign group's own budgets, when the upstream's answer carries them (the contract names
-   * them on the advertising asset, 2.6): the clone form says which one the amount entered replaces.
-   * A value of another type is ignored rather than failing the lookup.
+   * A campaign group's own budgets, when the upstream's answer carries them (the contract names them on the advertising asset, 2.6): the
+   * clone form says which one the amount entered replaces. A value of another type is ignored rather than failing the lookup.
    */
   dailyBudget: z.number().optional().catch(undefined),
   lifetimeBudget: z.number().optional().catch(undefined),

@@ -3,9 +3,8 @@ import { givenNameSchema } from "./common";
 import { parseViewState, toSearchParams } from "@/shared/metrics/view-state";
 
 /**
- * A saved product-metrics view: a name and the view's own URL query (range preset or fixed
- * dates, comparison, filters, attribution, chart and table settings), kept per organization
- * and store. The query is checked by the same parser as the page's URL, on both sides.
+ * A saved product-metrics view: a name and the view's own URL query (range preset or fixed dates, comparison, filters, attribution, chart
+ * and table settings), kept per organization and store. The query is checked by the same parser as the page's URL, on both sides.
  */
 export const savedViewNameSchema = givenNameSchema("view", 80);
 
