@@ -57,9 +57,8 @@ export function useCloneDuplicates(storeUrl: string, request: CloneCampaignReque
 }
 
 /**
- * POST /platform/{storeUrl}/actions/clone-linkedin-campaign, once per attempt: the attempt (what
- * was reviewed and its key) is kept on the server before the request leaves, so a reload, a
- * closed tab or a second tab finds it; the page then reads where it stands from the server.
+ * POST …/actions/clone-linkedin-campaign, once per attempt: the attempt is kept on the server before the request leaves, so a reload or
+ * another tab finds it.
  */
 export function useCloneCampaign(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();

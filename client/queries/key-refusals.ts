@@ -12,10 +12,7 @@ const keyRefusalsQueryOptions = () =>
     staleTime: 60_000,
   });
 
-/**
- * GET /api/session's `refusals`: the actions the upstream has refused this session's key with 403.
- * The contract lists no permissions, so this is the only way to know ahead of a try.
- */
+/** GET /api/session's `refusals`: the actions the upstream refused this key with 403 (the contract lists no permissions to ask ahead). */
 export function useKeyRefusal(action: AuditAction): { refusal?: KeyRefusal; isPending: boolean } {
   const refusals = useQuery(keyRefusalsQueryOptions());
   return { refusal: refusals.data?.find((candidate) => candidate.action === action), isPending: refusals.isPending };

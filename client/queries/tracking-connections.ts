@@ -21,8 +21,7 @@ export function useTrackingConnections(storeUrl: string, organizationId?: string
 }
 
 /**
- * DELETE /pixels/{storeUrl}/{pixelId}, as a guarded action (one key per removal, kept across retries). The answer holds the remaining
- * connections: the list is replaced from it, without another request. A 404 means the connection is already gone: the list is read again.
+ * DELETE /pixels/{storeUrl}/{pixelId} as a guarded action; the list is replaced from the answer, and read again on a 404 (already gone).
  */
 export function useRemoveTrackingConnection(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();

@@ -22,10 +22,7 @@ import { sendAndClassify, type Classified } from "./outcome";
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/**
- * Past its upstream deadline, a started attempt gets this much more before it counts as dead (crashed): room for a busy database before and
- * after the call, so a slow attempt is never mistaken for a dead one.
- */
+/** Grace past the upstream deadline before a started attempt counts as crashed, so a slow attempt is never taken for a dead one. */
 const LOCK_MARGIN_MS = 15_000;
 /** A duplicate waits for the running attempt's upstream deadline plus this, then gets 409 in progress. */
 const WAIT_MARGIN_MS = 2_000;
@@ -152,10 +149,7 @@ export async function runAction(request: ActionRequest, options: EngineOptions =
   }
 }
 
-/**
- * Waits, with a growing interval, until the running attempt settles or its lock goes stale
- * (then the caller claims the key again, which tells which). False once `waitUntil` passes.
- */
+/** Waits, backing off, until the running attempt settles or its lock goes stale (the caller then claims again). False past `waitUntil`. */
 async function waitForSettlement(
   db: Db,
   key: AttemptKey,

@@ -8,9 +8,8 @@ import { keyLabel } from "@/server/auth/key-identity";
 import { DAY_MS } from "@/shared/days";
 
 /**
- * Idempotency records of guarded actions, after Stripe's idempotency keys: a `started` row is inserted before the upstream call (unique per
- * key fingerprint and Idempotency-Key), then settled in one transaction with the action's audit entry, as `definitive` (kept and replayed),
- * `unknown` (sent, no readable answer), or deleted (not done: a retry runs).
+ * Idempotency records (after Stripe's): a `started` row before the upstream call, settled with the audit entry as `definitive`, `unknown`,
+ * or deleted (not done).
  */
 export interface StoredAnswer {
   status: number;
@@ -68,9 +67,8 @@ type RecordRow = {
 };
 
 /**
- * Claims the key for one attempt, in one transaction. `lockTimeoutMs`: a `started` row older than this belonged to a request that died (its
- * upstream deadline passed long ago): it is settled as unknown, with its audit entry. `retryUnknown`: whether the action may run again
- * after an unknown outcome (removal, naturally idempotent) or must not (clone, spends money).
+ * Claims the key for one attempt. A `started` row older than `lockTimeoutMs` died: it is settled unknown. `retryUnknown`: removal yes,
+ * clone no.
  */
 export async function beginAttempt(
   db: Db,
@@ -180,9 +178,8 @@ export type Settlement =
   | { state: "not_done" };
 
 /**
- * Settles an attempt and appends its audit entry in one transaction; remembers a 403 refusal
- * for the key in the same one. Returns the audit entry's id. An attempt whose record was taken
- * over meanwhile (found stale) still gets its entry, and its truer outcome replaces "unknown".
+ * Settles an attempt with its audit entry (and any 403 refusal) in one transaction; a record taken over as stale still gets its truer
+ * outcome.
  */
 export async function finishAttempt(
   db: Db,

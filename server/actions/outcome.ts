@@ -39,10 +39,7 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 }
 
-/**
- * Runs `send` once and classifies its result. `afterUnknown`: an earlier attempt of this removal
- * ended unknown, so a 404 now means that attempt removed it.
- */
+/** Runs `send` once and classifies it. `afterUnknown`: an earlier attempt ended unknown, so a 404 now means it removed the target. */
 export async function sendAndClassify(action: AuditAction, send: () => Promise<Response>, afterUnknown: boolean): Promise<Classified> {
   let response: Response;
   try {

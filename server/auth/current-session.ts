@@ -17,8 +17,7 @@ export interface ActiveSession {
 }
 
 /**
- * The key's identity in the database (server/auth/key-identity.ts). The first time a key is seen
- * with rows written under an older fingerprint (keyed by a session secret), they are moved to it.
+ * The key's database identity; rows written under an older (session-secret keyed) fingerprint move to it the first time the key is seen.
  */
 export async function fingerprintOf(apiKey: string): Promise<string> {
   const db = await database();
@@ -34,10 +33,7 @@ function endedReason(row: SessionRow, state: "revoked" | "expired" | "idle"): En
   return parseEndedReason(row.revokedReason ?? undefined) ?? "session_revoked";
 }
 
-/**
- * The session a sealed cookie names, if its row still counts: not revoked (sign-out, an upstream 401), within the absolute and idle limits
- * as they are set now. Use moves "last seen" at most once a minute. `ended` says why a readable cookie no longer counts.
- */
+/** The session a cookie names, if its row still counts (not revoked, within the limits as set now); `ended` says why it no longer does. */
 export async function resolveSession(
   sealed: string | undefined,
 ): Promise<{ session?: ActiveSession; ended?: EndedReason | "ring_changed" }> {

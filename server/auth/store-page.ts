@@ -7,10 +7,7 @@ import { newRequestId } from "@/server/http/responses";
 type Params = Promise<{ storeUrl: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-/**
- * What every store page starts with: its own session check (returning to this very view,
- * query included, after sign-in), the store URL and the chosen organization.
- */
+/** What every store page starts with: its own session check (returning to this view after sign-in), the store URL and the organization. */
 export async function storePageContext(params: Params, searchParams: SearchParams, section = "") {
   const { storeUrl } = await params;
   const query = await searchParams;
@@ -40,10 +37,7 @@ export function organizationPage(path: string, View: ComponentType<{ organizatio
   };
 }
 
-/**
- * Whether a key of the signed-in ring reaches this store, as the API routes verify it (any of its organizations): `false` makes the store
- * pages a 404. Without a session, or when the reach cannot be read now, it is not decided here: the page itself signs in again or says why.
- */
+/** Whether a key of the ring reaches this store (`false` makes the page a 404); undefined when that cannot be decided now. */
 export async function storeWithinReach(storeUrl: string): Promise<boolean | undefined> {
   const session = await activePageSession();
   if (!session) return undefined;

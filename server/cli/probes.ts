@@ -14,8 +14,8 @@ import type { settings } from "@/server/config/settings";
 import { maskedUrl } from "@/server/config/fields";
 
 /**
- * What `npm run check-config` tries beyond the settings' form: each probe reaches what a setting names within a short deadline and says
- * what it found (`notes`) or what is wrong (`problems`, one line each, naming the setting).
+ * What `npm run check-config` tries beyond the settings' form: each probe reports `notes` or `problems` (one line each, naming the
+ * setting).
  */
 
 type Settings = ReturnType<typeof settings>;
@@ -59,8 +59,7 @@ async function rolesAndRowSecurity(db: Db): Promise<string> {
 }
 
 /**
- * Tries `set role` to each role, as every query of the application does first: on a managed PostgreSQL it is the first thing to fail when
- * the login user was not granted the role. A role not there yet is for the migrations to create.
+ * Tries `set role` to each role, as every application query does: on managed PostgreSQL it fails first when the login user lacks the role.
  */
 async function roleProblems(db: Db): Promise<string[]> {
   const problems: string[] = [];

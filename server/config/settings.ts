@@ -4,9 +4,8 @@ import { background, demo as demoGroup, rollups } from "./groups-background";
 import { database, MIN_SECRET_LENGTH, observability, server, sessions, upstream } from "./groups";
 
 /**
- * Every setting of the dashboard's server, read from the environment in this one module and checked by one schema: types, ranges, defaults,
- * and what production requires. `settings()` is a function (not a constant) so that `next build` never needs the settings and tests can
- * change the environment between calls; it parses again only when a value changed.
+ * Every setting of the server, read from the environment here and checked by one schema. A function, not a constant, so `next build` never
+ * needs the settings and tests may change the environment; it parses again only when a value changed.
  */
 
 /** SHUTDOWN_GRACE_MS is at least UPSTREAM_TIMEOUT_MS plus this (and is that by default). */
@@ -236,10 +235,7 @@ export function settings(): Settings {
   return result.data;
 }
 
-/**
- * What `npm start` itself reads (it runs the demo upstream unless UPSTREAM_BASE_URL is set, then
- * the dashboard, which checks every setting of its own).
- */
+/** What `npm start` itself reads (the demo upstream runs unless UPSTREAM_BASE_URL is set). */
 const launcherSchema = z.object({
   PORT: server.shape.PORT,
   HOST: server.shape.HOST,

@@ -7,9 +7,9 @@ import { purgeUnreachedStores } from "@/server/rollups/retention";
 import { DAY_MS, daysAfter } from "@/shared/days";
 
 /**
- * The daily retention purge: what the background work wrote is kept for its lifetime (settings RETENTION_*), then erased. One instance runs
- * each day's slot (the queue's schedule); it runs across stores, a deliberate maintenance path. A message loses its body first, its row
- * later. The day rollups of a store no key reaches go once it has been so for their retention period.
+ * The daily retention purge (RETENTION_*), one instance per day's slot, across stores: a message's body goes first, its row later; a
+ * store's
+ * day rollups go once no key has reached it for their retention period.
  */
 const PURGE = "retention.purge";
 

@@ -3,9 +3,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import { processSingleton } from "@/server/runtime/singleton";
 
 /**
- * The Prometheus metrics (served by the server on METRICS_PORT, never on the public port): requests by route template and status with
- * latency, upstream calls by endpoint and outcome with latency, guarded-action outcomes, the database pool, sessions, draining, build info.
- * Process-wide, as the server and the app's bundles each load this module.
+ * Prometheus metrics (on METRICS_PORT only): requests, upstream calls, guarded actions, the pool, sessions, draining, build info.
+ * Process-wide.
  */
 function createMetrics() {
   const registry = new Registry();

@@ -15,10 +15,7 @@ const AUDIT_ID_HEADER = "x-audit-id";
 /** Lookups for the audit log run briefly: a slow one costs the action nothing but a name. */
 const LOOKUP_TIMEOUT_MS = 3_000;
 
-/**
- * The names the audit log keeps beside the IDs, as they are now: the connection's name and
- * channel, or the source campaign group's name. A lookup that fails leaves the IDs alone.
- */
+/** The names the audit log keeps beside the IDs, as they are now; a failed lookup leaves the IDs alone. */
 async function targetOf(action: AuditAction, upstream: UpstreamClient, call: UpstreamRequest): Promise<AuditTarget> {
   const lookup = upstream.with({ signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
   const storeUrl = call.params?.storeUrl ?? "";
