@@ -68,9 +68,7 @@ interface GuardedActionOptions {
   organizationId?: string;
 }
 
-/**
- * Sends one guarded action through the dashboard's proxy, with its Idempotency-Key, and returns the request id the success notice shows.
- */
+/** Sends one guarded action through the dashboard's proxy, with its Idempotency-Key, and returns the request id for the notice. */
 export async function sendGuardedAction<T extends z.ZodType>(
   path: string,
   schema: T,

@@ -3,9 +3,7 @@ import { ApiRequestError } from "./api-client";
 
 let signingOut = false;
 
-/**
- * Signing out: in-flight answers saying the session ended are no reason to show "not signed in" (the full navigation after forgets this).
- */
+/** Signing out: in-flight answers saying the session ended are no reason to show "not signed in" (the navigation after forgets this). */
 export function markSigningOut() {
   signingOut = true;
 }

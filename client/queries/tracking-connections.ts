@@ -20,9 +20,7 @@ export function useTrackingConnections(storeUrl: string, organizationId?: string
   return useQuery(trackingConnectionsQueryOptions(storeUrl, organizationId));
 }
 
-/**
- * DELETE /pixels/{storeUrl}/{pixelId} as a guarded action; the list is replaced from the answer, and read again on a 404 (already gone).
- */
+/** DELETE /pixels/{storeUrl}/{pixelId} as a guarded action; the list is replaced from the answer, re-read on a 404 (already gone). */
 export function useRemoveTrackingConnection(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();
   const listKey = trackingConnectionsQueryOptions(storeUrl, organizationId).queryKey;

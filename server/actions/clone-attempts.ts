@@ -92,9 +92,7 @@ export async function purgeCloneAttempts(db: Db, now: Date): Promise<number> {
   return rows.length;
 }
 
-/**
- * Clones of the last 24 hours that made (or may have made) the same group: same ad account, source group and name (any case), newest first.
- */
+/** Clones of the last 24 h that made (or may have made) the same group: same ad account, source group and name (any case), newest first. */
 export async function recentIdenticalClones(
   db: Db,
   storeUrl: string,

@@ -40,9 +40,7 @@ export type SessionData = z.infer<typeof sessionDataSchema>;
 /** The session as the browser may see it: everything but the keys and the row id. */
 export type SessionSummary = SessionSummaryView;
 
-/**
- * Picks the fields the browser may see by name, so a field added later is not shown by accident (`keys`: labels and stores, never a key).
- */
+/** Picks by name the fields the browser sees, so a field added later is not shown by accident (`keys`: labels and stores, never a key). */
 export function summarize(session: SessionData, keys?: SessionSummaryView["keys"]): SessionSummary {
   const { organizationId, organization, stores, user, expiresAt } = session;
   return { organizationId, organization, stores, user, expiresAt, ...(keys ? { keys } : {}) };

@@ -16,9 +16,7 @@ export interface ActiveSession {
   keys: SessionKey[];
 }
 
-/**
- * The key's database identity; rows written under an older (session-secret keyed) fingerprint move to it the first time the key is seen.
- */
+/** The key's database identity; rows written under an older (secret-keyed) fingerprint move to it the first time the key is seen. */
 export async function fingerprintOf(apiKey: string): Promise<string> {
   const db = await database();
   const fingerprint = await keyFingerprint(db, apiKey);

@@ -4,7 +4,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "@/server/db/database";
 
 /**
- * A key's database identity: HMAC-SHA256 under a per-database pepper. It survives SESSION_SECRET rotation, so a key's rows stay together.
+ * A key's database identity: HMAC-SHA256 under a per-database pepper. It survives SESSION_SECRET rotation, keeping a key's rows together.
  */
 const PEPPER = "key_fingerprint_pepper";
 const PREFIX = "kf2_";

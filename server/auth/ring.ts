@@ -9,9 +9,7 @@ import type { Context } from "@/shared/schemas/context";
 import { forgetReach, keyReach, rememberReach, type KeyReach } from "./key-reach";
 import { summarize, type RingKeyData, type SessionData, type SessionSummary } from "./cookie";
 
-/**
- * The key ring: a session holds several stores' keys, sealed in the cookie; a key counts only while its row (session-keys.ts) is active.
- */
+/** The key ring: a session holds several stores' keys sealed in the cookie; a key counts only while its row (session-keys.ts) is active. */
 export interface SessionKey extends RingKeyData {
   fingerprint: string;
   /** Short and not secret: a few characters of the fingerprint. */

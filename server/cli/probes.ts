@@ -58,9 +58,7 @@ async function rolesAndRowSecurity(db: Db): Promise<string> {
   return `roles and row-level security: ${roleText}; ${forced.length} table(s) force row-level security${forced.length ? ` (${forced.map((row) => row.name).join(", ")})` : ""}`;
 }
 
-/**
- * Tries `set role` to each role, as every application query does: on managed PostgreSQL it fails first when the login user lacks the role.
- */
+/** Tries `set role` to each role as every query does: on managed PostgreSQL it fails first when the login user lacks the role. */
 async function roleProblems(db: Db): Promise<string[]> {
   const problems: string[] = [];
   for (const role of ROLES) {

@@ -1,9 +1,7 @@
 import "server-only";
 import { z } from "zod";
 
-/**
- * The kinds of value a setting holds, each failing with the setting's name and carrying its default and bounds in `.meta()` for the docs.
- */
+/** The kinds of value a setting holds, each failing with the setting's name and carrying its default and bounds in `.meta()` (docs). */
 
 declare module "zod" {
   interface GlobalMeta {

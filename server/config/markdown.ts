@@ -3,9 +3,7 @@ import { z } from "zod";
 import { background, demo, rollups } from "./groups-background";
 import { database, observability, server, sessions, upstream } from "./groups";
 
-/**
- * The settings reference from the schemas' `.meta()`, printed by `check-config --format markdown`; docs/configuration.md is that output.
- */
+/** The settings reference from the schemas' `.meta()`, printed by `check-config --format markdown`; docs/configuration.md is it. */
 
 const GROUPS = [upstream, sessions, database, server, observability, background, rollups, demo];
 

@@ -19,9 +19,7 @@ export interface Db {
   readonly inTransaction?: boolean;
   /** One statement, `$1`-style parameters; rows come back with the column names the SQL gives them. */
   query<R>(sql: string, params?: unknown[]): Promise<R[]>;
-  /**
-   * Runs `fn` in one transaction (nested calls join it); `setup`, without parameters, runs first, on PostgreSQL in `begin`'s round trip.
-   */
+  /** Runs `fn` in one transaction (nested calls join it); `setup` (no parameters) runs first, on PostgreSQL in `begin`'s round trip. */
   transaction<T>(fn: (tx: Db) => Promise<T>, setup?: string): Promise<T>;
   /** Several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
@@ -241,9 +239,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string; po
 // On globalThis so that bundling the server into several chunks still shares one handle per process.
 const processGlobal = globalThis as typeof globalThis & { __dashboardDatabase?: Promise<Db> };
 
-/**
- * The process's database, opened and migrated on first use, every query as dashboard_app within its work's reach; a failed open is retried.
- */
+/** The process's database, opened and migrated on first use, each query as dashboard_app in its work's reach; a failed open is retried. */
 export function database(): Promise<Db> {
   const { url, dataDir, poolSize, connectTimeoutMs, statementTimeoutMs } = settings().database;
   processGlobal.__dashboardDatabase ??= openDatabase({ url, dataDir, pool: { poolSize, connectTimeoutMs, statementTimeoutMs } })

@@ -18,9 +18,7 @@ function isEmbeddedDatabase(path: string): boolean {
   return existsSync(join(path, "PG_VERSION")) || existsSync(join(path, "dashboard.lock"));
 }
 
-/**
- * Makes a new data directory in a child process, so initdb's peak memory is given back; inside `dataDir`, which may be all the user owns.
- */
+/** Makes a new data directory in a child process, so initdb's peak memory is freed; inside `dataDir`, which may be all the user owns. */
 export async function initDataDirOutOfProcess(dataDir: string): Promise<void> {
   if (existsSync(join(dataDir, "PG_VERSION"))) return;
   const strangers = readdirSync(dataDir).filter(

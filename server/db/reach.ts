@@ -6,15 +6,12 @@ import type { Db } from "@/server/db/database";
 
 /**
  * Row-level security from the application's side (migration 0011): store tables show rows of the transaction's reach only, to
- * dashboard_app;
- * cross-store paths run as dashboard_maintenance. A query that forgets its filter or its reach reads nothing.
+ * dashboard_app; cross-store paths run as dashboard_maintenance. A query that forgets its filter or its reach reads nothing.
  */
 const APP_ROLE = "dashboard_app";
 const MAINTENANCE_ROLE = "dashboard_maintenance";
 
-/**
- * How a piece of work's queries are scoped: a reach's stores (and the session whose ring rows it may touch), or across stores for a reason.
- */
+/** How work's queries are scoped: a reach's stores (and the session whose ring rows it may touch), or across stores for a reason. */
 type Binding = { storeUrls: readonly string[]; sessionId?: string } | { acrossStores: string };
 
 const bindings = processSingleton("reachBindings", () => new AsyncLocalStorage<Binding>());
@@ -30,9 +27,7 @@ export function ownerOf(db: Db): Db {
   return (db as Partial<AppDb>)[OWNER] ?? db;
 }
 
-/**
- * The statements that bind a transaction, unparameterized so they travel with its `begin` (one round trip); values quoted by the driver.
- */
+/** The statements that bind a transaction, unparameterized so they travel with its `begin` (one round trip); the driver quotes values. */
 function bindingSql(binding: Binding): string {
   if ("acrossStores" in binding)
     return `set local role ${MAINTENANCE_ROLE}; select set_config('dashboard.purpose', ${pg.escapeLiteral(binding.acrossStores)}, true)`;

@@ -2,9 +2,7 @@ import "server-only";
 import type { Db } from "@/server/db/database";
 import { enqueue } from "@/server/jobs/queue";
 
-/**
- * `unknown` deliveries wait for a person: the grant's owner may send again (under a key derived from the old one) or say it arrived, once.
- */
+/** `unknown` deliveries wait for a person: its grant's owner may resend (under a key derived from the old one) or say it arrived, once. */
 export const RESEND_JOB = "delivery.resend";
 
 type Decision = "send_again" | "arrived";

@@ -2,9 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/server/db/database";
 
-/**
- * Addresses unsubscribed from a store's mail (migration 0014): its digests and alerts skip them until the address itself subscribes again.
- */
+/** Addresses unsubscribed from a store's mail (migration 0014): its digests and alerts skip them until the address subscribes again. */
 interface StoreOf {
   organizationId: string;
   storeUrl: string;

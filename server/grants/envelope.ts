@@ -6,8 +6,7 @@ import { demoDelegationKey } from "./demo-key";
 
 /**
  * Envelope encryption of a granted key (AES-256-GCM twice): sealed with the grant's data key, wrapped by a DELEGATION_KEY master key named
- * by
- * an id, so rotation keeps old grants readable. Both layers bind the grant's id, organization, store and key fingerprint.
+ * by an id, so rotation keeps old grants readable. Both layers bind the grant's id, organization, store and key fingerprint.
  */
 
 interface MasterKey {

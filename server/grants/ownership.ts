@@ -5,9 +5,7 @@ import type { VerifiedScope } from "@/server/http/scope";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { contextSchema } from "@/shared/schemas/context";
 
-/**
- * Only a rule's or digest's owner (whose grant it uses) changes or deletes it; colleagues see and may copy it; admins may also pause it.
- */
+/** Only a rule's or digest's owner (whose grant it uses) changes or deletes it; colleagues see and may copy it; admins may pause it. */
 export function samePerson(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }

@@ -37,9 +37,7 @@ async function readBodyText(request: Request, maxBytes: number): Promise<string>
 /** How deep a JSON body may nest: no body of the dashboard's needs more than a few levels. */
 const MAX_BODY_DEPTH = 64;
 
-/**
- * Whether JSON text nests deeper than MAX_BODY_DEPTH, judged in one pass before parsing (walking deep nesting would overflow the stack).
- */
+/** Whether JSON text nests deeper than MAX_BODY_DEPTH, judged in one pass before parsing (a deep walk would overflow the stack). */
 function nestsTooDeep(text: string): boolean {
   let depth = 0;
   let inString = false;

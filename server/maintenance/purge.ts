@@ -13,8 +13,7 @@ import { purgeGrantKeys } from "@/server/grants/store";
 
 /**
  * Deletes what outlived its purpose: old idempotency records, audit entries, sign-in failures, deleted views, ended sessions and clone
- * attempts,
- * "Send now" presses, ended grants' keys. Run by a recurring job; idempotent, so any instance may.
+ * attempts, "Send now" presses, ended grants' keys. Run by a recurring job; idempotent, so any instance may.
  */
 export async function purgeExpired(db: Db, now: Date, auditRetentionDays = settings().auditRetentionDays): Promise<string> {
   return acrossStores(db, "purge of expired rows", async (tx) => {

@@ -8,8 +8,7 @@ import { DAY_MS, daysAfter } from "@/shared/days";
 
 /**
  * The daily retention purge (RETENTION_*), one instance per day's slot, across stores: a message's body goes first, its row later; a
- * store's
- * day rollups go once no key has reached it for their retention period.
+ * store's day rollups go once no key has reached it for their retention period.
  */
 const PURGE = "retention.purge";
 

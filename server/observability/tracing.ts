@@ -6,9 +6,7 @@ import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 
-/**
- * OpenTelemetry traces when OTEL_EXPORTER_OTLP_ENDPOINT is set: a span per request, a child per upstream call, `traceparent` sent upstream.
- */
+/** OpenTelemetry traces when OTEL_EXPORTER_OTLP_ENDPOINT is set: a span per request, a child per upstream call, sending `traceparent`. */
 const tracer = () => trace.getTracer("store-analytics-dashboard");
 
 /** Registers the provider for the process; returns its shutdown (flushes what is buffered). */
