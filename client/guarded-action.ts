@@ -3,9 +3,8 @@ import { useCallback, useRef, useState } from "react";
 import { ApiRequestError } from "@/client/queries/api-client";
 
 /**
- * The browser half of a guarded action: one Idempotency-Key per intended action, kept across retries so a retry replays the first try.
- * The next try gets a new key once the upstream answered for good; without an answer (lost, 502, 503, 504) the key is kept.
- * `fresh` asks for a new key on purpose: the user confirmed cloning again after an unknown outcome or an identical clone.
+ * The browser half of a guarded action: one Idempotency-Key per intended action, kept across retries (a retry replays the first try) until
+ * the upstream answers for good; without an answer (lost, 502, 503, 504) it is kept. `fresh` mints a new key for a confirmed new action.
  */
 interface GuardedAttempt<I> {
   input: I;

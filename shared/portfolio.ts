@@ -91,8 +91,8 @@ function sortValue(row: PortfolioStore, sort: PortfolioSort): string | number | 
 }
 
 /**
- * The rows in the table's order. Stores without figures go last, except under "attention", where they come first: a store that cannot be
- * read needs attention before any fall. Figures in different currencies are compared as numbers (there is no conversion).
+ * Rows in the table's order; stores without figures go last, but first under "attention". Currencies are compared as numbers (no
+ * conversion).
  */
 export function sortPortfolio<R extends PortfolioRow>(rows: readonly R[], sort: PortfolioSort, direction: Direction): R[] {
   const sign = direction === "asc" ? 1 : -1;

@@ -56,10 +56,7 @@ export function useCloneDuplicates(storeUrl: string, request: CloneCampaignReque
   );
 }
 
-/**
- * POST …/actions/clone-linkedin-campaign, once per attempt: the attempt is kept on the server before the request leaves, so a reload or
- * another tab finds it.
- */
+/** POST …/clone-linkedin-campaign, once per attempt, kept on the server before the request leaves so a reload or another tab finds it. */
 export function useCloneCampaign(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();
   const attemptKey = cloneKeys.attempt(storeUrl, organizationId);

@@ -92,12 +92,9 @@ function settlementOf(classified: Classified): Settlement {
 }
 
 /**
- * Runs one guarded action at most once per (API key, Idempotency-Key), Brandur-style:
- * 1. claim the key with a `started` record (a duplicate waits, a different request is refused);
- * 2. send once and classify the outcome;
- * 3. settle the record and append the audit entry in one transaction.
- * Throws ActionError (400/409), OutcomeUnknown (409 on a retry, 502/504 now), DatabaseUnavailable
- * (nothing was sent), or the upstream client's error when the request never left.
+ * Runs one guarded action at most once per (API key, Idempotency-Key), Brandur-style: claim the key with a `started` record, send once and
+ * classify, then settle the record with its audit entry in one transaction. Throws ActionError, OutcomeUnknown, DatabaseUnavailable
+ * (nothing sent), or the client's error when the request never left.
  */
 export async function runAction(request: ActionRequest, options: EngineOptions = {}): Promise<ActionResult> {
   const idempotencyKey = parseIdempotencyKey(request.idempotencyKey);

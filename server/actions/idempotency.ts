@@ -8,8 +8,8 @@ import { keyLabel } from "@/server/auth/key-identity";
 import { DAY_MS } from "@/shared/days";
 
 /**
- * Idempotency records (after Stripe's): a `started` row before the upstream call, settled with the audit entry as `definitive`, `unknown`,
- * or deleted (not done).
+ * Idempotency records (after Stripe's): `started` before the upstream call, settled with the audit entry as definitive, unknown, or
+ * deleted.
  */
 export interface StoredAnswer {
   status: number;
@@ -66,10 +66,7 @@ type RecordRow = {
   action: AuditAction;
 };
 
-/**
- * Claims the key for one attempt. A `started` row older than `lockTimeoutMs` died: it is settled unknown. `retryUnknown`: removal yes,
- * clone no.
- */
+/** Claims the key for one attempt. A `started` row past `lockTimeoutMs` died: unknown. `retryUnknown`: removal yes, clone no. */
 export async function beginAttempt(
   db: Db,
   key: AttemptKey,
@@ -177,10 +174,7 @@ export type Settlement =
   /** The action did not run: the record goes, so a retry with the key runs it. */
   | { state: "not_done" };
 
-/**
- * Settles an attempt with its audit entry (and any 403 refusal) in one transaction; a record taken over as stale still gets its truer
- * outcome.
- */
+/** Settles an attempt with its audit entry (and any 403 refusal) in one transaction; one taken over as stale keeps its truer outcome. */
 export async function finishAttempt(
   db: Db,
   key: AttemptKey & { attemptId: string },

@@ -2,10 +2,7 @@ import "server-only";
 import { DashboardError } from "@/server/http/responses";
 import { readCookie, requestIsSecure } from "./cookie";
 
-/**
- * Why the last session ended (only the reason), kept a few minutes so in-flight requests and the next page can say why, not just "not
- * signed in".
- */
+/** Why the last session ended (only the reason), kept a few minutes so in-flight requests and the next page can say why. */
 export const SESSION_ENDED_COOKIE = "session_ended";
 const REMEMBER_SECONDS = 300;
 

@@ -3,9 +3,7 @@ import { acrossStores, ownerOf } from "@/server/db/reach";
 import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "@/server/db/database";
 
-/**
- * A key's database identity: HMAC-SHA256 under a per-database pepper. It survives SESSION_SECRET rotation, keeping a key's rows together.
- */
+/** A key's database identity: HMAC-SHA256 under a per-database pepper, stable across SESSION_SECRET rotation. */
 const PEPPER = "key_fingerprint_pepper";
 const PREFIX = "kf2_";
 

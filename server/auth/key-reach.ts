@@ -6,8 +6,8 @@ import { processSingleton } from "@/server/runtime/singleton";
 import { UpstreamFailure, UpstreamHttpError, type UpstreamClient } from "@/server/upstream/client";
 
 /**
- * What a session's key reaches (its GET /context stores). Kept per session for KEY_RECHECK_SECONDS, so a key revoked upstream stops reading
- * even the dashboard's own data within that time; any upstream 401 or 403 drops it at once.
+ * What a session's key reaches (its GET /context stores), re-read after KEY_RECHECK_SECONDS so a key revoked upstream stops reading even
+ * our own data; an upstream 401 or 403 drops it at once.
  */
 export interface ReachStore {
   id: string;
@@ -75,10 +75,7 @@ export function forgetReach(sessionId: string): void {
 const unavailable = (error: unknown) =>
   error instanceof UpstreamFailure || (error instanceof UpstreamHttpError && (error.status >= 500 || error.status === 429));
 
-/**
- * The session's reach, re-confirmed within KEY_RECHECK_SECONDS, one read shared by concurrent requests; 401/403 throw, an outage falls
- * back.
- */
+/** The session's reach, re-confirmed within KEY_RECHECK_SECONDS (one shared read); 401/403 throw, an outage falls back. */
 export async function keyReach(sessionId: string, upstream: UpstreamClient, now = Date.now()): Promise<KeyReach> {
   const entry = entries.get(sessionId) ?? {};
   const fresh = entry.reach && now - entry.reach.confirmedAt < settings().session.keyRecheckSeconds * 1000;

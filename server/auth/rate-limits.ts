@@ -19,8 +19,8 @@ export async function recordFailure(db: Db, client: string, now: Date): Promise<
 const overLimit = processSingleton("signInOverLimit", () => new LRUCache<string, number>({ max: 10_000 }));
 
 /**
- * Counts a sign-in attempt before it is tried, under a per-client lock: the wait in seconds while the window is full, else 0 (recorded as a
- * failure until `forgive`). Concurrent attempts cannot all slip under the limit.
+ * Counts a sign-in attempt before it is tried, under a per-client lock: the wait (s) while the window is full, else 0, counted as a failure
+ * until `forgive`. Concurrent attempts cannot all slip under the limit.
  */
 export async function attemptSignIn(db: Db, client: string, now: Date, limit: FailureLimit = SIGN_IN_LIMIT): Promise<number> {
   const until = overLimit.get(client) ?? 0;

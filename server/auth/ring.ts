@@ -109,10 +109,7 @@ export function rememberKeyReach(sessionId: string, fingerprint: string, context
   rememberReach(`${sessionId}:${fingerprint}`, context);
 }
 
-/**
- * What the ring's keys reach together, each read on its own; a key refused with 401 leaves the ring, and only the last one's refusal
- * throws.
- */
+/** What the ring's keys reach together, each read on its own; a key refused with 401 leaves, only the last one's refusal throws. */
 export async function ringReach(session: RingSession, requestId: string, signal?: AbortSignal): Promise<RingReach> {
   const results = await Promise.allSettled(
     session.keys.map((key) => keyReach(reachId(session.id, key), keyClient(session, key, requestId, signal))),

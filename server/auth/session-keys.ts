@@ -3,8 +3,8 @@ import type { Db } from "@/server/db/database";
 import { acrossStores, sessionDb } from "@/server/db/reach";
 
 /**
- * The key ring's rows: the keys (by fingerprint) a session holds; a cookie's key counts only while its row is active (RLS binds rows to
- * their session).
+ * The ring's rows: the keys (by fingerprint) a session holds; a cookie's key counts only while its row is active. RLS binds rows to a
+ * session.
  */
 export interface SessionKeyRow {
   keyFingerprint: string;
@@ -21,10 +21,7 @@ type DropReason = "removed" | "key_expired" | "key_revoked" | "key_invalid";
 const COLUMNS = `key_fingerprint as "keyFingerprint", label, store_urls as "storeUrls", added_at as "addedAt",
   dropped_at as "droppedAt", dropped_reason as "droppedReason"`;
 
-/**
- * Changes a ring from the cookie sealed with `version` and moves the version on, so older cookies stop counting. Null if another tab
- * changed it first.
- */
+/** Changes a ring from the cookie sealed with `version`, moving the version on so older cookies stop counting; null if another tab won. */
 export async function changeRing(db: Db, sessionId: string, version: number, change: (tx: Db) => Promise<void>): Promise<number | null> {
   return sessionDb(db, sessionId).transaction(async (tx) => {
     const [row] = await tx.query<{ version: number }>(

@@ -13,10 +13,7 @@ import { masterKeysFrom, openApiKey, type GrantBinding } from "@/server/grants/e
 import type { settings } from "@/server/config/settings";
 import { maskedUrl } from "@/server/config/fields";
 
-/**
- * What `npm run check-config` tries beyond the settings' form: each probe reports `notes` or `problems` (one line each, naming the
- * setting).
- */
+/** What `npm run check-config` tries beyond the settings' form; each probe gives `notes` or `problems` naming the setting. */
 
 type Settings = ReturnType<typeof settings>;
 

@@ -4,8 +4,8 @@ import { background, demo as demoGroup, rollups } from "./groups-background";
 import { database, MIN_SECRET_LENGTH, observability, server, sessions, upstream } from "./groups";
 
 /**
- * Every setting of the server, read from the environment here and checked by one schema. A function, not a constant, so `next build` never
- * needs the settings and tests may change the environment; it parses again only when a value changed.
+ * Every server setting, read from the environment here and checked by one schema. A function, so `next build` needs no settings and tests
+ * can change the environment; it parses again only when a value changed.
  */
 
 /** SHUTDOWN_GRACE_MS is at least UPSTREAM_TIMEOUT_MS plus this (and is that by default). */
@@ -52,9 +52,7 @@ const environmentSchema = z
     if (env.SERVER_REQUEST_TIMEOUT_MS < env.SERVER_HEADERS_TIMEOUT_MS) {
       context.addIssue({ code: "custom", message: "SERVER_REQUEST_TIMEOUT_MS must be at least SERVER_HEADERS_TIMEOUT_MS." });
     }
-    // A stop lets requests in flight finish: an action's upstream call needs its whole deadline, plus a name lookup
-    // and the database writes around it, else a routine restart leaves its outcome unknown.
-    // A webhook attempt or an SMTP wait in flight at a stop ends within its timeout: the grace must hold it.
+    // The stop's grace must hold an action's whole upstream deadline (plus lookup and writes) and any webhook or SMTP timeout in flight.
     const sendTimeouts: [string, number][] = [
       ["WEBHOOK_TIMEOUT_MS", env.WEBHOOK_TIMEOUT_MS],
       ...(env.SMTP_URL ? ([["SMTP_TIMEOUT_MS", env.SMTP_TIMEOUT_MS]] as [string, number][]) : []),

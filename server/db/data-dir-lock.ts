@@ -17,8 +17,8 @@ import { dirname, join } from "node:path";
 import { createExclusive, isRunning } from "@/server/runtime/pid-file.mjs";
 
 /**
- * One process per DATA_DIR (two would overwrite each other's writes): a lock file names the holder's pid. A lock whose process is gone, or
- * whose holder stopped refreshing it, is taken over.
+ * One process per DATA_DIR (two would overwrite each other): a lock file names the holder's pid; a dead or stale holder's lock is taken
+ * over.
  */
 const LOCK_FILE = "dashboard.lock";
 const HEARTBEAT_MS = 10_000;
@@ -123,10 +123,7 @@ export function checkDataDir(dataDir: string): void {
   }
 }
 
-/**
- * The embedded database holds secrets: folders 0700, files 0600. PGlite writes new files 0666 whatever the umask, so each open fixes them
- * (true when it had to).
- */
+/** Folders 0700, files 0600 (the database holds secrets); PGlite writes new files 0666, so each open fixes them, true when it had to. */
 export function keepPrivate(dataDir: string): boolean {
   let changed = false;
   const visit = (path: string) => {

@@ -68,10 +68,7 @@ export async function newerMigrationProblem(db: Db): Promise<DatabaseAhead | nul
   return breaking.length > 0 ? new DatabaseAhead(applied.at(-1)!.version, [...known].at(-1) ?? "(none)") : null;
 }
 
-/**
- * Applies pending migrations in order in one transaction under an advisory lock (instances take turns); refuses first if the database is
- * ahead.
- */
+/** Applies pending migrations in one transaction under an advisory lock (instances take turns); refuses if the database is ahead. */
 export async function migrate(db: Db): Promise<string[]> {
   const files = migrationFiles();
   return db.transaction(async (tx) => {

@@ -5,8 +5,8 @@ import { processSingleton } from "@/server/runtime/singleton";
 import type { Db } from "@/server/db/database";
 
 /**
- * Row-level security from the application's side (migration 0011): store tables show rows of the transaction's reach only, to
- * dashboard_app; cross-store paths run as dashboard_maintenance. A query that forgets its filter or its reach reads nothing.
+ * Row-level security from the application's side (migration 0011): dashboard_app sees the transaction's reach only; cross-store paths run
+ * as dashboard_maintenance. A query that forgets its filter or its reach reads nothing.
  */
 const APP_ROLE = "dashboard_app";
 const MAINTENANCE_ROLE = "dashboard_maintenance";
@@ -19,10 +19,7 @@ const bindings = processSingleton("reachBindings", () => new AsyncLocalStorage<B
 const OWNER = Symbol.for("dashboard.ownerDb");
 type AppDb = Db & { [OWNER]: Db };
 
-/**
- * The owner's handle behind an application handle: the migrations' ledger and the database's secrets. It reads no store's rows (forced
- * RLS).
- */
+/** The owner's handle (migrations' ledger, the database's secrets) behind an application handle; it reads no store's rows (forced RLS). */
 export function ownerOf(db: Db): Db {
   return (db as Partial<AppDb>)[OWNER] ?? db;
 }
@@ -47,10 +44,7 @@ export function withReach<T>(db: Db, storeUrls: readonly string[], fn: (tx: Db) 
   return bound(db, { storeUrls: [...storeUrls] }, fn);
 }
 
-/**
- * The deliberate cross-store paths only (planners' scans, the purge, unsubscribe tokens, a key's own rows): `fn` runs as
- * dashboard_maintenance; `why` is kept in the setting dashboard.purpose.
- */
+/** Cross-store paths only (scans, the purge, unsubscribe tokens, a key's rows), run as dashboard_maintenance; `why` is recorded. */
 export function acrossStores<T>(db: Db, why: string, fn: (tx: Db) => Promise<T>): Promise<T> {
   // Joining a transaction would leave the rest of it in the maintenance role: refused.
   if (ownerOf(db).inTransaction) return Promise.reject(new Error(`acrossStores (${why}) cannot join a transaction already open.`));

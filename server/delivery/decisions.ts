@@ -88,10 +88,7 @@ function resendKey(key: string): string {
 const DECISION_COLUMNS = `key, decision, decided_by as "decidedBy", decided_at as "decidedAt", resent_key as "resentKey",
   decision_request_key as "requestKey"`;
 
-/**
- * Records the decision once (the row is locked; a decided row returns `decided: false`); "Send again" queues its job in the same
- * transaction.
- */
+/** Records the decision once (the row is locked; a decided row returns `decided: false`); "Send again" queues its job with it. */
 export async function decide(
   tx: Db,
   delivery: AwaitingDelivery,

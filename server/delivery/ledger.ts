@@ -42,10 +42,7 @@ export class LeaseLost extends Error {
   }
 }
 
-/**
- * Records the attempt before anything leaves. `begun` is false for a row that must not be sent again (sent, unknown, or in flight); a stale
- * 'sending' row becomes unknown, a 'not_sent' one is tried again.
- */
+/** Records the attempt before it leaves. `begun` is false for a sent, unknown or in-flight row; a stale 'sending' row becomes unknown. */
 export async function beginDelivery(db: Db, message: NewDelivery, staleAfterMs: number): Promise<{ begun: boolean; delivery: Delivery }> {
   return db.transaction(async (tx) => {
     // In the transaction that claims the key: a handler whose lease was lost stops before its side effect.

@@ -8,10 +8,7 @@ import { processSingleton } from "@/server/runtime/singleton";
 /** The file in the data folder that keeps the demo's generated master key. */
 export const DEMO_KEY_FILE = "delegation-key";
 
-/**
- * The demo's master key without DELEGATION_KEY, kept in the data folder (0600) so a restart keeps its grants; production requires the
- * setting.
- */
+/** The demo's master key without DELEGATION_KEY, kept 0600 in the data folder so a restart keeps its grants (not in production). */
 export function demoDelegationKey(): string | null {
   const { demo, database } = settings();
   if (!demo || database.dataDir.startsWith("memory://")) return null;

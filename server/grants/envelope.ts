@@ -5,8 +5,8 @@ import { processSingleton } from "@/server/runtime/singleton";
 import { demoDelegationKey } from "./demo-key";
 
 /**
- * Envelope encryption of a granted key (AES-256-GCM twice): sealed with the grant's data key, wrapped by a DELEGATION_KEY master key named
- * by an id, so rotation keeps old grants readable. Both layers bind the grant's id, organization, store and key fingerprint.
+ * Envelope encryption of a granted key (AES-256-GCM twice): a per-grant data key wrapped by a DELEGATION_KEY master key named by an id
+ * (rotation keeps old grants readable). Both layers bind the grant's id, organization, store and key fingerprint.
  */
 
 interface MasterKey {

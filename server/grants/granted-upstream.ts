@@ -59,10 +59,7 @@ async function endRefusedGrant(grant: Grant): Promise<void> {
   });
 }
 
-/**
- * A read-only upstream client through grant `grantId`; throws GrantUnusable when unusable. A 401 ends the grant; old seals are re-sealed on
- * use.
- */
+/** A read-only client through grant `grantId`, else GrantUnusable. A 401 ends the grant; old seals are re-sealed on use. */
 export async function grantedUpstream(
   grantId: string,
   options: { requestId?: string; signal?: AbortSignal } = {},

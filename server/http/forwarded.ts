@@ -26,10 +26,7 @@ export function requestProtocol(headers: IncomingHttpHeaders, encrypted: boolean
   return forwarded.at(-1)!.toLowerCase() === "https" ? "https" : "http";
 }
 
-/**
- * The host the browser asked for: behind trusted proxies, X-Forwarded-Host (nginx's `$host` drops the port, making our pages look
- * cross-site).
- */
+/** The host the browser asked for: behind trusted proxies, X-Forwarded-Host (nginx's `$host` drops the port, looking cross-site). */
 export function requestHost(headers: IncomingHttpHeaders, hops: number): string | undefined {
   const forwarded = list(headers["x-forwarded-host"]);
   if (hops > 0 && forwarded.length > 0) return forwarded.at(-1);

@@ -180,8 +180,8 @@ function keyLeftRing(key: SessionKey, failure: DashboardError): DashboardError {
 }
 
 /**
- * The one way into every route: request id, params, origin check, session, scope against the reach, query, limited body, then the handler;
- * failures answer in the Error shape, and each request logs one line with both request ids.
+ * The one way into every route: request id, params, origin check, session, scope against the reach, query, limited body, handler. Failures
+ * answer in the Error shape; each request logs one line with both request ids.
  */
 export function route<P = Record<string, string>, Q = Record<string, never>, B = undefined>(
   spec: RouteSpec<P, Q, B>,

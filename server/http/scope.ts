@@ -6,13 +6,10 @@ import type { KeyReach, ReachStore } from "@/server/auth/key-reach";
 
 /**
  * What a route works on, declared in its spec:
- * - `none`: no store's data at all (health, sign-in, the signed-in person's own sessions); the
- *   spec says why in its `reason`;
+ * - `none`: no store's data (health, sign-in, one's own sessions); `reason` says why;
  * - `store`: one store of the reach, named in the path;
- * - `reach`: every store the session's keys reach (the organization-wide pages: Activity, the
- *   inbox, Runs, the Outbox), narrowed to one organization when the request names it.
- * There is no scope "an organization": a key reaches stores, and an organization id alone
- * never selects a store's data.
+ * - `reach`: every store the keys reach (Activity, inbox, Runs, Outbox), narrowed to one organization when named.
+ * An organization id alone never selects a store's data.
  */
 export type Scope = "none" | "store" | "reach";
 

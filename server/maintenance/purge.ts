@@ -12,8 +12,8 @@ import { purgeSendNowPresses } from "@/server/digests/send-now";
 import { purgeGrantKeys } from "@/server/grants/store";
 
 /**
- * Deletes what outlived its purpose: old idempotency records, audit entries, sign-in failures, deleted views, ended sessions and clone
- * attempts, "Send now" presses, ended grants' keys. Run by a recurring job; idempotent, so any instance may.
+ * Deletes what outlived its purpose: idempotency records, audit entries, sign-in failures, deleted views, ended sessions, clone attempts,
+ * "Send now" presses, ended grants' keys. Idempotent; a recurring job runs it.
  */
 export async function purgeExpired(db: Db, now: Date, auditRetentionDays = settings().auditRetentionDays): Promise<string> {
   return acrossStores(db, "purge of expired rows", async (tx) => {

@@ -7,8 +7,8 @@ import { purgeUnreachedStores } from "@/server/rollups/retention";
 import { DAY_MS, daysAfter } from "@/shared/days";
 
 /**
- * The daily retention purge (RETENTION_*), one instance per day's slot, across stores: a message's body goes first, its row later; a
- * store's day rollups go once no key has reached it for their retention period.
+ * The daily retention purge (RETENTION_*), across stores: a message's body goes first, its row later; day rollups of a store no key has
+ * reached go after their retention.
  */
 const PURGE = "retention.purge";
 

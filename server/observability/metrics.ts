@@ -2,10 +2,7 @@ import "server-only";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { processSingleton } from "@/server/runtime/singleton";
 
-/**
- * Prometheus metrics (on METRICS_PORT only): requests, upstream calls, guarded actions, the pool, sessions, draining, build info.
- * Process-wide.
- */
+/** Prometheus metrics (METRICS_PORT only): requests, upstream calls, guarded actions, pool, sessions, draining, build info; per process. */
 function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

@@ -46,9 +46,8 @@ async function targetOf(action: AuditAction, upstream: UpstreamClient, call: Ups
 }
 
 /**
- * One guarded action through the action engine (server/actions/engine.ts): at most one upstream
- * call per Idempotency-Key, its outcome and audit entry settled together. The answer is the
- * upstream's (or its replay, marked `idempotent-replayed: true`), with the audit entry's id.
+ * One guarded action through the engine: at most one upstream call per Idempotency-Key; the upstream's answer (or its replay) with the
+ * audit id.
  */
 export async function runGuardedAction(
   request: Request,

@@ -17,10 +17,7 @@ export function isRunning(pid) {
   }
 }
 
-/**
- * Creates `path` holding `content`, atomically: a hard link of a file already written, so the
- * lock is never seen empty. False when `path` exists.
- */
+/** Creates `path` holding `content` atomically (a hard link of a written file, so never seen empty). False when `path` exists. */
 export function createExclusive(path, content = String(process.pid)) {
   const draft = `${path}.${process.pid}.draft`;
   writeFileSync(draft, content);

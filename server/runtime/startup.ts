@@ -6,8 +6,8 @@ import { describeOpenFailure } from "@/server/db/open-failure";
 import { onShutdown } from "./lifecycle";
 
 /**
- * What runs before the server listens. Any problem stops the process with exit code 1 and one line per problem on stderr, naming the
- * setting and the cause (never a password): plain text, for the person starting it, not a JSON event.
+ * What runs before the server listens; any problem exits 1 with one plain line per problem on stderr, naming the setting (never a
+ * password).
  */
 
 export function refuseToStart(lines: string[]): never {

@@ -4,10 +4,7 @@ import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { presets, resolvePreset, type DateRange, type Preset } from "./date-range";
 
-/**
- * The product-metrics page keeps all its state in the URL: a copied link reproduces the
- * view, reload keeps it, back and forward work. This module reads and writes that state.
- */
+/** The product-metrics page keeps all its state in the URL (links, reload, back and forward); this module reads and writes it. */
 
 export const sortColumns = ["name", "orders", "units", "revenue", "averagePrice", "revenuePerOrder", "share"] as const;
 export type SortColumn = (typeof sortColumns)[number];
@@ -92,10 +89,7 @@ const words: Record<string, string> = {
   page: "page",
 };
 
-/**
- * Reads the view from the URL. A value that does not parse is dropped, with a problem in
- * words, so the page can say what it reset instead of failing or silently guessing.
- */
+/** Reads the view from the URL; a value that does not parse is dropped, with a problem in words for the page to show. */
 export function parseViewState(params: URLSearchParams): { state: ViewState; problems: string[] } {
   const state: ViewState = { ...defaultViewState, countries: [], devices: [], os: [], browsers: [], products: [] };
   const problems: string[] = [];

@@ -9,10 +9,7 @@ export const apiErrorSchema = z.looseObject({
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
-/**
- * Why a dashboard route failed, for pages to choose their words. The same list serves the
- * server (which sets `code`), the sign-in page and the API client.
- */
+/** Why a dashboard route failed, for pages to choose their words (server, sign-in page and API client). */
 const errorCodes = [
   "bad_request",
   "payload_too_large",
