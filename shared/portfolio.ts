@@ -90,10 +90,7 @@ function sortValue(row: PortfolioStore, sort: PortfolioSort): string | number | 
   }
 }
 
-/**
- * Rows in the table's order; stores without figures go last, but first under "attention". Currencies are compared as numbers (no
- * conversion).
- */
+/** Rows in table order; stores without figures go last (first under "attention"). Currencies compare as numbers (no conversion). */
 export function sortPortfolio<R extends PortfolioRow>(rows: readonly R[], sort: PortfolioSort, direction: Direction): R[] {
   const sign = direction === "asc" ? 1 : -1;
   const rank = (row: R) => ("error" in row ? (sort === "attention" ? -1 : 1) : 0);

@@ -7,10 +7,7 @@ import { rememberRefusal } from "@/server/auth/key-refusals";
 import { keyLabel } from "@/server/auth/key-identity";
 import { DAY_MS } from "@/shared/days";
 
-/**
- * Idempotency records (after Stripe's): `started` before the upstream call, settled with the audit entry as definitive, unknown, or
- * deleted.
- */
+/** Idempotency records (after Stripe's): `started` before the call, settled with the audit entry as definitive, unknown, or deleted. */
 export interface StoredAnswer {
   status: number;
   headers: { "content-type"?: string; "x-request-id"?: string };

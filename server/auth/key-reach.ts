@@ -5,10 +5,7 @@ import { settings } from "@/server/config/settings";
 import { processSingleton } from "@/server/runtime/singleton";
 import { UpstreamFailure, UpstreamHttpError, type UpstreamClient } from "@/server/upstream/client";
 
-/**
- * What a session's key reaches (its GET /context stores), re-read after KEY_RECHECK_SECONDS so a key revoked upstream stops reading even
- * our own data; an upstream 401 or 403 drops it at once.
- */
+/** What a session's key reaches (its GET /context stores), re-read after KEY_RECHECK_SECONDS; an upstream 401 or 403 drops it at once. */
 export interface ReachStore {
   id: string;
   url: string;

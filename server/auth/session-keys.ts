@@ -2,10 +2,7 @@ import "server-only";
 import type { Db } from "@/server/db/database";
 import { acrossStores, sessionDb } from "@/server/db/reach";
 
-/**
- * The ring's rows: the keys (by fingerprint) a session holds; a cookie's key counts only while its row is active. RLS binds rows to a
- * session.
- */
+/** The ring's rows: the keys (by fingerprint) a session holds; a cookie's key counts only while its row is active (RLS per session). */
 export interface SessionKeyRow {
   keyFingerprint: string;
   label: string;

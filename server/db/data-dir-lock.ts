@@ -16,10 +16,7 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { createExclusive, isRunning } from "@/server/runtime/pid-file.mjs";
 
-/**
- * One process per DATA_DIR (two would overwrite each other): a lock file names the holder's pid; a dead or stale holder's lock is taken
- * over.
- */
+/** One process per DATA_DIR (two would overwrite each other): a lock file names its pid; a dead or stale holder's lock is taken over. */
 const LOCK_FILE = "dashboard.lock";
 const HEARTBEAT_MS = 10_000;
 const STALE_AFTER_MS = 30_000;

@@ -5,8 +5,8 @@ import { processSingleton } from "@/server/runtime/singleton";
 import { demoDelegationKey } from "./demo-key";
 
 /**
- * Envelope encryption of a granted key (AES-256-GCM twice): a per-grant data key wrapped by a DELEGATION_KEY master key named by an id
- * (rotation keeps old grants readable). Both layers bind the grant's id, organization, store and key fingerprint.
+ * Envelope encryption of a granted key (AES-256-GCM twice), bound to the grant's id, organization, store and key fingerprint; master keys
+ * are named by an id, so a rotation keeps old grants readable.
  */
 
 interface MasterKey {

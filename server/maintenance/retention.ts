@@ -7,8 +7,7 @@ import { purgeUnreachedStores } from "@/server/rollups/retention";
 import { DAY_MS, daysAfter } from "@/shared/days";
 
 /**
- * The daily retention purge (RETENTION_*), across stores: a message's body goes first, its row later; day rollups of a store no key has
- * reached go after their retention.
+ * The daily retention purge (RETENTION_*), across stores: a message's body first, its row later; rollups of stores no key reaches, in time.
  */
 const PURGE = "retention.purge";
 

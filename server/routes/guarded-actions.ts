@@ -46,8 +46,7 @@ async function targetOf(action: AuditAction, upstream: UpstreamClient, call: Ups
 }
 
 /**
- * One guarded action through the engine: at most one upstream call per Idempotency-Key; the upstream's answer (or its replay) with the
- * audit id.
+ * One guarded action through the engine (one upstream call per Idempotency-Key): the upstream's answer or its replay, with the audit id.
  */
 export async function runGuardedAction(
   request: Request,

@@ -52,10 +52,7 @@ async function appliedMigration(): Promise<{ applied: string; breaks: string | n
   }
 }
 
-/**
- * Grants per master key id and the ids DELEGATION_KEY lacks, so a key removed early shows before a digest fails; it does not decide
- * readiness.
- */
+/** Grants per master key id and the ids DELEGATION_KEY lacks, so a key removed early shows before a digest fails (readiness ignores it). */
 async function grantCensus() {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DatabaseUnavailable()), READY_TIMEOUT_MS)));

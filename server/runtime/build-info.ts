@@ -3,10 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { processSingleton } from "./singleton";
 
-/**
- * The running build: package version, build id (hash of its sources) and newest migration, from release.json; a dev server says
- * "development".
- */
+/** The running build: version, build id (hash of its sources) and newest migration, from release.json; a dev server says "development". */
 interface BuildInfo {
   version: string;
   buildId: string;

@@ -5,10 +5,7 @@ import { closeDatabase, database } from "@/server/db/database";
 import { describeOpenFailure } from "@/server/db/open-failure";
 import { onShutdown } from "./lifecycle";
 
-/**
- * What runs before the server listens; any problem exits 1 with one plain line per problem on stderr, naming the setting (never a
- * password).
- */
+/** Before the server listens; any problem exits 1 with one plain line each on stderr, naming the setting (never a password). */
 
 export function refuseToStart(lines: string[]): never {
   for (const line of lines) process.stderr.write(`${line}\n`);

@@ -3,8 +3,7 @@ import { givenNameSchema } from "./common";
 import { parseViewState, toSearchParams } from "@/shared/metrics/view-state";
 
 /**
- * A saved product-metrics view: a name and the page's own URL query, per organization and store, checked by the page's parser on both
- * sides.
+ * A saved product-metrics view: a name and the page's URL query, per organization and store, checked by the page's parser on both sides.
  */
 export const savedViewNameSchema = givenNameSchema("view", 80);
 
