@@ -27,13 +27,8 @@ async function errorFromResponse(response: Response): Promise<ApiRequestError> {
   try {
     const parsed = dashboardErrorSchema.safeParse(JSON.parse(text));
     if (parsed.success) {
-      return new ApiRequestError(
-        response.status,
-        parsed.data.error,
-        parsed.data.code,
-        parsed.data.requestId ?? requestId,
-        parsed.data.details,
-      );
+      const { error, code, requestId: upstreamId, details } = parsed.data;
+      return new ApiRequestError(response.status, error, code, upstreamId ?? requestId, details);
     }
   } catch {
     // Not JSON: described by its status below.
