@@ -1,7 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { vi } from "vitest";
 import type { RouteHandler } from "@/server/http/pipeline";
 
 export const DASHBOARD = "http://localhost:3000";
@@ -14,29 +13,6 @@ export function useUpstream(baseUrl: string, extra: Record<string, string> = {})
   vi.stubEnv("UPSTREAM_BASE_URL", baseUrl);
   vi.stubEnv("SESSION_SECRET", "test-secret-".padEnd(48, "x"));
   for (const [name, value] of Object.entries(extra)) vi.stubEnv(name, value);
-}
-
-/**
- * The demo upstream of a test file: started once, the dashboard pointed at it and its state reset before each test, the environment
- * restored after. The handle forwards to the running upstream (hooks registered after this run after its own).
- */
-export function demoUpstreamPerFile(options: { control?: boolean } = {}): DemoUpstream {
-  let started: DemoUpstream | undefined;
-  beforeAll(async () => {
-    started = await startDemoUpstream({ port: 0, ...options });
-  });
-  afterAll(() => started?.close());
-  beforeEach(() => {
-    useUpstream(started!.baseUrl);
-    started!.reset();
-  });
-  afterEach(() => vi.unstubAllEnvs());
-  return new Proxy({} as DemoUpstream, {
-    get: (_, name) => {
-      const value: unknown = Reflect.get(started!, name);
-      return typeof value === "function" ? value.bind(started) : value;
-    },
-  });
 }
 
 /** A request as the dashboard's own pages would send it. */

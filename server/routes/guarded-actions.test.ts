@@ -4,7 +4,8 @@ import { GET as activityRoute } from "@/app/api/activity/route";
 import { describeDemo } from "@/demo-upstream/describe";
 import { signIn } from "./sign-in";
 import { proxyToUpstream } from "./proxy";
-import { ADMIN_KEY, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream, demoUpstreamPerFile } from "@/test/harness";
+import { ADMIN_KEY, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
+import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { captureLogLines } from "@/server/observability/log";
 import { activityResponseSchema, type AuditEntry } from "@/shared/schemas/activity";
 

@@ -8,8 +8,8 @@ import {
   startRecordingUpstream,
   US_STORE,
   useUpstream,
-  demoUpstreamPerFile,
 } from "@/test/harness";
+import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { unsealSession } from "@/server/auth/cookie";
 import { database } from "@/server/db/database";
 import { keyFingerprint } from "@/server/auth/key-identity";

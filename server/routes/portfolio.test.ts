@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { ADMIN_KEY, callRoute, dashboardRequest, US_STORE, useUpstream, demoUpstreamPerFile } from "@/test/harness";
+import { ADMIN_KEY, callRoute, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
+import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { addDays, todayIn } from "@/shared/metrics/date-range";
 import { portfolioLineSchema, type PortfolioLine, type PortfolioStore } from "@/shared/schemas/portfolio";
 import { checkAlertRules, createAlertRule } from "./alerts";

@@ -1,16 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signIn } from "./sign-in";
-import {
-  ADMIN_KEY,
-  cookieFrom,
-  dashboardRequest,
-  MARKETER_KEY,
-  startRecordingUpstream,
-  US_STORE,
-  useUpstream,
-  demoUpstreamPerFile,
-} from "@/test/harness";
+import { ADMIN_KEY, cookieFrom, dashboardRequest, MARKETER_KEY, startRecordingUpstream, US_STORE, useUpstream } from "@/test/harness";
+import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { captureLogLines } from "@/server/observability/log";
 import { proxyToUpstream } from "./proxy";
 
