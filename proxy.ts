@@ -1,11 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy } from "@/server/http/csp";
 
-/**
- * Runs before every page: gives it a fresh CSP nonce, and sends visitors without a
- * session cookie to sign in. The redirect is a convenience only: every page and route
- * handler checks the session itself.
- */
+/** Before every page: a fresh CSP nonce, and visitors without a session cookie sent to sign in (a convenience: pages check the session). */
 export function proxy(request: NextRequest) {
   const nonce = btoa(crypto.randomUUID());
   const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");

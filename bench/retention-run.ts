@@ -7,22 +7,13 @@
 import { openDatabase, type Db } from "@/server/db/database";
 import { acrossStores } from "@/server/db/reach";
 import { purgedLine, purgeRetained } from "@/server/maintenance/retention";
+import { DEFAULT_RETENTION } from "@/test/retention";
 
 const STORES = Number(process.env.BENCH_STORES ?? 50);
 const DAYS = Number(process.env.BENCH_DAYS ?? 365);
 const MAILS_PER_DAY = Number(process.env.BENCH_MAILS_PER_DAY ?? 4);
 const NOTICES_PER_DAY = Number(process.env.BENCH_NOTICES_PER_DAY ?? 3);
 const TABLES = ["deliveries", "notifications", "notification_reads", "webhook_deliveries"];
-const LIFETIMES = {
-  mailBodyDays: 30,
-  deliveriesDays: 90,
-  notificationsDays: 400,
-  webhookAttemptsDays: 30,
-  grantNoticesDays: 90,
-  deletedRulesDays: 30,
-  dataChangesDays: 400,
-  rollupStoreDays: 30,
-};
 
 async function seed(db: Db): Promise<void> {
   await acrossStores(db, "retention bench: seed a year of rows", async (tx) => {
@@ -81,7 +72,7 @@ async function main() {
     const seeded = performance.now() - seeding;
     const first = await sizes(db);
     const started = performance.now();
-    const purged = await purgeRetained(db, new Date(), LIFETIMES);
+    const purged = await purgeRetained(db, new Date(), DEFAULT_RETENTION);
     const tookMs = performance.now() - started;
     const after = await sizes(db);
     await db.exec(`vacuum full ${TABLES.join(", ")}`);

@@ -20,10 +20,7 @@ function save(blob: Blob, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/**
- * Fetches an export and saves it with its manifest: the server's description of the request,
- * completed here with the SHA-256 and the row count of the very bytes saved.
- */
+/** Fetches an export and saves it with its manifest, completed here with the SHA-256 and row count of the very bytes saved. */
 async function downloadWithManifest<S extends z.ZodType<{ kind: string; sha256: string; row_count: number }>>(
   path: string,
   schema: S,

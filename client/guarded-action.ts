@@ -3,14 +3,8 @@ import { useCallback, useRef, useState } from "react";
 import { ApiRequestError } from "@/client/queries/api-client";
 
 /**
- * The browser half of a guarded action (a removal, a clone): the life of its Idempotency-Key.
- * - A key is minted for each intended action, and kept while the same action is retried, so a
- *   retry replays whatever the first try did instead of running again.
- * - The attempt ends (the next try gets a new key) once the upstream has answered for good: a
- *   success, or a refusal or failure that would be given again. Without an answer (the
- *   connection lost, 502, 503, 504) the key is kept.
- * - `fresh` asks for a new key on purpose: cloning again after an unknown outcome, or after
- *   being told an identical clone exists, is a new action the user has confirmed.
+ * The browser half of a guarded action: one Idempotency-Key per intended action, kept across retries (a retry replays the first try) until
+ * the upstream answers for good; without an answer (lost, 502, 503, 504) it is kept. `fresh` mints a new key for a confirmed new action.
  */
 interface GuardedAttempt<I> {
   input: I;

@@ -6,20 +6,6 @@
 import { z } from "zod";
 import { Rng } from "./random";
 
-export type RouteId =
-  | "context"
-  | "me"
-  | "organizations"
-  | "stores"
-  | "store-profile"
-  | "catalogs"
-  | "products"
-  | "dimensions"
-  | "enrich"
-  | "clone"
-  | "pixels-list"
-  | "pixel-delete";
-
 export const ROUTE_IDS = [
   "context",
   "me",
@@ -33,7 +19,8 @@ export const ROUTE_IDS = [
   "clone",
   "pixels-list",
   "pixel-delete",
-] as const satisfies readonly RouteId[];
+] as const;
+export type RouteId = (typeof ROUTE_IDS)[number];
 
 export interface FaultRule {
   route: RouteId | "*";

@@ -5,10 +5,7 @@ import { addDays } from "@/shared/days";
 /** The filters in the order the URL, the API query and the CSV header list them. */
 const ACTIVITY_FILTER_NAMES = ["action", "outcome", "store", "person", "from", "to"] as const satisfies readonly (keyof ActivityFilters)[];
 
-/**
- * The Activity page's filters read from its URL. Each one is checked on its own: a value the
- * schema refuses (an edited link, an old bookmark) is dropped, and the others still apply.
- */
+/** The Activity filters from its URL, each checked alone: a refused value is dropped, the others still apply. */
 export function filtersFromSearch(search: URLSearchParams): ActivityFilters {
   const filters: Record<string, string> = {};
   for (const name of ACTIVITY_FILTER_NAMES) {
@@ -47,10 +44,7 @@ function dayStart(date: string, timeZone: string): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
-/**
- * The date filters as instants in a store's zone, as its entries are shown: from the start of the
- * first day to the start of the day after the last (the last day is included).
- */
+/** The date filters as instants in a store's zone, from the first day's start to the day after the last. */
 export function dayBoundsIn(filters: Pick<ActivityFilters, "from" | "to">, timeZone: string): { from?: Date; to?: Date } {
   const next = (date: string) => addDays(date, 1);
   return {

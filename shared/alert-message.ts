@@ -36,11 +36,7 @@ export function baselineWords(input: AlertMessageInput): string | null {
   return `the median of ${same} over ${input.rule.weeks} weeks`;
 }
 
-/**
- * The badge of a notification: "Alert" only when the move is the one the rule watches for; a
- * rise seen by a rule about drops (or the reverse) says which way it went; a resolved episode
- * says so.
- */
+/** A notification's badge: "Alert" when the move is the one the rule watches for; otherwise which way it went, or resolved. */
 export function alertBadge(input: Pick<AlertMessageInput, "kind" | "value" | "baseline" | "rule">): {
   label: string;
   tone: "bad" | "good" | "info";
@@ -83,11 +79,7 @@ export function whatMovedLines(input: AlertMessageInput): string[] {
   return [...input.whatMoved.channels.map(line("Channel")), ...input.whatMoved.products.map(line("Product"))];
 }
 
-/**
- * Text as it may stand in a Slack message: `<`, `>` and `&` would start a mention (`<!channel>`)
- * or a link; a line break or direction character from the upstream's words (a product's name)
- * would lay the message out, so it becomes a space.
- */
+/** Text for Slack: `<`, `>` and `&` would start a mention or link, and line breaks or direction characters become a space. */
 const slackEscape = (value: string) =>
   value
     .replace(new RegExp(`${LINE_BREAKING.source}|${DIRECTION_CHARACTERS.source}`, "g"), " ")
@@ -95,10 +87,7 @@ const slackEscape = (value: string) =>
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;");
 
-/**
- * Slack's incoming-webhook shape (`text`, `blocks`), its words escaped for Slack, with the figures
- * under `alert` (plain JSON, as given) for other receivers.
- */
+/** Slack's incoming-webhook shape, escaped for Slack, with the figures under `alert` (plain JSON) for other receivers. */
 export function slackBody(input: AlertMessageInput, link: string | null) {
   const title = slackEscape(alertTitle(input));
   const lines = whatMovedLines(input).map(slackEscape);

@@ -1,10 +1,6 @@
 import { formatCurrency } from "./format";
 
-/**
- * What the clone's `budget` is, where the contract is silent (DESIGN.md: the currency's major
- * unit): the amount entered becomes the clone's DAILY budget; the source's lifetime budget is
- * carried over unchanged. The clone's result shows both as the upstream set them.
- */
+/** The clone's `budget` (contract silent; DESIGN.md): the amount is the DAILY budget; a lifetime budget is carried over unchanged. */
 export interface SourceBudgets {
   dailyBudget?: number;
   lifetimeBudget?: number;

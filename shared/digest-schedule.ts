@@ -2,10 +2,8 @@ import { epochMsToZonedLocal, zonedLocalToEpochMs } from "./time-zone";
 import { addDays } from "@/shared/days";
 
 /**
- * When a digest is due: daily, or weekly on an ISO weekday (1 = Monday), at a wall-clock time
- * in the store's zone. Days are stepped on the calendar, not by 24 hours, so a digest set for
- * 08:00 stays at 08:00 across daylight-saving changes. A time the clocks skip that day (spring
- * forward) is sent at the first minute that exists after it; a time shown twice, at the first.
+ * When a digest is due: daily or weekly (ISO weekday) at a wall-clock time in the store's zone, stepped by calendar days across DST. A
+ * skipped time is sent at the next minute that exists; a repeated one at the first.
  */
 export interface DigestCadence {
   cadence: "daily" | "weekly";

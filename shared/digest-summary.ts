@@ -19,10 +19,7 @@ const plural = (label: string) => (label.endsWith("y") ? `${label.slice(0, -1)}i
 const day = (date: string) => formatDate(`${date}T12:00:00Z`, "UTC");
 const span = (range: DateRange) => `${day(range.startDate)} – ${day(range.endDate)}`;
 
-/**
- * Reads a saved view's query as a digest sends it at `now`: its range resolved in the store's
- * zone, and one comparison (the view's own, else the period just before, as the digest computes).
- */
+/** A saved view's query as a digest sends it: its range in the store's zone, and one comparison (its own, else the prior period). */
 export function digestSummary(search: string, timeZone: string, now: Date): DigestSummary {
   const { state } = parseViewState(new URLSearchParams(search));
   const parts: string[] = [];

@@ -4,10 +4,7 @@ import { isSessionEndingCode, type ErrorCode } from "@/shared/schemas/error";
 const MAKE_A_KEY =
   "Create a new one in the analytics service: choose the store, open Settings, then MCP, and under “Access key fallback” give the key a name and an expiry date.";
 
-/**
- * What each error code means to a person: one wording for the server's messages, the
- * sign-in page and every panel that explains a failure.
- */
+/** What each error code means to a person: one wording for the server's messages, the sign-in page and every failure panel. */
 export const errorWords: Record<ErrorCode, string> = {
   bad_request: "The request is not valid.",
   payload_too_large: "The request is too large.",

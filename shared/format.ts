@@ -5,10 +5,7 @@ import { intlZone } from "./time-zone";
 
 const LOCALE = undefined; // the browser's (or server's) locale
 
-/**
- * Intl formatters are costly to build (tens of microseconds each) and a page formats
- * thousands of values: each distinct set of options is built once.
- */
+/** Intl formatters are costly to build and a page formats thousands of values: one per distinct set of options. */
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -29,10 +26,7 @@ function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
 /** The true minus sign (U+2212): a hyphen beside a minus reads as two different things. */
 export const MINUS = "\u2212";
 
-/**
- * Every number goes through here: the sign is a true minus, and a value that rounds to zero
- * carries no sign at all (never "-0%"); `signed` adds "+" to values that stay above zero.
- */
+/** Every number goes here: a true minus, no sign on values rounding to zero (never "-0%"); `signed` adds "+" above zero. */
 function render(format: Intl.NumberFormat, value: number): string {
   return format
     .formatToParts(value)
@@ -44,10 +38,7 @@ function numberFormatSigned(options: Intl.NumberFormatOptions, signed: boolean):
   return numberFormat({ ...options, signDisplay: signed ? "exceptZero" : "negative" });
 }
 
-/**
- * An amount in a currency as the store names it (see `interpretCurrency`): in a code Intl
- * knows, its own format; otherwise two decimals and the raw value, or no code at all.
- */
+/** An amount in the store's currency: a code Intl knows in its own format, otherwise two decimals and the raw code (or none). */
 export function formatCurrency(amount: number, currency: string | null | undefined, signed = false): string {
   const reading = interpretCurrency(currency);
   if (reading.code) return render(numberFormatSigned({ style: "currency", currency: reading.code }, signed), amount);
@@ -60,18 +51,12 @@ export function currencyDecimals(currency: string | null | undefined): number {
   return interpretCurrency(currency).decimals;
 }
 
-/**
- * A count or a ratio with exactly `digits` decimals, so values of one measure line up
- * ("1.20" beside "1.22").
- */
+/** A count or a ratio with exactly `digits` decimals, so values of one measure line up ("1.20" beside "1.22"). */
 export function formatNumber(value: number, digits = 0, signed = false): string {
   return render(numberFormatSigned({ minimumFractionDigits: digits, maximumFractionDigits: digits }, signed), value);
 }
 
-/**
- * A short value for an axis or a tile: three significant digits, so 22,500 reads 22.5K and
- * not 23K (Intl's default keeps two).
- */
+/** A short value for an axis or a tile: three significant digits, so 22,500 reads 22.5K and not 23K (Intl's default keeps two). */
 export function formatCompact(value: number): string {
   return render(numberFormatSigned({ notation: "compact", maximumSignificantDigits: 3 }, false), value);
 }
@@ -109,10 +94,7 @@ export function formatCountry(code: string): string {
   return name && name !== upper ? `${name} (${upper})` : code;
 }
 
-/**
- * A date in the store's zone as `interpretTimeZone` reads it (a fixed offset is applied by
- * shifting the instant and showing it in UTC); without a zone, in the reader's own.
- */
+/** A date in the store's zone (a fixed offset shifts the instant, shown in UTC); without a zone, in the reader's own. */
 function formatIn(value: string | number | Date, timeZone: string | undefined, options: Intl.DateTimeFormatOptions): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);

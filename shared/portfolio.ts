@@ -90,11 +90,7 @@ function sortValue(row: PortfolioStore, sort: PortfolioSort): string | number | 
   }
 }
 
-/**
- * The rows in the table's order. Stores without figures go last, except under "attention",
- * where they come first: a store that cannot be read needs attention before any fall. Figures
- * in different currencies are compared as numbers (there is no conversion).
- */
+/** Rows in table order; stores without figures go last (first under "attention"). Currencies compare as numbers (no conversion). */
 export function sortPortfolio<R extends PortfolioRow>(rows: readonly R[], sort: PortfolioSort, direction: Direction): R[] {
   const sign = direction === "asc" ? 1 : -1;
   const rank = (row: R) => ("error" in row ? (sort === "attention" ? -1 : 1) : 0);

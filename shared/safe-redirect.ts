@@ -19,11 +19,7 @@ function fullyDecoded(value: string): string | undefined {
   return undefined;
 }
 
-/**
- * Where to send the user after sign-in: a path on this site only. The value is decoded and
- * normalized first (dot segments resolved) and only then judged, so no encoding of `//host`,
- * `/\host`, `javascript:` or a control character can lead off the site.
- */
+/** Where to go after sign-in: a path on this site only, judged after decoding and normalizing, so no encoding can lead off the site. */
 export function safeNextPath(next: string | null | undefined): string {
   if (!next || next.length > MAX_LENGTH) return FALLBACK;
   const decoded = fullyDecoded(next);

@@ -1,11 +1,8 @@
 import { fixedOffsetMs, fixedOffsetZone, isValidTimeZone } from "./time-zone";
 
 /**
- * The one place that reads the upstream's open values: a store's time zone and currency
- * (plain strings in the contract, sometimes null) and the enum-like strings (channel,
- * status, store type) whose full lists the contract does not give. Pages, forms, CSV
- * files and the server's aggregation all read them through here, so they agree with
- * what the page says about them. Safe in the browser and on the server.
+ * The one place that reads the upstream's open values (time zone, currency, enum-like strings the contract leaves open), so pages, forms,
+ * CSV files and the server agree. Safe in the browser and on the server.
  */
 
 export interface TimeZoneReading {
@@ -116,10 +113,8 @@ const readTimeZone = memo((raw: string): TimeZoneReading => {
 });
 
 /**
- * A store's time zone as the dashboard uses it. A name this runtime knows is used as it
- * is; otherwise an IANA name inside the value ("(GMT-05:00) America/New_York"), then a GMT
- * offset inside it ("(GMT-05:00) Eastern Time (US & Canada)", fixed, without daylight
- * saving), and last UTC. Every reading but the first carries a note for the page to show.
+ * A store's time zone as used: a known name as is, else an IANA name inside the value, else a GMT offset inside it (fixed, no DST), else
+ * UTC; every reading but the first carries a note.
  */
 export function interpretTimeZone(raw: string | null | undefined): TimeZoneReading {
   return readTimeZone(typeof raw === "string" ? raw : "");

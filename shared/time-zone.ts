@@ -1,11 +1,7 @@
 import { DAY_MS } from "@/shared/days";
 /**
- * Wall-clock times in a time zone, with Intl only. A `datetime-local` input gives
- * "YYYY-MM-DDTHH:mm" with no zone; the store's time zone gives it a meaning.
- *
- * A zone is an IANA name the runtime knows, or a fixed offset written "+05:30" (what
- * `interpretTimeZone` in store-locale.ts recovers from odd upstream values). Offsets are
- * computed here rather than by Intl, which not every runtime accepts them in.
+ * Wall-clock times in a zone, with Intl only: a `datetime-local` value has no zone, the store's gives it one. A zone is a known IANA name
+ * or a fixed offset "+05:30", computed here since not every runtime's Intl accepts offsets.
  */
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
@@ -48,10 +44,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/**
- * How Intl can show a zone's wall clock: in the zone itself, or for a fixed offset in UTC
- * after shifting the instant. A zone that is neither reads as UTC: callers show a note then.
- */
+/** How Intl shows a zone's clock: the zone itself, or for a fixed offset UTC after shifting; anything else reads as UTC (callers note). */
 export function intlZone(timeZone: string): { timeZone: string; shiftMs: number } {
   const offset = fixedOffsetMs(timeZone);
   if (offset !== null) return { timeZone: "UTC", shiftMs: offset };
@@ -89,11 +82,7 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
-/**
- * The instant at which the zone's clocks show `local` ("YYYY-MM-DDTHH:mm[:ss]"), in epoch
- * milliseconds. A time the clocks skip (spring forward) does not exist: null. A time they
- * show twice (fall back) is read as the first of the two. Not a date and time: null.
- */
+/** The instant (epoch ms) the zone's clocks show `local`; a skipped time or a non-date is null, a repeated time reads as the first. */
 export function zonedLocalToEpochMs(local: string, timeZone: string): number | null {
   const match = LOCAL_DATE_TIME.exec(local);
   if (!match || !isValidTimeZone(timeZone)) return null;
@@ -109,8 +98,7 @@ export function zonedLocalToEpochMs(local: string, timeZone: string): number | n
   const check = new Date(wall);
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
 
-  // Zones change their offset at most a few times a year: the offsets a day before and a
-  // day after bracket every candidate instant.
+  // Zones change their offset at most a few times a year: the offsets a day before and a day after bracket every candidate instant.
   const offsets = new Set([timeZoneOffsetMs(wall - DAY_MS, timeZone), timeZoneOffsetMs(wall + DAY_MS, timeZone)]);
   const candidates = [...offsets]
     .map((offset) => wall - offset)

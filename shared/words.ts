@@ -20,10 +20,7 @@ export function statusWords(value: string): string {
   return /^[A-Za-z\d]+([_\-\s][A-Za-z\d]+)*$/.test(value.trim()) ? fieldLabel(value.trim()) : value;
 }
 
-/**
- * Whether a number under a time-like key ("startTime", "createdAt") is an instant: epoch
- * milliseconds or seconds of a date between 1973 and 5138 (the same reading as tracking dates).
- */
+/** Whether a number under a time-like key is an instant: epoch ms or seconds of a date between 1973 and 5138 (as tracking dates). */
 export function epochOf(key: string, value: unknown): number | undefined {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 1e8) return undefined;
   if (!/(time|at|date|timestamp)$/i.test(key)) return undefined;

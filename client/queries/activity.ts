@@ -4,10 +4,7 @@ import { searchOfFilters } from "@/shared/activity-filters";
 import { activityResponseSchema, type ActivityFilters } from "@/shared/schemas/activity";
 import { apiFetch, apiFetchWithHeaders, ApiRequestError } from "./api-client";
 
-/**
- * Guarded actions from the browser's side: how they are sent (with their Idempotency-Key,
- * reading back the request id for the notice), and the Activity list they feed.
- */
+/** Guarded actions from the browser: sent with their Idempotency-Key (reading back the request id), and the Activity list they feed. */
 
 export const activityKeys = {
   all: ["activity"] as const,
@@ -71,10 +68,7 @@ interface GuardedActionOptions {
   organizationId?: string;
 }
 
-/**
- * Sends one guarded action through the dashboard's proxy, with its Idempotency-Key, and
- * returns the request id the success notice shows.
- */
+/** Sends one guarded action through the dashboard's proxy, with its Idempotency-Key, and returns the request id for the notice. */
 export async function sendGuardedAction<T extends z.ZodType>(
   path: string,
   schema: T,

@@ -27,13 +27,8 @@ async function errorFromResponse(response: Response): Promise<ApiRequestError> {
   try {
     const parsed = dashboardErrorSchema.safeParse(JSON.parse(text));
     if (parsed.success) {
-      return new ApiRequestError(
-        response.status,
-        parsed.data.error,
-        parsed.data.code,
-        parsed.data.requestId ?? requestId,
-        parsed.data.details,
-      );
+      const { error, code, requestId: upstreamId, details } = parsed.data;
+      return new ApiRequestError(response.status, error, code, upstreamId ?? requestId, details);
     }
   } catch {
     // Not JSON: described by its status below.
@@ -62,10 +57,7 @@ interface ApiOptions {
   headers?: Record<string, string>;
 }
 
-/**
- * One call to a dashboard route: a lost connection and an error answer both become an
- * ApiRequestError; an ok answer is returned unread.
- */
+/** One call to a dashboard route: a lost connection and an error answer both become an ApiRequestError; an ok answer is returned unread. */
 export async function dashboardFetch(path: string, options: ApiOptions & { accept: string }): Promise<Response> {
   const headers: Record<string, string> = { accept: options.accept, ...options.headers };
   if (options.body !== undefined) headers["content-type"] = "application/json";

@@ -56,11 +56,7 @@ export function useCloneDuplicates(storeUrl: string, request: CloneCampaignReque
   );
 }
 
-/**
- * POST /platform/{storeUrl}/actions/clone-linkedin-campaign, once per attempt: the attempt (what
- * was reviewed and its key) is kept on the server before the request leaves, so a reload, a
- * closed tab or a second tab finds it; the page then reads where it stands from the server.
- */
+/** POST …/clone-linkedin-campaign, once per attempt, kept on the server before the request leaves so a reload or another tab finds it. */
 export function useCloneCampaign(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();
   const attemptKey = cloneKeys.attempt(storeUrl, organizationId);

@@ -8,10 +8,7 @@ const enrichKeys = {
     [...enrichKeys.all, storeUrl, organizationId ?? null, channel, [...assetIds].sort()] as const,
 };
 
-/**
- * POST /ad-metrics/{storeUrl}/enrich as a query: it reads, it changes nothing. IDs that do
- * not resolve are simply absent from `assets`.
- */
+/** POST /ad-metrics/{storeUrl}/enrich as a query: it reads, it changes nothing. IDs that do not resolve are simply absent from `assets`. */
 export const enrichQueryOptions = (storeUrl: string, channel: string, assetIds: readonly string[], organizationId?: string) =>
   queryOptions({
     queryKey: enrichKeys.assets(storeUrl, channel, assetIds, organizationId),

@@ -11,10 +11,7 @@ const portfolioKeys = {
 export const portfolioPath = (query: Record<string, string>, exported = false) =>
   buildPath(["api", "portfolio", ...(exported ? ["export"] : [])], query);
 
-/**
- * GET /api/portfolio: its lines as they come, so that each store's row fills in when its store
- * has answered. Read again, the rows on screen stay until the new answer is whole.
- */
+/** GET /api/portfolio, each store's row filling in as it answers; on a re-read the rows stay until the new answer is whole. */
 export function usePortfolio(query: Record<string, string>) {
   return useQuery({
     queryKey: portfolioKeys.read(query),

@@ -103,10 +103,7 @@ export function useProductBreakdown(storeUrl: string, filters: MetricsFilters, p
   });
 }
 
-/**
- * The export of the view, naming the organization in its query; the product table's carries the
- * table's search and sort, so the file holds what it shows.
- */
+/** The export of the view, naming the organization; the product table's carries its search and sort, so the file holds what it shows. */
 export function exportPath(
   storeUrl: string,
   filters: MetricsFilters,

@@ -3,11 +3,7 @@ import { ApiRequestError } from "./api-client";
 
 let signingOut = false;
 
-/**
- * The user is ending the session: the answers of calls still in flight (a polled inbox count)
- * will say the session has ended, and that is no reason to show "you are not signed in".
- * The sign-out ends with a full navigation, which forgets this.
- */
+/** Signing out: in-flight answers saying the session ended are no reason to show "not signed in" (the navigation after forgets this). */
 export function markSigningOut() {
   signingOut = true;
 }

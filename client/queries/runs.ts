@@ -46,11 +46,7 @@ interface DeliveryDecisionInput {
   decision: "send_again" | "arrived";
 }
 
-/**
- * POST /api/stores/{storeUrl}/deliveries/decisions: "Send again" or "It arrived" for an `unknown`
- * message, with an Idempotency-Key kept while the same press is retried (a double click or a lost
- * answer sends one message).
- */
+/** POST …/deliveries/decisions ("Send again" or "It arrived"), with one Idempotency-Key per press so a double click sends one message. */
 export function useDeliveryDecision(organizationId?: string) {
   const queryClient = useQueryClient();
   return useGuardedAction({

@@ -16,10 +16,7 @@ export function useSignIn() {
   });
 }
 
-/**
- * DELETE /api/session, then a full navigation to the sign-in page: nothing of the ended session
- * stays in memory, and no call still in flight can send the user elsewhere first.
- */
+/** DELETE /api/session, then a full navigation to sign-in: nothing of the session stays in memory, no in-flight call redirects first. */
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({

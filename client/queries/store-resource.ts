@@ -5,11 +5,7 @@ import { apiFetch } from "./api-client";
 
 type Method = "POST" | "PUT" | "PATCH" | "DELETE";
 
-/**
- * A resource of one store, under /api/stores/{storeUrl}/{name}: its query keys, its list query,
- * and `sender`, which sends one change to it (or to a path below it) for the resource's
- * mutation hooks; each hook says what it refreshes.
- */
+/** A resource under /api/stores/{storeUrl}/{name}: its query keys, its list query, and `sender` for its mutation hooks. */
 export function storeResource<L extends z.ZodType>(name: string, listSchema: L, staleTime: number) {
   const keys = {
     all: [name] as const,

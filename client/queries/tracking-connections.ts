@@ -20,11 +20,7 @@ export function useTrackingConnections(storeUrl: string, organizationId?: string
   return useQuery(trackingConnectionsQueryOptions(storeUrl, organizationId));
 }
 
-/**
- * DELETE /pixels/{storeUrl}/{pixelId}, as a guarded action (one key per removal, kept across
- * retries). The answer holds the remaining connections: the list is replaced from it, without
- * another request. A 404 means the connection is already gone: the list is read again.
- */
+/** DELETE /pixels/{storeUrl}/{pixelId} as a guarded action; the list is replaced from the answer, re-read on a 404 (already gone). */
 export function useRemoveTrackingConnection(storeUrl: string, organizationId?: string) {
   const queryClient = useQueryClient();
   const listKey = trackingConnectionsQueryOptions(storeUrl, organizationId).queryKey;

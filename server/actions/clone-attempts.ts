@@ -4,11 +4,7 @@ import type { CloneAttempt, CloneDuplicate } from "@/shared/schemas/clone-attemp
 import type { Db } from "@/server/db/database";
 import { DAY_MS } from "@/shared/days";
 
-/**
- * The clone each session has sent for a store (server/db/migrations/0004): written when
- * "Clone campaign group" is pressed, before the action is sent, and read with the idempotency
- * record its key names, which says where the action stands. Kept as long as that record (24 h).
- */
+/** The clone each session sent for a store, written before the action is sent and read with its idempotency record (kept as long: 24 h). */
 const KEPT_MS = DAY_MS;
 
 interface NewCloneAttempt {
@@ -96,10 +92,7 @@ export async function purgeCloneAttempts(db: Db, now: Date): Promise<number> {
   return rows.length;
 }
 
-/**
- * Clones in the store in the last 24 hours that made (or may have made) the same
- * campaign group: the same ad account, source group and new name (ignoring case), newest first.
- */
+/** Clones of the last 24 h that made (or may have made) the same group: same ad account, source group and name (any case), newest first. */
 export async function recentIdenticalClones(
   db: Db,
   storeUrl: string,

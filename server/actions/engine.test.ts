@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeDemo } from "@/demo-upstream/describe";
-import { startDemoUpstream, type DemoUpstream, type FaultRule } from "@/demo-upstream/server";
+import type { FaultRule } from "@/demo-upstream/server";
 import { listAudit, getAudit } from "@/server/audit/audit";
 import type { Db } from "@/server/db/database";
 import { DatabaseUnavailable } from "@/server/db/database";
@@ -10,6 +10,7 @@ import { sendUpstream, UpstreamFailure } from "@/server/upstream/client";
 import { endpointById, upstreamPath } from "@/server/upstream/endpoints";
 import { dumpAllTables, newLocation, openForSuite, storageBackends } from "@/test/databases";
 import { ADMIN_KEY, MARKETER_KEY, startRecordingUpstream, US_STORE, useUpstream } from "@/test/harness";
+import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { runAction, type ActionRequest, type EngineOptions } from "./engine";
 import { OutcomeUnknown } from "./errors";
 
@@ -18,14 +19,7 @@ const group = account!.campaignGroups[1]!;
 const cloneEndpoint = endpointById("clone");
 const removeEndpoint = endpointById("pixel-delete");
 
-let upstream: DemoUpstream;
-beforeAll(async () => (upstream = await startDemoUpstream({ port: 0, control: true })));
-afterAll(() => upstream.close());
-beforeEach(() => {
-  upstream.reset();
-  useUpstream(upstream.baseUrl);
-});
-afterEach(() => vi.unstubAllEnvs());
+const upstream = demoUpstreamPerFile({ control: true });
 
 const demoClones = async () => ((await (await fetch(`${upstream.origin}/__control/state`)).json()) as { clones: unknown[] }).clones.length;
 async function pixelIds(): Promise<string[]> {

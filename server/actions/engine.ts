@@ -22,11 +22,7 @@ import { sendAndClassify, type Classified } from "./outcome";
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/**
- * Past its upstream deadline, a started attempt gets this much more before it counts as dead
- * (crashed): room for a busy database before and after the call, so a slow attempt is never
- * mistaken for a dead one.
- */
+/** Grace past the upstream deadline before a started attempt counts as crashed, so a slow attempt is never taken for a dead one. */
 const LOCK_MARGIN_MS = 15_000;
 /** A duplicate waits for the running attempt's upstream deadline plus this, then gets 409 in progress. */
 const WAIT_MARGIN_MS = 2_000;
@@ -96,12 +92,9 @@ function settlementOf(classified: Classified): Settlement {
 }
 
 /**
- * Runs one guarded action at most once per (API key, Idempotency-Key), Brandur-style:
- * 1. claim the key with a `started` record (a duplicate waits, a different request is refused);
- * 2. send once and classify the outcome;
- * 3. settle the record and append the audit entry in one transaction.
- * Throws ActionError (400/409), OutcomeUnknown (409 on a retry, 502/504 now), DatabaseUnavailable
- * (nothing was sent), or the upstream client's error when the request never left.
+ * Runs one guarded action at most once per (API key, Idempotency-Key), Brandur-style: claim the key with a `started` record, send once and
+ * classify, then settle the record with its audit entry in one transaction. Throws ActionError, OutcomeUnknown, DatabaseUnavailable
+ * (nothing sent), or the client's error when the request never left.
  */
 export async function runAction(request: ActionRequest, options: EngineOptions = {}): Promise<ActionResult> {
   const idempotencyKey = parseIdempotencyKey(request.idempotencyKey);
@@ -153,10 +146,7 @@ export async function runAction(request: ActionRequest, options: EngineOptions =
   }
 }
 
-/**
- * Waits, with a growing interval, until the running attempt settles or its lock goes stale
- * (then the caller claims the key again, which tells which). False once `waitUntil` passes.
- */
+/** Waits, backing off, until the running attempt settles or its lock goes stale (the caller then claims again). False past `waitUntil`. */
 async function waitForSettlement(
   db: Db,
   key: AttemptKey,

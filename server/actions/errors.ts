@@ -16,12 +16,7 @@ export class ActionError extends Error {
   }
 }
 
-/**
- * The action was sent and no readable answer came back, now (502, or 504 on a timeout) or on an
- * earlier attempt with the same key (409). For a clone it may or may not exist: `target` names
- * the campaign group and ad account to check before cloning again with a new key. A removal is
- * safe to retry (`retrySafe`).
- */
+/** Sent, and no readable answer came (502/504 now, 409 on a retry of the same key). `target` names what to check before cloning again. */
 export class OutcomeUnknown extends ActionError {
   constructor(
     status: 409 | 502 | 504,

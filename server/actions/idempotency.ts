@@ -7,12 +7,7 @@ import { rememberRefusal } from "@/server/auth/key-refusals";
 import { keyLabel } from "@/server/auth/key-identity";
 import { DAY_MS } from "@/shared/days";
 
-/**
- * Idempotency records of guarded actions, after Stripe's idempotency keys: a `started` row is
- * inserted before the upstream call (unique per key fingerprint and Idempotency-Key), then
- * settled in one transaction with the action's audit entry, as `definitive` (kept and
- * replayed), `unknown` (sent, no readable answer), or deleted (not done: a retry runs).
- */
+/** Idempotency records (after Stripe's): `started` before the call, settled with the audit entry as definitive, unknown, or deleted. */
 export interface StoredAnswer {
   status: number;
   headers: { "content-type"?: string; "x-request-id"?: string };
@@ -68,12 +63,7 @@ type RecordRow = {
   action: AuditAction;
 };
 
-/**
- * Claims the key for one attempt, in one transaction. `lockTimeoutMs`: a `started` row older
- * than this belonged to a request that died (its upstream deadline passed long ago): it is
- * settled as unknown, with its audit entry. `retryUnknown`: whether the action may run again
- * after an unknown outcome (removal, naturally idempotent) or must not (clone, spends money).
- */
+/** Claims the key for one attempt. A `started` row past `lockTimeoutMs` died: unknown. `retryUnknown`: removal yes, clone no. */
 export async function beginAttempt(
   db: Db,
   key: AttemptKey,
@@ -181,11 +171,7 @@ export type Settlement =
   /** The action did not run: the record goes, so a retry with the key runs it. */
   | { state: "not_done" };
 
-/**
- * Settles an attempt and appends its audit entry in one transaction; remembers a 403 refusal
- * for the key in the same one. Returns the audit entry's id. An attempt whose record was taken
- * over meanwhile (found stale) still gets its entry, and its truer outcome replaces "unknown".
- */
+/** Settles an attempt with its audit entry (and any 403 refusal) in one transaction; one taken over as stale keeps its truer outcome. */
 export async function finishAttempt(
   db: Db,
   key: AttemptKey & { attemptId: string },

@@ -8,11 +8,10 @@ import type { StoredAnswer } from "@/server/actions/idempotency";
 import { UpstreamFailure } from "@/server/upstream/client";
 
 /**
- * What one upstream call of a guarded action tells about whether the action happened:
- * - definitive: a 2xx whose body validates, or an answer in the Error shape with 4xx (not 429) or 500;
- * - not done: the request never left, or a 503/429 in the Error shape (the upstream asks to retry later);
- * - unknown: anything else after the request left (timeout, reset, cut-off or malformed body, a 2xx
- *   failing its schema, an error status without the Error shape).
+ * What one upstream call tells about whether the action happened:
+ * - definitive: a 2xx that validates, or an Error-shaped 4xx (not 429) or 500;
+ * - not done: never left, or an Error-shaped 503/429 (retry later);
+ * - unknown: anything else after it left (timeout, reset, bad body, a 2xx failing its schema, an error status without the Error shape).
  */
 export type Classified =
   | { kind: "definitive"; outcome: "succeeded" | "failed"; answer: StoredAnswer; newGroupId?: string; errorMessage?: string }
@@ -39,10 +38,7 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 }
 
-/**
- * Runs `send` once and classifies its result. `afterUnknown`: an earlier attempt of this removal
- * ended unknown, so a 404 now means that attempt removed it.
- */
+/** Runs `send` once and classifies it. `afterUnknown`: an earlier attempt ended unknown, so a 404 now means it removed the target. */
 export async function sendAndClassify(action: AuditAction, send: () => Promise<Response>, afterUnknown: boolean): Promise<Classified> {
   let response: Response;
   try {

@@ -5,10 +5,7 @@ import { logger } from "@/server/observability/log";
 import type { Db } from "@/server/db/database";
 import { daysAfter } from "@/shared/days";
 
-/**
- * The change history of guarded actions. Entries are appended in the transaction that settles
- * the action's idempotency record, so neither exists without the other.
- */
+/** Guarded actions' change history, appended in the transaction that settles the idempotency record: neither exists without the other. */
 export interface NewAuditEntry {
   at: Date;
   organizationId: string | null;

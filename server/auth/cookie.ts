@@ -40,10 +40,7 @@ export type SessionData = z.infer<typeof sessionDataSchema>;
 /** The session as the browser may see it: everything but the keys and the row id. */
 export type SessionSummary = SessionSummaryView;
 
-/**
- * Picks the fields the browser may see, by name, so a field added later is not shown by
- * accident. `keys` names the ring's keys (labels and stores, never a key).
- */
+/** Picks by name the fields the browser sees, so a field added later is not shown by accident (`keys`: labels and stores, never a key). */
 export function summarize(session: SessionData, keys?: SessionSummaryView["keys"]): SessionSummary {
   const { organizationId, organization, stores, user, expiresAt } = session;
   return { organizationId, organization, stores, user, expiresAt, ...(keys ? { keys } : {}) };
@@ -57,23 +54,13 @@ export async function sealSession(data: SessionData): Promise<string> {
   return sealData(data, { password: sessionSecrets().sealing, ttl: settings().session.ttlSeconds });
 }
 
-/**
- * Cookies already unsealed in this process, so that each request does not pay for the key
- * derivation again. Only cookies that unsealed successfully enter.
- */
+/** Cookies already unsealed here, so a request does not pay the key derivation again; only successful unseals enter. */
 const unsealed = new LRUCache<string, SessionData>({ max: 1_000 });
 
-/**
- * The exact shape iron-session writes: eight `*`-separated parts and the version. iron-session
- * itself reads only up to the first `~`, so a seal with bytes appended (or written twice) would
- * unseal: such a cookie is tampered, and refused like any other.
- */
+/** iron-session's exact shape: it reads only up to the first `~`, so a seal with bytes appended would unseal; such a cookie is refused. */
 const SEAL_SHAPE = /^Fe26\.2(?:\*[0-9A-Za-z_-]*){7}~2$/;
 
-/**
- * A ring of keys may not fit one cookie (browsers keep at most 4096 bytes each): the seal is
- * cut into parts of this size, sent as `session`, `session.1`, `session.2`… and joined on read.
- */
+/** Browsers keep at most 4096 bytes per cookie: a ring's seal is cut into parts (`session`, `session.1`…) joined on read. */
 const COOKIE_PART = 3800;
 const MAX_COOKIE_PARTS = 4;
 const MAX_SEALED_LENGTH = COOKIE_PART * MAX_COOKIE_PARTS;
@@ -98,11 +85,7 @@ export async function unsealSession(sealed: string | undefined): Promise<Session
   }
 }
 
-/**
- * Whether the browser reached the dashboard over HTTPS: directly, or through a proxy the
- * dashboard's own server vouches for (it sets x-dashboard-proto). SESSION_COOKIE_SECURE=1
- * forces Secure cookies, 0 turns them off.
- */
+/** Whether the browser used HTTPS, directly or via a proxy our server vouches for (x-dashboard-proto); SESSION_COOKIE_SECURE overrides. */
 export function requestIsSecure(request: Request): boolean {
   const forced = settings().session.cookieSecure;
   if (forced !== undefined) return forced;
@@ -118,10 +101,7 @@ const partName = (name: string, index: number) => (index === 0 ? name : `${name}
 /** The session is too large for its cookies (a ring of very long keys). */
 export class SessionTooLarge extends Error {}
 
-/**
- * Set-Cookie values for a session: its seal in one cookie, or cut into parts (a key ring);
- * parts a shorter seal no longer needs are removed.
- */
+/** Set-Cookie values for a session's seal, in one cookie or in parts; parts a shorter seal no longer needs are removed. */
 export async function sessionSetCookies(data: SessionData, request: Request): Promise<string[]> {
   const secure = requestIsSecure(request);
   const name = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;

@@ -16,10 +16,7 @@ export interface ActiveSession {
   keys: SessionKey[];
 }
 
-/**
- * The key's identity in the database (server/auth/key-identity.ts). The first time a key is seen
- * with rows written under an older fingerprint (keyed by a session secret), they are moved to it.
- */
+/** The key's database identity; rows written under an older (secret-keyed) fingerprint move to it the first time the key is seen. */
 export async function fingerprintOf(apiKey: string): Promise<string> {
   const db = await database();
   const fingerprint = await keyFingerprint(db, apiKey);
@@ -34,11 +31,7 @@ function endedReason(row: SessionRow, state: "revoked" | "expired" | "idle"): En
   return parseEndedReason(row.revokedReason ?? undefined) ?? "session_revoked";
 }
 
-/**
- * The session a sealed cookie names, if its row still counts: not revoked (sign-out, an
- * upstream 401), within the absolute and idle limits as they are set now. Use moves "last
- * seen" at most once a minute. `ended` says why a readable cookie no longer counts.
- */
+/** The session a cookie names, if its row still counts (not revoked, within the limits as set now); `ended` says why it no longer does. */
 export async function resolveSession(
   sealed: string | undefined,
 ): Promise<{ session?: ActiveSession; ended?: EndedReason | "ring_changed" }> {
@@ -52,9 +45,8 @@ export async function resolveSession(
   const { ttlSeconds, idleSeconds } = settings().session;
   const state = sessionState(row, now, { ttlSeconds, idleSeconds });
   if (state !== "active") return { ended: endedReason(row, state) };
-  // A copy of the cookie sealed before the ring last changed no longer counts. The session
-  // lives on: a request that left before the change answers after it, and its answer must not
-  // end the session for the browser, which already holds the newer cookie.
+  // A copy of the cookie sealed before the ring last changed no longer counts. The session lives on: a request that left before the change
+  // answers after it, and its answer must not end the session for the browser, which already holds the newer cookie.
   if ((data.ringVersion ?? 0) !== row.ringVersion) return { ended: "ring_changed" };
   const interval = touchIntervalSeconds(idleSeconds);
   // One read per request: the write happens only when "last seen" is old enough.

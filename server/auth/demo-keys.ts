@@ -3,10 +3,7 @@ import { createHash } from "node:crypto";
 import { settings } from "@/server/config/settings";
 import type { DemoKeyOption } from "@/shared/schemas/session";
 
-/**
- * The demo upstream's keys, offered on the sign-in page when it is in use (`npm start` passes
- * them in DEMO_KEYS). The page posts an opaque id, so even a demo key never reaches the browser.
- */
+/** The demo upstream's keys for sign-in (DEMO_KEYS); the page posts an opaque id, so even a demo key never reaches the browser. */
 
 /** An id that names a demo key without revealing it. */
 function demoKeyId(key: string): string {

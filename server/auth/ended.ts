@@ -2,12 +2,7 @@ import "server-only";
 import { DashboardError } from "@/server/http/responses";
 import { readCookie, requestIsSecure } from "./cookie";
 
-/**
- * Why the last session ended, kept for a few minutes after it ended. Requests already in
- * flight, and the next page load, then find no session: this cookie lets them say why
- * (expired, revoked, signed out elsewhere) instead of a bare "not signed in". It holds only
- * the reason.
- */
+/** Why the last session ended (only the reason), kept a few minutes so in-flight requests and the next page can say why. */
 export const SESSION_ENDED_COOKIE = "session_ended";
 const REMEMBER_SECONDS = 300;
 

@@ -3,12 +3,7 @@ import { acrossStores, ownerOf } from "@/server/db/reach";
 import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "@/server/db/database";
 
-/**
- * A key's identity in the database: an HMAC-SHA256 of the key under a pepper generated once
- * per database (never the key itself). Unlike a fingerprint keyed by the session secret, it
- * stays the same when SESSION_SECRET rotates, so a key's sessions, idempotency records and
- * refusals are always found together.
- */
+/** A key's database identity: HMAC-SHA256 under a per-database pepper, stable across SESSION_SECRET rotation. */
 const PEPPER = "key_fingerprint_pepper";
 const PREFIX = "kf2_";
 
@@ -58,10 +53,7 @@ export function legacyFingerprints(apiKey: string, secrets: readonly string[]): 
   return secrets.map((secret) => createHmac("sha256", secret).update(apiKey).digest("hex"));
 }
 
-/**
- * Moves a key's rows from its legacy fingerprints to its current one, the first time the key
- * is seen again (it is never stored, so its rows can only be recognized in its presence).
- */
+/** Moves a key's rows from its legacy fingerprints to its current one; the key is never stored, so this happens only in its presence. */
 export async function adoptLegacyRows(db: Db, fingerprint: string, legacy: readonly string[]): Promise<void> {
   if (legacy.length === 0) return;
   await acrossStores(db, "a key's rows move to its current fingerprint", async (tx) => {

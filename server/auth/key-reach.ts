@@ -5,13 +5,7 @@ import { settings } from "@/server/config/settings";
 import { processSingleton } from "@/server/runtime/singleton";
 import { UpstreamFailure, UpstreamHttpError, type UpstreamClient } from "@/server/upstream/client";
 
-/**
- * What a session's key reaches: the stores its GET /context lists, each with its organization. Every
- * route's scope is verified against it (server/http/scope.ts), so it is kept per session for
- * KEY_RECHECK_SECONDS and read again after that: a key revoked or narrowed upstream stops
- * reading the dashboard's own data (saved views, Activity, Sign-ins) within that time, even on
- * routes that never reach the upstream. Any 401 or 403 from the upstream drops it at once.
- */
+/** What a session's key reaches (its GET /context stores), re-read after KEY_RECHECK_SECONDS; an upstream 401 or 403 drops it at once. */
 export interface ReachStore {
   id: string;
   url: string;
@@ -30,10 +24,7 @@ export interface KeyReach {
   confirmedAt: number;
 }
 
-/**
- * While the upstream cannot be reached, a session keeps its last known reach this long: the
- * dashboard's own pages (Activity above all) stay readable through an upstream outage.
- */
+/** How long a session keeps its last known reach while the upstream is down, so the dashboard's own pages stay readable. */
 const STALE_REACH_LIMIT_MS = 15 * 60_000;
 
 /** After a failed check, requests use the stale reach at once for this long before the next try. */
@@ -81,11 +72,7 @@ export function forgetReach(sessionId: string): void {
 const unavailable = (error: unknown) =>
   error instanceof UpstreamFailure || (error instanceof UpstreamHttpError && (error.status >= 500 || error.status === 429));
 
-/**
- * The session's reach, confirmed by the upstream within KEY_RECHECK_SECONDS. Concurrent
- * requests of a session share one read. A 401 or 403 is thrown (the pipeline ends the
- * session or refuses); an unreachable upstream falls back to a reach up to 15 minutes old.
- */
+/** The session's reach, re-confirmed within KEY_RECHECK_SECONDS (one shared read); 401/403 throw, an outage falls back. */
 export async function keyReach(sessionId: string, upstream: UpstreamClient, now = Date.now()): Promise<KeyReach> {
   const entry = entries.get(sessionId) ?? {};
   const fresh = entry.reach && now - entry.reach.confirmedAt < settings().session.keyRecheckSeconds * 1000;

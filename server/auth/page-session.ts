@@ -9,11 +9,7 @@ import { parseEndedReason, SESSION_ENDED_COOKIE } from "./ended";
 import { joinSessionParts, type SessionSummary } from "./cookie";
 import { summarizeSession } from "./ring";
 
-/**
- * The session of the page being rendered, read and checked against its row once per render.
- * Without its database the dashboard cannot tell whether a session still counts: the page
- * says so instead of failing.
- */
+/** The rendered page's session, checked once per render; without the database the page says so instead of failing. */
 const readPageSession = cache(async () => {
   const jar = await cookies();
   try {
@@ -24,10 +20,7 @@ const readPageSession = cache(async () => {
   }
 });
 
-/**
- * Every dashboard page calls this itself: without a session, the user is sent to sign in
- * (told why, when it ended) and brought back afterwards.
- */
+/** Every page calls this itself: without a session, the user signs in (told why it ended) and comes back. */
 export async function requirePageSession(returnTo: string): Promise<SessionSummary> {
   const read = await readPageSession();
   if ("unavailable" in read) redirect(`/unavailable?next=${encodeURIComponent(returnTo)}`);

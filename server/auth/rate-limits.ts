@@ -15,18 +15,12 @@ export async function recordFailure(db: Db, client: string, now: Date): Promise<
   await db.query("insert into sign_in_failures (client, at) values ($1, $2)", [client, now]);
 }
 
-/**
- * Clients this instance found over the limit, and until when (epoch ms): refused again without a
- * query while it lasts, so a flood of attempts costs the event loop (and PGlite) nothing more.
- * The database stays the judge once it has passed, across instances.
- */
+/** Clients over the limit here, until when (epoch ms): refused without a query meanwhile, so a flood costs nothing more. */
 const overLimit = processSingleton("signInOverLimit", () => new LRUCache<string, number>({ max: 10_000 }));
 
 /**
- * A sign-in attempt of the client, counted before it is tried (malformed ones too): under a lock
- * per client, either the wait (seconds) while `limit` failures and attempts in flight fill the
- * window, or 0 with the attempt recorded as a failure until `forgive` takes it back. Concurrent
- * attempts cannot all slip under the limit.
+ * Counts a sign-in attempt before it is tried, under a per-client lock: the wait (s) while the window is full, else 0, counted as a failure
+ * until `forgive`. Concurrent attempts cannot all slip under the limit.
  */
 export async function attemptSignIn(db: Db, client: string, now: Date, limit: FailureLimit = SIGN_IN_LIMIT): Promise<number> {
   const until = overLimit.get(client) ?? 0;

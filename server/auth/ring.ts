@@ -9,12 +9,7 @@ import type { Context } from "@/shared/schemas/context";
 import { forgetReach, keyReach, rememberReach, type KeyReach } from "./key-reach";
 import { summarize, type RingKeyData, type SessionData, type SessionSummary } from "./cookie";
 
-/**
- * The key ring: one person's session holds the keys of several stores, none of them first: each
- * key carries its own fingerprint, taken from the key itself. Each key is sealed in the cookie;
- * the database holds each key's fingerprint, and a key counts only while its row there is active
- * (server/auth/session-keys.ts).
- */
+/** The key ring: a session holds several stores' keys sealed in the cookie; a key counts only while its row (session-keys.ts) is active. */
 export interface SessionKey extends RingKeyData {
   fingerprint: string;
   /** Short and not secret: a few characters of the fingerprint. */
@@ -114,11 +109,7 @@ export function rememberKeyReach(sessionId: string, fingerprint: string, context
   rememberReach(`${sessionId}:${fingerprint}`, context);
 }
 
-/**
- * What the session's keys reach together, each key read on its own (GET /context per key,
- * remembered for KEY_RECHECK_SECONDS). A key the upstream refuses with 401 leaves the ring and
- * the others stay; only when none is left is the refusal thrown (the session ends).
- */
+/** What the ring's keys reach together, each read on its own; a key refused with 401 leaves, only the last one's refusal throws. */
 export async function ringReach(session: RingSession, requestId: string, signal?: AbortSignal): Promise<RingReach> {
   const results = await Promise.allSettled(
     session.keys.map((key) => keyReach(reachId(session.id, key), keyClient(session, key, requestId, signal))),

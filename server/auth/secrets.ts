@@ -13,18 +13,12 @@ interface SessionSecrets {
   unsealing: PasswordMap;
 }
 
-/**
- * A stable id per secret (not per position), so adding a new secret in front of the list
- * keeps the ids of the older ones, and their cookies still unseal.
- */
+/** A stable id per secret (not per position), so a secret added in front keeps the older cookies unsealing. */
 function secretId(secret: string): string {
   return String(parseInt(createHash("sha256").update(secret).digest("hex").slice(0, 10), 16));
 }
 
-/**
- * The secrets of SESSION_SECRET, newest first (checked by the settings: production requires
- * one, each has at least 32 characters). Demo and development mode generate one per process.
- */
+/** SESSION_SECRET's secrets, newest first (the settings check them); demo and development generate one per process. */
 export function secretsFrom(configured: readonly string[]): SessionSecrets {
   const secrets =
     configured.length > 0

@@ -2,12 +2,7 @@ import "server-only";
 import type { Db } from "@/server/db/database";
 import { acrossStores, sessionDb } from "@/server/db/reach";
 
-/**
- * The key ring's rows: which keys (by fingerprint) a session holds. The keys themselves stay
- * sealed in the session cookie; a key of the cookie counts only while its row here is active.
- * Row-level security binds each row to its session (migration 0025): every statement here runs
- * with that session bound, or across sessions for a named reason.
- */
+/** The ring's rows: the keys (by fingerprint) a session holds; a cookie's key counts only while its row is active (RLS per session). */
 export interface SessionKeyRow {
   keyFingerprint: string;
   label: string;
@@ -23,11 +18,7 @@ type DropReason = "removed" | "key_expired" | "key_revoked" | "key_invalid";
 const COLUMNS = `key_fingerprint as "keyFingerprint", label, store_urls as "storeUrls", added_at as "addedAt",
   dropped_at as "droppedAt", dropped_reason as "droppedReason"`;
 
-/**
- * Changes a session's ring from the cookie sealed with `version`, and moves the version on: every
- * copy of the cookie sealed before stops counting. Null when the ring changed meanwhile (another
- * tab): nothing is changed. Otherwise the new version, which the new cookie carries.
- */
+/** Changes a ring from the cookie sealed with `version`, moving the version on so older cookies stop counting; null if another tab won. */
 export async function changeRing(db: Db, sessionId: string, version: number, change: (tx: Db) => Promise<void>): Promise<number | null> {
   return sessionDb(db, sessionId).transaction(async (tx) => {
     const [row] = await tx.query<{ version: number }>(
@@ -74,10 +65,7 @@ export async function removeSessionKey(db: Db, sessionId: string, fingerprint: s
   );
 }
 
-/**
- * The upstream refused a key: it leaves every ring that holds it, and a session left without
- * any key ends with that reason. Returns the sessions that ended.
- */
+/** A refused key leaves every ring holding it; a session left keyless ends with that reason. Returns the sessions that ended. */
 export async function dropKeyEverywhere(db: Db, fingerprint: string, reason: DropReason, now: Date): Promise<string[]> {
   return acrossStores(db, "a key refused upstream leaves every ring holding it", async (tx) => {
     const dropped = await tx.query<{ sessionId: string }>(

@@ -3,10 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "@/server/db/database";
 import { acrossStores, sessionDb } from "@/server/db/reach";
 
-/**
- * Server-side sessions (ASVS V7): one row per sign-in, checked on every request, so that a
- * sign-out or an upstream 401 ends a session for good, whatever copy of its cookie is replayed.
- */
+/** Server-side sessions (ASVS V7), one row per sign-in, so a sign-out or revocation holds whatever copy of the cookie is replayed. */
 export interface SessionRow {
   id: string;
   keyFingerprint: string;
@@ -41,10 +38,7 @@ interface SessionLimits {
   idleSeconds: number;
 }
 
-/**
- * "last seen" moves at most once a minute per session (a write per request would cost more than
- * it tells), and at least four times per idle limit, so a short limit never ends a session in use.
- */
+/** "last seen" moves at most once a minute, and at least four times per idle limit, so a short limit never ends a session in use. */
 export function touchIntervalSeconds(idleSeconds: number): number {
   return Math.max(1, Math.min(60, Math.floor(idleSeconds / 4)));
 }

@@ -1,11 +1,9 @@
 /**
- * `npm run check-config`: checks every setting as the server would at start, then tries what they
- * name, each within a few seconds: the database (migrations current, pending or ahead; the app role
- * and forced row-level security), the grants DELEGATION_KEY can open, the SMTP server (EHLO, nothing
- * sent) and the upstream. Production rules apply unless NODE_ENV says otherwise. Exit 0 with the
- * effective settings (secrets masked), or exit 1 with one line per problem, naming the setting.
- * `--offline` skips the connections; `--format markdown` prints the settings reference
- * (docs/configuration.md) and checks nothing.
+ * `npm run check-config`: checks every setting as the server would at start, then tries what they name, each within a few seconds: the
+ * database (migrations current, pending or ahead; the app role and forced row-level security), the grants DELEGATION_KEY can open, the SMTP
+ * server (EHLO, nothing sent) and the upstream. Production rules apply unless NODE_ENV says otherwise. Exit 0 with the effective settings
+ * (secrets masked), or exit 1 with one line per problem, naming the setting. `--offline` skips the connections; `--format markdown` prints
+ * the settings reference (docs/configuration.md) and checks nothing.
  */
 import { SETTING_DOCS, settingsMarkdown } from "@/server/config/markdown";
 import { setProcessMode, settingProblems, settings } from "@/server/config/settings";

@@ -13,11 +13,7 @@ import { masterKeysFrom, openApiKey, type GrantBinding } from "@/server/grants/e
 import type { settings } from "@/server/config/settings";
 import { maskedUrl } from "@/server/config/fields";
 
-/**
- * What `npm run check-config` tries beyond the settings' form: each probe reaches what a setting
- * names within a short deadline and says what it found (`notes`) or what is wrong (`problems`,
- * one line each, naming the setting).
- */
+/** What `npm run check-config` tries beyond the settings' form; each probe gives `notes` or `problems` naming the setting. */
 
 type Settings = ReturnType<typeof settings>;
 
@@ -59,11 +55,7 @@ async function rolesAndRowSecurity(db: Db): Promise<string> {
   return `roles and row-level security: ${roleText}; ${forced.length} table(s) force row-level security${forced.length ? ` (${forced.map((row) => row.name).join(", ")})` : ""}`;
 }
 
-/**
- * Tries `set role` to each role, as every query of the application does first: on a managed
- * PostgreSQL it is the first thing to fail when the login user was not granted the role. A role
- * not there yet is for the migrations to create.
- */
+/** Tries `set role` to each role as every query does: on managed PostgreSQL it fails first when the login user lacks the role. */
 async function roleProblems(db: Db): Promise<string[]> {
   const problems: string[] = [];
   for (const role of ROLES) {

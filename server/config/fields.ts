@@ -1,11 +1,7 @@
 import "server-only";
 import { z } from "zod";
 
-/**
- * The kinds of value a setting holds, each checked with a message that names the setting, and
- * each carrying in its `.meta()` what docs/configuration.md and check-config print: the default
- * and the bounds here, the description (and what production asks) where the setting is declared.
- */
+/** The kinds of value a setting holds, each failing with the setting's name and carrying its default and bounds in `.meta()` (docs). */
 
 declare module "zod" {
   interface GlobalMeta {
@@ -116,10 +112,7 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(name: stri
     })
     .meta({ default: `\`${fallback}\`` });
 
-/**
- * A URL (or what was meant as one) as it may be printed: its user and password, and every value
- * of its query, masked: any of them may be a password or a key (check-config, logs, messages).
- */
+/** A URL as it may be printed: its user, password and every query value masked (any may be a credential). */
 export const maskedUrl = (raw: string) =>
   raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#@\s]*@/i, "$1***@").replace(/([?&][^=&#]*=)[^&#]*/g, "$1***");
 

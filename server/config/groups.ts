@@ -14,10 +14,7 @@ import {
   wholeNumber,
 } from "./fields";
 
-/**
- * The server's settings, group by group: each one's check, default and bounds (fields.ts) and,
- * in its `.meta()`, what it means. docs/configuration.md is printed from these.
- */
+/** The server's settings, group by group, each described in its `.meta()`; docs/configuration.md is printed from these. */
 
 export const MIN_SECRET_LENGTH = 32;
 

@@ -3,10 +3,7 @@ import { z } from "zod";
 import { background, demo, rollups } from "./groups-background";
 import { database, observability, server, sessions, upstream } from "./groups";
 
-/**
- * The settings reference, read from the schemas' `.meta()`: `npm run check-config -- --format
- * markdown` prints it, and docs/configuration.md is that output (a test keeps them equal).
- */
+/** The settings reference from the schemas' `.meta()`, printed by `check-config --format markdown`; docs/configuration.md is it. */
 
 const GROUPS = [upstream, sessions, database, server, observability, background, rollups, demo];
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { secretsFrom } from "@/server/auth/secrets";
+import { DEFAULT_RETENTION } from "@/test/retention";
 import { settingProblems, settings } from "./settings";
 
 const newest = "n".repeat(40);
@@ -63,16 +64,7 @@ describe("the settings", () => {
 
   it("take retention lifetimes in days, a message's body going before its row", () => {
     production();
-    expect(settings().retention).toEqual({
-      mailBodyDays: 30,
-      deliveriesDays: 90,
-      notificationsDays: 400,
-      webhookAttemptsDays: 30,
-      grantNoticesDays: 90,
-      deletedRulesDays: 30,
-      dataChangesDays: 400,
-      rollupStoreDays: 30,
-    });
+    expect(settings().retention).toEqual(DEFAULT_RETENTION);
     production({ RETENTION_MAIL_BODY_DAYS: "100", RETENTION_WEBHOOK_ATTEMPTS_DAYS: "500" });
     expect(settingProblems()).toEqual([
       "RETENTION_MAIL_BODY_DAYS (100) must be at most RETENTION_DELIVERIES_DAYS (90).",

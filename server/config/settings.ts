@@ -4,10 +4,8 @@ import { background, demo as demoGroup, rollups } from "./groups-background";
 import { database, MIN_SECRET_LENGTH, observability, server, sessions, upstream } from "./groups";
 
 /**
- * Every setting of the dashboard's server, read from the environment in this one module and
- * checked by one schema: types, ranges, defaults, and what production requires. `settings()`
- * is a function (not a constant) so that `next build` never needs the settings and tests can
- * change the environment between calls; it parses again only when a value changed.
+ * Every server setting, read from the environment here and checked by one schema. A function, so `next build` needs no settings and tests
+ * can change the environment; it parses again only when a value changed.
  */
 
 /** SHUTDOWN_GRACE_MS is at least UPSTREAM_TIMEOUT_MS plus this (and is that by default). */
@@ -54,9 +52,7 @@ const environmentSchema = z
     if (env.SERVER_REQUEST_TIMEOUT_MS < env.SERVER_HEADERS_TIMEOUT_MS) {
       context.addIssue({ code: "custom", message: "SERVER_REQUEST_TIMEOUT_MS must be at least SERVER_HEADERS_TIMEOUT_MS." });
     }
-    // A stop lets requests in flight finish: an action's upstream call needs its whole deadline, plus a name lookup
-    // and the database writes around it, else a routine restart leaves its outcome unknown.
-    // A webhook attempt or an SMTP wait in flight at a stop ends within its timeout: the grace must hold it.
+    // The stop's grace must hold an action's whole upstream deadline (plus lookup and writes) and any webhook or SMTP timeout in flight.
     const sendTimeouts: [string, number][] = [
       ["WEBHOOK_TIMEOUT_MS", env.WEBHOOK_TIMEOUT_MS],
       ...(env.SMTP_URL ? ([["SMTP_TIMEOUT_MS", env.SMTP_TIMEOUT_MS]] as [string, number][]) : []),
@@ -235,10 +231,7 @@ export function settings(): Settings {
   return result.data;
 }
 
-/**
- * What `npm start` itself reads (it runs the demo upstream unless UPSTREAM_BASE_URL is set, then
- * the dashboard, which checks every setting of its own).
- */
+/** What `npm start` itself reads (the demo upstream runs unless UPSTREAM_BASE_URL is set). */
 const launcherSchema = z.object({
   PORT: server.shape.PORT,
   HOST: server.shape.HOST,

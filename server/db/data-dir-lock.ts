@@ -16,12 +16,7 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { createExclusive, isRunning } from "@/server/runtime/pid-file.mjs";
 
-/**
- * The embedded database serves one process: two processes on one DATA_DIR would each keep
- * their own view of it and overwrite each other's writes. The first to open it holds a lock
- * file naming its pid; a second refuses to start. A lock whose process is gone (same host), or
- * whose holder stopped refreshing it (another host, a container restarted), is taken over.
- */
+/** One process per DATA_DIR (two would overwrite each other): a lock file names its pid; a dead or stale holder's lock is taken over. */
 const LOCK_FILE = "dashboard.lock";
 const HEARTBEAT_MS = 10_000;
 const STALE_AFTER_MS = 30_000;
@@ -77,10 +72,7 @@ function isStale(read: { holder?: Holder; ageMs: number }): boolean {
   return read.holder.host === hostname() && read.holder.pid !== process.pid && !isRunning(read.holder.pid);
 }
 
-/**
- * `mkdir -p`, one level at a time: Node's own recursive mkdir never returns for some paths
- * (under /proc it spins a core forever), so each missing level is made, or refused, on its own.
- */
+/** `mkdir -p` one level at a time: Node's recursive mkdir never returns for some paths (under /proc it spins a core). */
 function makeDirectory(path: string): void {
   try {
     mkdirSync(path);
@@ -128,12 +120,7 @@ export function checkDataDir(dataDir: string): void {
   }
 }
 
-/**
- * The embedded database holds sessions, the fingerprint pepper, webhook secrets and unsubscribe
- * tokens: its folders are 0700 and its files 0600. PGlite writes the files of a new database at
- * 0666 whatever the umask, so every open makes private whatever is not, and says so when it was
- * not (true). A folder this user cannot change is refused, naming it.
- */
+/** Folders 0700, files 0600 (the database holds secrets); PGlite writes new files 0666, so each open fixes them, true when it had to. */
 export function keepPrivate(dataDir: string): boolean {
   let changed = false;
   const visit = (path: string) => {

@@ -12,28 +12,18 @@ import { listenOnPostgres } from "@/server/db/listen";
 import { applicationDb } from "@/server/db/reach";
 import { initDataDirOutOfProcess, pgliteStartParams } from "@/server/db/pglite-options";
 
-/**
- * The dashboard's durable state: PostgreSQL when DATABASE_URL is set, otherwise an embedded
- * PGlite in DATA_DIR. Both speak `query(text, params)` with the same SQL, so the layer above
- * is plain parameterized SQL with a row type next to each query; no ORM sits in between.
- */
+/** The dashboard's durable state: PostgreSQL (DATABASE_URL) or embedded PGlite (DATA_DIR), both plain parameterized SQL; no ORM. */
 export interface Db {
   readonly kind: "postgres" | "pglite";
   /** Set on the handle a transaction hands its function: what runs on it joins that transaction. */
   readonly inTransaction?: boolean;
   /** One statement, `$1`-style parameters; rows come back with the column names the SQL gives them. */
   query<R>(sql: string, params?: unknown[]): Promise<R[]>;
-  /**
-   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Nested calls join the outer one.
-   * `setup` (statements without parameters) runs first, inside it; on PostgreSQL in the same round trip as `begin`.
-   */
+  /** Runs `fn` in one transaction (nested calls join it); `setup` (no parameters) runs first, on PostgreSQL in `begin`'s round trip. */
   transaction<T>(fn: (tx: Db) => Promise<T>, setup?: string): Promise<T>;
   /** Several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
-  /**
-   * Calls `onNotify` with the payload of each notification on `channel`, and `onListening` each
-   * time it starts listening (again after a lost connection, when what was notified meanwhile is lost).
-   */
+  /** Calls `onNotify` per notification on `channel`, and `onListening` each time it (re)starts listening: what came meanwhile is lost. */
   listen(channel: string, onNotify: (payload: string) => void, onListening: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** The connection pool's state (PostgreSQL): for the metrics. */
@@ -249,12 +239,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string; po
 // On globalThis so that bundling the server into several chunks still shares one handle per process.
 const processGlobal = globalThis as typeof globalThis & { __dashboardDatabase?: Promise<Db> };
 
-/**
- * The process's database, from DATABASE_URL or DATA_DIR, opened (and migrated) on first use,
- * as the application uses it: every query as the role dashboard_app, scoped to the reach of
- * the work it belongs to (server/db/reach.ts). A failed open is forgotten, so the next call
- * tries again (the database may come back).
- */
+/** The process's database, opened and migrated on first use, each query as dashboard_app in its work's reach; a failed open is retried. */
 export function database(): Promise<Db> {
   const { url, dataDir, poolSize, connectTimeoutMs, statementTimeoutMs } = settings().database;
   processGlobal.__dashboardDatabase ??= openDatabase({ url, dataDir, pool: { poolSize, connectTimeoutMs, statementTimeoutMs } })

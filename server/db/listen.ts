@@ -4,12 +4,7 @@ import pg from "pg";
 /** The longest wait before listening again after the connection was lost. */
 const MAX_RETRY_MS = 30_000;
 
-/**
- * LISTEN on a connection of its own (a pooled one is handed to other queries, and would stop
- * listening when released). A lost connection is made again, waiting 1 s, then twice as long each
- * time up to 30 s; `onListening` runs each time it listens, so that the caller catches up on what
- * was notified meanwhile. Idle, it costs the database no transaction.
- */
+/** LISTEN on a connection of its own (a pooled one would stop listening when released), reconnecting with backoff from 1 s to 30 s. */
 export function listenOnPostgres(
   url: string,
   channel: string,

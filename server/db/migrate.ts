@@ -11,11 +11,7 @@ export function migrationsDir(): string {
   return join(process.cwd(), "server", "db", "migrations");
 }
 
-/**
- * What a migration says about the builds before it, on its first line (docs/operations.md,
- * "Upgrade and rollback"): `-- Upgrade: expand` (every build that worked before it still works),
- * or `-- Upgrade: contract, works with builds from 0044_…` (only builds that know that migration).
- */
+/** A migration's first line: `-- Upgrade: expand` (older builds still work) or `-- Upgrade: contract, works with builds from NNNN_…`. */
 const UPGRADE_LINE = /^-- Upgrade: (?:(expand)|contract, works with builds from (\d{4}_[a-z0-9_]+))\s*$/m;
 
 interface Migration {
@@ -64,11 +60,7 @@ async function appliedMigrations(db: Db): Promise<Applied[]> {
   return db.query<Applied>(`select version, to_jsonb(m) ->> 'oldest_build' as "oldestBuild" from schema_migrations m order by version`);
 }
 
-/**
- * Why this build cannot work on the database: it holds a migration this build does not know that
- * did not record an oldest build this build is, or is newer than. Null when there is none: during
- * a rolling upgrade whose migrations only expand, the build before keeps serving.
- */
+/** Why this build cannot work on the database (an unknown migration that does not accept this build); null when none. */
 export async function newerMigrationProblem(db: Db): Promise<DatabaseAhead | null> {
   const known = new Set(migrationFiles().map((file) => file.version));
   const applied = await appliedMigrations(db);
@@ -76,11 +68,7 @@ export async function newerMigrationProblem(db: Db): Promise<DatabaseAhead | nul
   return breaking.length > 0 ? new DatabaseAhead(applied.at(-1)!.version, [...known].at(-1) ?? "(none)") : null;
 }
 
-/**
- * Applies the migrations not yet applied, in order, in one transaction holding an advisory
- * lock: two instances starting at once take turns, and the second finds nothing left to do.
- * First refuses, applying nothing, if the database is ahead of this build in a way that breaks it.
- */
+/** Applies pending migrations in one transaction under an advisory lock (instances take turns); refuses if the database is ahead. */
 export async function migrate(db: Db): Promise<string[]> {
   const files = migrationFiles();
   return db.transaction(async (tx) => {

@@ -38,10 +38,7 @@ function postgresCause(error: unknown, target: string): string {
   return message;
 }
 
-/**
- * One line saying why the process's database could not be opened at start: the setting, the
- * place (host and database, or the folder) and the cause, never a password.
- */
+/** One line saying why the database could not be opened at start: the setting, the place and the cause, never a password. */
 export function describeOpenFailure(error: unknown): string {
   const { url, dataDir } = settings().database;
   if (error instanceof DataDirInUse || error instanceof DataDirUnusable || error instanceof DatabaseAhead) return error.message;

@@ -5,11 +5,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { DataDirUnusable } from "@/server/db/data-dir-lock";
 
-/**
- * The embedded database kept small. PostgreSQL's defaults (128 MB of shared buffers, and more)
- * live in PGlite's WebAssembly memory, which never shrinks; these are ample for the dashboard's
- * few small tables. They apply to a data directory made earlier too.
- */
+/** The embedded database kept small: PGlite's WebAssembly memory never shrinks, and these suit the few small tables. */
 const SETTINGS = ["shared_buffers=8MB", "work_mem=2MB", "maintenance_work_mem=8MB", "temp_buffers=2MB", "max_connections=5"];
 
 export const pgliteStartParams = () => [...PGlite.defaultStartParams, ...SETTINGS.flatMap((setting) => ["-c", setting])];
@@ -22,12 +18,7 @@ function isEmbeddedDatabase(path: string): boolean {
   return existsSync(join(path, "PG_VERSION")) || existsSync(join(path, "dashboard.lock"));
 }
 
-/**
- * Makes a new data directory in a child process, so that initdb's peak memory (several hundred MB
- * under WebAssembly) is the child's and is given back when it exits. It is made in a folder inside
- * `dataDir` (which holds only the dashboard's lock file until then), never beside it: the server's
- * user may own nothing but `dataDir` (a container's volume). Its files are then moved up.
- */
+/** Makes a new data directory in a child process, so initdb's peak memory is freed; inside `dataDir`, which may be all the user owns. */
 export async function initDataDirOutOfProcess(dataDir: string): Promise<void> {
   if (existsSync(join(dataDir, "PG_VERSION"))) return;
   const strangers = readdirSync(dataDir).filter(

@@ -2,12 +2,7 @@ import "server-only";
 import type { Db } from "@/server/db/database";
 import { enqueue } from "@/server/jobs/queue";
 
-/**
- * Deliveries left `unknown` (sent, no answer) wait for a person's decision: nothing re-sends them
- * by itself. The owner of the grant the message went out through (the digest's grant, the alert
- * rule's author) may send it again, under a new key derived from the old one, or say it arrived.
- * The decision is kept on the row with who made it, so it is offered once.
- */
+/** `unknown` deliveries wait for a person: its grant's owner may resend (under a key derived from the old one) or say it arrived, once. */
 export const RESEND_JOB = "delivery.resend";
 
 type Decision = "send_again" | "arrived";
@@ -93,11 +88,7 @@ function resendKey(key: string): string {
 const DECISION_COLUMNS = `key, decision, decided_by as "decidedBy", decided_at as "decidedAt", resent_key as "resentKey",
   decision_request_key as "requestKey"`;
 
-/**
- * Records the decision on the row, once: the row is locked, and a row already decided comes back
- * as it is (`decided: false`), so a second press (or a replay) sends nothing. "Send again" queues
- * the job that sends the new message in the same transaction, so a decision never stands without it.
- */
+/** Records the decision once (the row is locked; a decided row returns `decided: false`); "Send again" queues its job with it. */
 export async function decide(
   tx: Db,
   delivery: AwaitingDelivery,

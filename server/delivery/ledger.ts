@@ -42,12 +42,7 @@ export class LeaseLost extends Error {
   }
 }
 
-/**
- * Records the attempt before anything leaves. `begun` is false when the key has a row already
- * that must not be sent again: sent, unknown, or another sender's attempt still in flight (not
- * older than `staleAfterMs`); a stale 'sending' row (its sender died) becomes unknown.
- * A 'not_sent' row (it surely did not leave) is attempted again.
- */
+/** Records the attempt before it leaves. `begun` is false for a sent, unknown or in-flight row; a stale 'sending' row becomes unknown. */
 export async function beginDelivery(db: Db, message: NewDelivery, staleAfterMs: number): Promise<{ begun: boolean; delivery: Delivery }> {
   return db.transaction(async (tx) => {
     // In the transaction that claims the key: a handler whose lease was lost stops before its side effect.
@@ -135,12 +130,7 @@ type DeliveryTally = Record<Delivery["outcome"], number>;
 
 export const newDeliveryTally = (): DeliveryTally => ({ sent: 0, not_sent: 0, unknown: 0, sending: 0 });
 
-/**
- * A job's run detail, or a throw that makes the queue retry it. Not sent surely did not leave:
- * the retry sends those only (sent and unknown ones are in the ledger under their key, never
- * sent again). A message another run was sending when it stopped is looked at again later: by
- * then it is unknown, never re-sent.
- */
+/** A job's run detail, or a throw so the queue retries: only not-sent messages are sent again, never sent or unknown ones. */
 export function settleDeliveries(tally: DeliveryTally): { detail: string } {
   const detail = `${tally.sent} sent, ${tally.not_sent} not sent, ${tally.unknown} unknown (not sent again)`;
   if (tally.not_sent > 0 || tally.sending > 0) throw new Error(tally.sending > 0 ? `${detail}, ${tally.sending} still being sent` : detail);

@@ -6,11 +6,7 @@ import { database } from "@/server/db/database";
 import { processSingleton } from "@/server/runtime/singleton";
 import { beginDelivery, finishDelivery, type Delivery } from "./ledger";
 
-/**
- * Sends one e-mail once: by SMTP (SMTP_URL) or, without it, into the in-app Outbox. The ledger
- * row is written before the message leaves and after, so a retry of the same key never sends
- * twice: sent and unknown are final, only "not sent" (it surely did not leave) is tried again.
- */
+/** Sends one e-mail once, by SMTP (SMTP_URL) or into the in-app Outbox, through the ledger so a retried key never sends twice. */
 interface MailMessage {
   /** What, which slot, which recipient: "digest:<schedule>:<slot>:<address>". */
   key: string;
@@ -26,10 +22,7 @@ interface MailMessage {
   jobId?: string;
   /** With jobId: the worker that must still hold the job's lease when the message is claimed, else nothing is sent. */
   workerId?: string;
-  /**
-   * The job's signal: once it is aborted no message is begun. One already handed to the SMTP
-   * server is not cut off (its outcome would become unknown); SMTP_TIMEOUT_MS bounds it.
-   */
+  /** Once aborted, no message is begun; one handed to SMTP is not cut off (SMTP_TIMEOUT_MS bounds it). */
   signal?: AbortSignal;
 }
 
@@ -60,10 +53,7 @@ function transporter(url: string, timeoutMs: number): Transporter {
 /** SMTP commands after which the message may have been accepted even though no answer came back. */
 const AFTER_DATA = new Set(["DATA", "API", undefined]);
 
-/**
- * Refused by the server (an SMTP reply) or never connected: not sent. Cut off after the
- * message was handed over: unknown.
- */
+/** Refused by the server (an SMTP reply) or never connected: not sent. Cut off after the message was handed over: unknown. */
 function classify(error: unknown): { outcome: "not_sent" | "unknown"; detail: string } {
   const failure = error as { responseCode?: number; command?: string; code?: string; message?: string; timeoutType?: string };
   const detail = (failure.message ?? String(error)).slice(0, 300);

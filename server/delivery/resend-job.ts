@@ -9,11 +9,7 @@ import { unsuppressed } from "./suppressions";
 
 const payloadSchema = z.object({ key: z.string() });
 
-/**
- * "Send again" of an `unknown` message: the stored message (subject, body, headers) goes to the
- * same address under the key its owner's decision named. Like every message, it is claimed in the
- * ledger under that key before it leaves, so a retried or doubled job sends it once.
- */
+/** "Send again": the stored message to the same address under the key its decision named, claimed in the ledger first so it goes once. */
 async function sendAgain(job: RunningJob): Promise<{ detail: string }> {
   const { key } = payloadSchema.parse(job.payload);
   const db = await database();

@@ -2,11 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/server/db/database";
 
-/**
- * Addresses that unsubscribed from a store's mail (migration 0014). A digest or alert e-mail of
- * the store skips them, whoever adds them to a recipient list again; only the address itself
- * lifts it, by the "Subscribe again" button behind a link it received.
- */
+/** Addresses unsubscribed from a store's mail (migration 0014): its digests and alerts skip them until the address subscribes again. */
 interface StoreOf {
   organizationId: string;
   storeUrl: string;

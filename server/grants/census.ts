@@ -2,10 +2,7 @@ import "server-only";
 import type { Db } from "@/server/db/database";
 import { acrossStores } from "@/server/db/reach";
 
-/**
- * Grants in force counted per master key id, against the ids DELEGATION_KEY holds: readiness
- * and `npm run check-config` both say it, so a key removed too early is named before anything fails.
- */
+/** Grants in force per master key id against DELEGATION_KEY's ids, so a key removed too early is named before anything fails. */
 interface MasterKeyCount {
   masterKeyId: string;
   grants: number;

@@ -8,11 +8,7 @@ import { processSingleton } from "@/server/runtime/singleton";
 /** The file in the data folder that keeps the demo's generated master key. */
 export const DEMO_KEY_FILE = "delegation-key";
 
-/**
- * The demo's master key when no DELEGATION_KEY is set: generated once and kept in the data folder
- * (readable by its owner only, mode 0600), so a restart of the demo keeps its grants. Production
- * still requires DELEGATION_KEY; development without a data folder of its own keeps one per process.
- */
+/** The demo's master key without DELEGATION_KEY, kept 0600 in the data folder so a restart keeps its grants (not in production). */
 export function demoDelegationKey(): string | null {
   const { demo, database } = settings();
   if (!demo || database.dataDir.startsWith("memory://")) return null;

@@ -5,12 +5,8 @@ import { processSingleton } from "@/server/runtime/singleton";
 import { demoDelegationKey } from "./demo-key";
 
 /**
- * Envelope encryption of a granted API key (AES-256-GCM twice): the key is sealed with a random
- * data key of its own grant, and the data key is wrapped by a master key from DELEGATION_KEY.
- * Master keys are named by an id derived from them, so a rotation (a new key first, the old
- * ones after it) keeps old grants readable; the master keys themselves never reach the database.
- * Both layers are bound (as associated data) to the grant's id, organization, store and key
- * fingerprint: a sealed key copied to another grant, or a grant row moved to another store, does not open.
+ * Envelope encryption of a granted key (AES-256-GCM twice), bound to the grant's id, organization, store and key fingerprint; master keys
+ * are named by an id, so a rotation keeps old grants readable.
  */
 
 interface MasterKey {
@@ -38,11 +34,7 @@ const SEAL_VERSION = 2;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/**
- * A grant sealed under a master key that DELEGATION_KEY does not hold: a configuration problem
- * (a key removed too early, or an instance started with another list). The grant is kept, and
- * works again once that key is back.
- */
+/** A grant sealed under a master key DELEGATION_KEY lacks: a configuration problem; the grant works again once the key is back. */
 export class MasterKeyMissing extends Error {
   constructor(readonly masterKeyId: string) {
     super(`The master key ${masterKeyId} this grant was sealed with is not in DELEGATION_KEY.`);

@@ -30,10 +30,7 @@ export class GrantUnusable extends PermanentJobFailure {
   }
 }
 
-/**
- * A grant sealed under a master key DELEGATION_KEY lacks: a configuration problem, not the
- * grant's end. The grant is kept (its owner need do nothing); its work fails until the key is back.
- */
+/** A grant sealed under a master key DELEGATION_KEY lacks: not the grant's end; its work fails until the key is back. */
 export class GrantKeyMissing extends PermanentJobFailure {
   constructor(
     readonly grantId: string,
@@ -62,12 +59,7 @@ async function endRefusedGrant(grant: Grant): Promise<void> {
   });
 }
 
-/**
- * A read-only upstream client for the grant `grantId`, in its organization. Throws GrantUnusable
- * when the grant has ended, expired or cannot be opened. An upstream 401 on any of its reads
- * ends the grant and tells its owner. A grant sealed under an older master key is sealed again
- * under the newest one on use, so a rotation completes by itself.
- */
+/** A read-only client through grant `grantId`, else GrantUnusable. A 401 ends the grant; old seals are re-sealed on use. */
 export async function grantedUpstream(
   grantId: string,
   options: { requestId?: string; signal?: AbortSignal } = {},

@@ -5,11 +5,7 @@ import type { VerifiedScope } from "@/server/http/scope";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { contextSchema } from "@/shared/schemas/context";
 
-/**
- * Who may change a rule or digest. It reads and sends through its owner's grant, so only that
- * person changes what it reads and where it sends, or deletes it; others of the organization
- * see it (and may copy it under their own grant); an organization's admins may also pause it.
- */
+/** Only a rule's or digest's owner (whose grant it uses) changes or deletes it; colleagues see and may copy it; admins may pause it. */
 export function samePerson(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }

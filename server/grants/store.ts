@@ -29,12 +29,7 @@ const COLUMNS = `g.id, g.organization_id as "organizationId", g.store_url as "st
     + (select count(*)::int from alert_rules r where r.organization_id = g.organization_id and r.store_url = g.store_url
        and r.created_by_email = g.owner_email and r.deleted_at is null) as dependents`;
 
-/**
- * Grants the session's key to the store for its owner; the owner's active grant of the same key
- * and store is renewed and re-sealed instead of doubled. Renewing never changes its owner: a
- * colleague holding the same key gets a grant of their own (one active grant per key, store and
- * owner, migration 0026).
- */
+/** Grants the session's key to the store for its owner, renewing the owner's active grant of that key and store instead of doubling it. */
 export async function createGrant(
   db: Db,
   input: { organizationId: string; storeUrl: string; keyFingerprint: string; ownerEmail: string; apiKey: string; ttlDays: number },
@@ -141,10 +136,7 @@ export function listGrants(db: Db, organizationId: string, storeUrl: string): Pr
   );
 }
 
-/**
- * Ends a grant: its sealed key is erased (nothing can read with it any more), the row stays
- * to say when and why. Returns false when it had already ended.
- */
+/** Ends a grant: its sealed key is erased, the row stays to say when and why. False when it had already ended. */
 export async function endGrant(db: Db, id: string, reason: GrantEndReason, now: Date): Promise<boolean> {
   const rows = await db.query(
     `update grants set ended_at = $3, ended_reason = $2, wrapped_data_key = ''::bytea, sealed_api_key = ''::bytea
@@ -154,10 +146,7 @@ export async function endGrant(db: Db, id: string, reason: GrantEndReason, now: 
   return rows.length > 0;
 }
 
-/**
- * Purge (across stores): a grant past its expiry ends, and every ended grant's sealed key is
- * erased, whether or not anything tried to read through it. Returns how many grants it ended.
- */
+/** Purge: grants past expiry end, and every ended grant's sealed key is erased. Returns how many grants it ended. */
 export async function purgeGrantKeys(db: Db, now: Date): Promise<number> {
   const ended = await db.query(
     `update grants set ended_at = $1, ended_reason = 'expired', wrapped_data_key = ''::bytea, sealed_api_key = ''::bytea

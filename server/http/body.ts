@@ -1,10 +1,7 @@
 import "server-only";
 import { DashboardError } from "./responses";
 
-/**
- * Reads a request body as UTF-8 text, counting bytes as they arrive: past `maxBytes` the
- * read stops at once with a 413, so a large body is never held whole.
- */
+/** Reads a body as UTF-8, counting bytes as they arrive: past `maxBytes` it stops with a 413, never holding a large body whole. */
 async function readBodyText(request: Request, maxBytes: number): Promise<string> {
   const tooLarge = () => new DashboardError(413, "payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`);
   const declared = Number(request.headers.get("content-length"));
@@ -40,10 +37,7 @@ async function readBodyText(request: Request, maxBytes: number): Promise<string>
 /** How deep a JSON body may nest: no body of the dashboard's needs more than a few levels. */
 const MAX_BODY_DEPTH = 64;
 
-/**
- * Whether JSON text nests deeper than MAX_BODY_DEPTH, judged on the text in one pass before
- * anything parses or walks it (a walk of 64 KB of nested arrays would overflow the stack).
- */
+/** Whether JSON text nests deeper than MAX_BODY_DEPTH, judged in one pass before parsing (a deep walk would overflow the stack). */
 function nestsTooDeep(text: string): boolean {
   let depth = 0;
   let inString = false;

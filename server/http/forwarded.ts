@@ -1,12 +1,7 @@
 import "server-only";
 import type { IncomingHttpHeaders } from "node:http";
 
-/**
- * What the dashboard's own server vouches for about a request, in headers it sets itself
- * (replacing any a client sent): the client's address, the protocol and the host the browser
- * used. Without a trusted proxy (TRUST_PROXY_HOPS=0) they come from the socket and the Host
- * header alone; behind `hops` trusted proxies, from what the nearest of them reports.
- */
+/** What our own server vouches for about a request, in headers it sets itself (replacing a client's): address, protocol and host. */
 export const CLIENT_ADDRESS_HEADER = "x-dashboard-client-address";
 export const PROTO_HEADER = "x-dashboard-proto";
 export const HOST_HEADER = "x-dashboard-host";
@@ -17,11 +12,7 @@ const list = (value: string | string[] | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-/**
- * The client's address, as far as it can be trusted. With no trusted proxy in front
- * (hops = 0), it is the socket's peer and any X-Forwarded-For sent by the client is
- * ignored; behind `hops` trusted proxies, it is the address the outermost of them saw.
- */
+/** The client's address as far as it can be trusted: the socket's peer without trusted proxies, else what the outermost trusted one saw. */
 export function clientAddress(forwardedFor: string | string[] | undefined, socketAddress: string | undefined, hops: number): string {
   const chain = [...list(forwardedFor), socketAddress ?? "unknown"];
   return chain[Math.max(0, chain.length - 1 - hops)]!;
@@ -35,11 +26,7 @@ export function requestProtocol(headers: IncomingHttpHeaders, encrypted: boolean
   return forwarded.at(-1)!.toLowerCase() === "https" ? "https" : "http";
 }
 
-/**
- * The host (with its port) the browser asked for: behind trusted proxies, what the nearest one
- * reports in X-Forwarded-Host, so that a proxy rewriting Host (nginx's `$host` drops the port)
- * does not make the dashboard's own pages look cross-site.
- */
+/** The host the browser asked for: behind trusted proxies, X-Forwarded-Host (nginx's `$host` drops the port, looking cross-site). */
 export function requestHost(headers: IncomingHttpHeaders, hops: number): string | undefined {
   const forwarded = list(headers["x-forwarded-host"]);
   if (hops > 0 && forwarded.length > 0) return forwarded.at(-1);

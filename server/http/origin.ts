@@ -2,11 +2,7 @@ import "server-only";
 import { settings } from "@/server/config/settings";
 import { HOST_HEADER } from "./forwarded";
 
-/**
- * Whether a state-changing request comes from our own pages. Browsers send Origin on every
- * POST and DELETE, and Sec-Fetch-Site where supported; a request with neither is refused,
- * and so is `Origin: null` (sandboxed frames, some redirects).
- */
+/** Whether a state-changing request comes from our pages (Origin or Sec-Fetch-Site); neither, or `Origin: null`, is refused. */
 export function isSameOrigin(request: Request): boolean {
   const fetchSite = request.headers.get("sec-fetch-site");
   if (fetchSite !== null && fetchSite !== "same-origin") return false;

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
+import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { captureLogLines } from "@/server/observability/log";
 import { route } from "./pipeline";
 import { productMetrics, productMetricsExport } from "@/server/routes/product-metrics";
@@ -11,7 +11,7 @@ import { proxyToUpstream } from "@/server/routes/proxy";
 import { createSavedView } from "@/server/routes/saved-views";
 import { signIn, signOut } from "@/server/routes/sign-in";
 
-let upstream: DemoUpstream;
+const upstream = demoUpstreamPerFile();
 let cookie: string;
 let client = 0;
 
@@ -25,17 +25,10 @@ function signInRequest(body: string, headers: Record<string, string> = {}) {
 
 const logLines = captureLogLines;
 
-beforeAll(async () => {
-  upstream = await startDemoUpstream({ port: 0 });
-});
-afterAll(() => upstream.close());
 // A fresh session for each test: signing out in one ends its session.
 beforeEach(async () => {
-  useUpstream(upstream.baseUrl);
-  upstream.reset();
   cookie = cookieFrom(await signIn(signInRequest(JSON.stringify({ apiKey: ADMIN_KEY }))));
 });
-afterEach(() => vi.unstubAllEnvs());
 
 describe("bodies are limited in bytes while they are read", () => {
   it("answers 413 in the Error shape for a sign-in body over 16 KB, declared or not", async () => {

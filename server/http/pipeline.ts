@@ -117,10 +117,7 @@ function plainParams(raw: RawParams): Record<string, string> {
 
 const noQuery = z.strictObject({});
 
-/**
- * The query, each parameter at most once and without NUL, checked by the route's schema. The
- * organization (organizationId) belongs to the scope, not to the route's own parameters.
- */
+/** The query, each parameter at most once and without NUL, checked by the route's schema (organizationId belongs to the scope). */
 function parseQuery<Q>(url: URL, schema: z.ZodType<Q>): Q {
   const names = [...url.searchParams.keys()];
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
@@ -171,10 +168,7 @@ function setHeader(response: Response, name: string, value: string): Response {
   }
 }
 
-/**
- * A key of the ring refused while others remain: only that key leaves, and the request is
- * answered as for a store outside the reach, naming the store.
- */
+/** A key refused while others remain: only it leaves the ring, and the request is answered as for a store outside the reach. */
 function keyLeftRing(key: SessionKey, failure: DashboardError): DashboardError {
   const stores = key.stores.map((store) => store.url).join(", ") || key.label;
   return new DashboardError(
@@ -186,10 +180,8 @@ function keyLeftRing(key: SessionKey, failure: DashboardError): DashboardError {
 }
 
 /**
- * The one way into every dashboard route: a request id, the path parameters, the origin check
- * for mutations, the session, the scope verified against the key's reach, the query and a
- * byte-limited body, then the handler. Any failure becomes an answer in the contract's Error
- * shape; every request writes one log line with the dashboard's and the upstream's request ids.
+ * The one way into every route: request id, params, origin check, session, scope against the reach, query, limited body, handler. Failures
+ * answer in the Error shape; each request logs one line with both request ids.
  */
 export function route<P = Record<string, string>, Q = Record<string, never>, B = undefined>(
   spec: RouteSpec<P, Q, B>,

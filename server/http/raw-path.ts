@@ -1,10 +1,6 @@
 import "server-only";
 
-/**
- * What is wrong with a request's raw path, before anything decodes or resolves it: malformed
- * percent-encoding, or a dot segment in any encoding (`%2E%2e`), which a URL parser would
- * resolve into another path. Browsers never send either.
- */
+/** A raw path's problem before decoding: malformed percent-encoding or a dot segment in any encoding (browsers never send either). */
 export function rawPathProblem(rawUrl: string | undefined): string | null {
   const path = (rawUrl ?? "/").split("?")[0]!;
   for (const segment of path.split("/")) {

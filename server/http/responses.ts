@@ -3,10 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { DashboardErrorBody, ErrorCode } from "@/shared/schemas/error";
 import { errorWords } from "@/shared/error-words";
 
-/**
- * A failure any layer below the pipeline may throw; the pipeline alone turns it into an
- * answer in the contract's Error shape.
- */
+/** A failure any layer below the pipeline may throw; the pipeline alone turns it into an answer in the contract's Error shape. */
 export class DashboardError extends Error {
   constructor(
     readonly status: number,
@@ -29,10 +26,7 @@ export function newRequestId(): string {
   return `dash_${randomUUID()}`;
 }
 
-/**
- * The Error body: `requestId` is the id a person should quote (the upstream's when the
- * failure came from it), `dashboardRequestId` always the dashboard's own.
- */
+/** The Error body: `requestId` is the one to quote (the upstream's when it failed), `dashboardRequestId` always ours. */
 export function errorResponse(error: DashboardError, requestId: string): Response {
   const shownId = error.extra.upstreamRequestId ?? requestId;
   const body: DashboardErrorBody & { code: ErrorCode } = {

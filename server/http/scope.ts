@@ -6,23 +6,16 @@ import type { KeyReach, ReachStore } from "@/server/auth/key-reach";
 
 /**
  * What a route works on, declared in its spec:
- * - `none`: no store's data at all (health, sign-in, the signed-in person's own sessions); the
- *   spec says why in its `reason`;
+ * - `none`: no store's data (health, sign-in, one's own sessions); `reason` says why;
  * - `store`: one store of the reach, named in the path;
- * - `reach`: every store the session's keys reach (the organization-wide pages: Activity, the
- *   inbox, Runs, the Outbox), narrowed to one organization when the request names it.
- * There is no scope "an organization": a key reaches stores, and an organization id alone
- * never selects a store's data.
+ * - `reach`: every store the keys reach (Activity, inbox, Runs, Outbox), narrowed to one organization when named.
+ * An organization id alone never selects a store's data.
  */
 export type Scope = "none" | "store" | "reach";
 
 /** The scope a handler works in, verified against what the session's keys reach. */
 export interface VerifiedScope {
-  /**
-   * The organization the upstream is asked in: the store's (`store`), the named one, or the
-   * session's. Never a filter of the dashboard's own data. Null only on `none` and `reach`
-   * routes of a session without an organization.
-   */
+  /** The organization the upstream is asked in: the store's, the named one, or the session's; never a filter of our own data. */
   organizationId: string | null;
   organizationName?: string;
   /** Set on `store` routes. */
@@ -65,11 +58,7 @@ function organizationName(reach: KeyReach, id: string): string | undefined {
   return reach.stores.find((store) => store.organizationId === id)?.organizationName;
 }
 
-/**
- * Verifies a route's scope against the reach, as the contract's part 5 answers: an organization
- * outside it is a 403, a store outside it (another organization's, another of the same
- * organization, or none at all) a 404. Nothing is read or written before this passes.
- */
+/** Verifies a route's scope against the reach (contract part 5): an organization outside it is a 403, a store outside it a 404. */
 export function verifyScope(
   scope: Scope,
   reach: KeyReach,
@@ -92,10 +81,7 @@ export function verifyScope(
   return { organizationId: id, organizationName: name, stores, named: isNamed };
 }
 
-/**
- * The store URLs a reach-wide listing reads: all of the scope's, or the one a `?store=` filter
- * names, which must be one of them (404 otherwise, as for a store that does not exist).
- */
+/** The stores a reach-wide listing reads: all, or the one a `?store=` filter names (404 if outside the scope). */
 export function storesToRead(scope: VerifiedScope, filter?: string): string[] {
   if (filter === undefined) return scope.stores.map((store) => store.url);
   if (!scope.stores.some((store) => store.url === filter)) throw outsideStore(filter);

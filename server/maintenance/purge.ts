@@ -12,12 +12,8 @@ import { purgeSendNowPresses } from "@/server/digests/send-now";
 import { purgeGrantKeys } from "@/server/grants/store";
 
 /**
- * Deletes what has outlived its purpose: idempotency records past 24 h, audit entries past
- * their retention, sign-in failures out of their window, views deleted past the undo window,
- * sessions ended or expired a day ago (and their key rings), clone attempts as old as their
- * idempotency records, "Send now" presses out of their longest window (a day), the sealed keys
- * of grants ended or past their expiry. A recurring job runs it (server/jobs/catalog.ts), whether
- * or not anyone signs in; it is idempotent, so any instance may.
+ * Deletes what outlived its purpose: idempotency records, audit entries, sign-in failures, deleted views, ended sessions, clone attempts,
+ * "Send now" presses, ended grants' keys. Idempotent; a recurring job runs it.
  */
 export async function purgeExpired(db: Db, now: Date, auditRetentionDays = settings().auditRetentionDays): Promise<string> {
   return acrossStores(db, "purge of expired rows", async (tx) => {

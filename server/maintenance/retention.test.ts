@@ -3,19 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/server/db/database";
 import { withReach } from "@/server/db/reach";
 import { openForSuite, storageBackends, unique } from "@/test/databases";
+import { DEFAULT_RETENTION } from "@/test/retention";
 import { purgedLine, purgeRetained } from "./retention";
 
 const DAY_MS = 86_400_000;
-const LIFETIMES = {
-  mailBodyDays: 30,
-  deliveriesDays: 90,
-  notificationsDays: 400,
-  webhookAttemptsDays: 30,
-  grantNoticesDays: 90,
-  deletedRulesDays: 30,
-  dataChangesDays: 400,
-  rollupStoreDays: 30,
-};
 
 describe.each(storageBackends())("the retention purge on %s", (backend) => {
   let db: Db;
@@ -89,7 +80,7 @@ describe.each(storageBackends())("the retention purge on %s", (backend) => {
 
   it("erases mail bodies first and rows later, and each kind of row past its lifetime only", async () => {
     const made = await withReach(db, [store], plant);
-    const purged = await purgeRetained(db, now, LIFETIMES);
+    const purged = await purgeRetained(db, now, DEFAULT_RETENTION);
     expect(purged).toMatchObject({
       mailBodies: 1,
       deliveries: 1,
@@ -120,7 +111,7 @@ describe.each(storageBackends())("the retention purge on %s", (backend) => {
     });
 
     // Run again the same day: nothing more to remove.
-    expect(Object.values(await purgeRetained(db, now, LIFETIMES)).every((value) => value === 0)).toBe(true);
+    expect(Object.values(await purgeRetained(db, now, DEFAULT_RETENTION)).every((value) => value === 0)).toBe(true);
   });
 
   /** A store with a day of rollups, a month's product row and a claim. */
@@ -197,19 +188,19 @@ describe.each(storageBackends())("the retention purge on %s", (backend) => {
     );
 
     // Today: the stores without a key are noted, nothing goes yet; the restatement older than Activity's lifetime does.
-    expect(await purgeRetained(db, now, LIFETIMES)).toMatchObject({ rollupStores: 0, dataChanges: 1 });
+    expect(await purgeRetained(db, now, DEFAULT_RETENTION)).toMatchObject({ rollupStores: 0, dataChanges: 1 });
     for (const store of [unreached, signedIn, granted, back]) expect(await rollupRows(store)).toEqual([1, 1, 1]);
     // A key reaches one of them again before the period ends: its note is cleared.
     await sessionReaching(back);
-    expect(await purgeRetained(db, new Date(now.getTime() + 10 * DAY_MS), LIFETIMES)).toMatchObject({ rollupStores: 0 });
+    expect(await purgeRetained(db, new Date(now.getTime() + 10 * DAY_MS), DEFAULT_RETENTION)).toMatchObject({ rollupStores: 0 });
 
     const later = new Date(now.getTime() + 31 * DAY_MS);
-    expect(await purgeRetained(db, later, LIFETIMES)).toMatchObject({ rollupStores: 1 });
+    expect(await purgeRetained(db, later, DEFAULT_RETENTION)).toMatchObject({ rollupStores: 1 });
     expect(await rollupRows(unreached)).toEqual([0, 0, 0]);
     for (const store of [signedIn, granted, back]) expect(await rollupRows(store)).toEqual([1, 1, 1]);
     // Data changes keep their own lifetime, like Activity's entries.
     const kept = await withReach(db, [unreached], (tx) => tx.query("select 1 from rollup_restatements where store_url = $1", [unreached]));
     expect(kept).toHaveLength(1);
-    expect(await purgeRetained(db, later, LIFETIMES)).toMatchObject({ rollupStores: 0 });
+    expect(await purgeRetained(db, later, DEFAULT_RETENTION)).toMatchObject({ rollupStores: 0 });
   });
 });

@@ -8,10 +8,7 @@ import { evictOverBudget } from "@/server/rollups/bounds";
 import { DAY_MS, daysAfter } from "@/shared/days";
 
 /**
- * The daily retention purge: what the background work wrote is kept for its lifetime (settings
- * RETENTION_*), then erased. One instance runs each day's slot (the queue's schedule); it runs
- * across stores, a deliberate maintenance path. A message loses its body first, its row later.
- * The day rollups of a store no key reaches go once it has been so for their retention period.
+ * The daily retention purge (RETENTION_*), across stores: a message's body first, its row later; rollups of stores no key reaches, in time.
  */
 const PURGE = "retention.purge";
 

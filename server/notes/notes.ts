@@ -3,10 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { NewNote, Note } from "@/shared/schemas/note";
 import type { Db } from "@/server/db/database";
 
-/**
- * Notes on a store's charts, shared in an organization. Every statement names the
- * organization and the store; only a note's author changes or deletes it.
- */
+/** Notes on a store's charts, shared in an organization; only a note's author changes or deletes it. */
 type NoteRow = { id: string; startDate: string; endDate: string; text: string; authorEmail: string; createdAt: Date; updatedAt: Date };
 
 const COLUMNS = `id, to_char(start_date, 'YYYY-MM-DD') as "startDate", to_char(end_date, 'YYYY-MM-DD') as "endDate", text,

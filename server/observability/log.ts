@@ -2,12 +2,7 @@ import "server-only";
 import pino, { type Logger } from "pino";
 import { processSingleton } from "@/server/runtime/singleton";
 
-/**
- * The dashboard's one event stream: JSON lines on stdout, written by pino (time, level, msg and
- * named fields). Callers pass named fields only, never a request, a header or a key; paths that
- * could hold a credential are censored anyway.
- */
-// Where lines go: stdout, or a test's capture. Process-wide, as the logger is, whatever copy of this module swaps it.
+/** The one event stream: pino JSON lines on stdout, named fields only (never a request, header or key); credential paths are censored. */
 const sink = processSingleton("logSink", () => {
   const stdout = pino.destination({ dest: 1, sync: true });
   return { write: (line: string): void => void stdout.write(line) };
@@ -57,10 +52,7 @@ interface RequestLogLine {
   code?: string;
 }
 
-/**
- * One line per request. Only these named fields are written, so nothing taken from a request
- * (headers, cookies, the key) can reach the log by accident.
- */
+/** One line per request, of named fields only, so nothing from a request can reach the log by accident. */
 export function logRequest(line: RequestLogLine): void {
   const entry = {
     method: line.method,

@@ -2,12 +2,7 @@ import "server-only";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { processSingleton } from "@/server/runtime/singleton";
 
-/**
- * The Prometheus metrics (served by the server on METRICS_PORT, never on the public port):
- * requests by route template and status with latency, upstream calls by endpoint and outcome
- * with latency, guarded-action outcomes, the database pool, sessions, draining, build info.
- * Process-wide, as the server and the app's bundles each load this module.
- */
+/** Prometheus metrics (METRICS_PORT only): requests, upstream calls, guarded actions, pool, sessions, draining, build info; per process. */
 function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

@@ -6,11 +6,7 @@ import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 
-/**
- * OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set: a span per dashboard request
- * (started by the server) with a child span per upstream call, exported over OTLP/HTTP (JSON),
- * and `traceparent` sent upstream. Without an endpoint the API's no-op tracer costs nothing.
- */
+/** OpenTelemetry traces when OTEL_EXPORTER_OTLP_ENDPOINT is set: a span per request, a child per upstream call, sending `traceparent`. */
 const tracer = () => trace.getTracer("store-analytics-dashboard");
 
 /** Registers the provider for the process; returns its shutdown (flushes what is buffered). */
@@ -40,10 +36,7 @@ export function inRequestSpan<T>(
   return tracer().startActiveSpan(name, { kind: SpanKind.SERVER, attributes }, parent, run);
 }
 
-/**
- * Runs one upstream call in a child span of the request's; `headers` get its `traceparent`.
- * The span ends when the call settles (its answer began, or it failed).
- */
+/** Runs one upstream call in a child span; `headers` get its `traceparent`. The span ends when the call settles. */
 export async function inUpstreamSpan<T>(
   name: string,
   headers: Record<string, string>,

@@ -46,11 +46,7 @@ interface PortfolioContent {
   compare: "previous" | "year";
 }
 
-/**
- * Reads the chosen stores through the grants of the digest's owner, each store's range resolved
- * in its own zone at `now`; a store without a grant in force is left out and named. Like a
- * store's digest, it always compares: with the page's comparison, else the period just before.
- */
+/** Reads the chosen stores through the owner's grants, each range in its store's zone; a store without a grant is named and left out. */
 export async function composePortfolioDigest(db: Db, schedule: DigestSchedule, now: Date, signal?: AbortSignal): Promise<PortfolioContent> {
   const portfolio = schedule.portfolio!;
   const grants = await grantsInForce(db, portfolio.stores, schedule.grantOwnerEmail, now);

@@ -15,11 +15,7 @@ function change(row: PortfolioStore, figure: keyof PortfolioFigures): Cell {
   return ratio === null ? null : Number((ratio * 100).toFixed(1));
 }
 
-/**
- * The All stores table as CSV, one row per store in the table's order. Money columns are
- * headed with their currency, one pair per currency present: a store's amounts are in its own
- * currency's columns, never converted into another's.
- */
+/** The All stores table as CSV: money in per-currency column pairs, each store's amounts in its own currency, never converted. */
 function portfolioCsv(rows: readonly PortfolioRow[]): string {
   const currencies = Object.keys(totalsByCurrency(rows));
   const header = [

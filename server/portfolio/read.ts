@@ -95,11 +95,7 @@ export const openAlertsOf = async (stores: PortfolioRead["stores"]) =>
     stores.map((store) => store.url),
   );
 
-/**
- * Every store's row, at most PORTFOLIO_CONCURRENCY stores at a time, each handed to `each` as
- * soon as its store has answered (a slow store holds up no other row). Call it within the
- * reach of the stores: the open alerts and the day rollups are read under it.
- */
+/** Every store's row, PORTFOLIO_CONCURRENCY at a time, each passed to `each` as it answers; call within the stores' reach. */
 export async function readPortfolio(read: PortfolioRead, each: (row: PortfolioRow) => void = () => undefined): Promise<PortfolioRow[]> {
   const alerts = read.openAlerts ?? (await openAlertsOf(read.stores));
   const rows: PortfolioRow[] = [];

@@ -21,10 +21,7 @@ function label(entry: AuditEntry): string {
     : `Removal of ${target.connectionName ?? target.connectionId ?? "a tracking connection"}`;
 }
 
-/**
- * GET /api/stores/{storeUrl}/annotations?startDate&endDate: the store's notes that overlap the
- * dates, and its guarded actions around them (the page places each on its store-local date).
- */
+/** GET …/annotations?startDate&endDate: the store's notes overlapping the dates, and its guarded actions around them. */
 export const listAnnotations = route(
   { methods: ["GET"], path: "/api/stores/[storeUrl]/annotations", scope: "store", query: annotationsQuerySchema },
   async ({ scope, session, query, requestId }) => {

@@ -16,10 +16,7 @@ const querySchema = z
     dateRangeRefinement(query, context);
   });
 
-/**
- * GET /api/stores/{storeUrl}/data-changes[?startDate&endDate]: the store's restated days, found
- * when the day rollups read a closed day again and its figures had moved; newest day first.
- */
+/** GET …/data-changes[?startDate&endDate]: the store's restated days (moved when a closed day was re-read), newest first. */
 export const dataChanges = route(
   { methods: ["GET"], path: "/api/stores/[storeUrl]/data-changes", scope: "store", query: querySchema },
   async ({ scope, query, requestId }) => {

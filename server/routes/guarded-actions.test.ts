@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as activityRoute } from "@/app/api/activity/route";
 import { describeDemo } from "@/demo-upstream/describe";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { signIn } from "./sign-in";
 import { proxyToUpstream } from "./proxy";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
+import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { captureLogLines } from "@/server/observability/log";
 import { activityResponseSchema, type AuditEntry } from "@/shared/schemas/activity";
 
@@ -16,7 +16,7 @@ const [account] = describeDemo().adAccounts.filter((candidate) => candidate.stor
 const sourceGroup = account!.campaignGroups[1]!;
 const clonePath = `/api/v1/platform/${US_STORE}/actions/clone-linkedin-campaign`;
 
-let upstream: DemoUpstream;
+const upstream = demoUpstreamPerFile({ control: true });
 const cookies: Record<string, string> = {};
 
 async function cookieFor(apiKey: string) {
@@ -66,17 +66,10 @@ async function activity(cookie: string | undefined): Promise<AuditEntry[]> {
 }
 
 beforeAll(async () => {
-  upstream = await startDemoUpstream({ port: 0, control: true });
   useUpstream(upstream.baseUrl);
   for (const [name, key] of Object.entries({ admin: ADMIN_KEY, marketer: MARKETER_KEY, manager: MANAGER_KEY, kumo: KUMO_KEY }))
     cookies[name] = await cookieFor(key);
 });
-afterAll(() => upstream.close());
-beforeEach(() => {
-  useUpstream(upstream.baseUrl);
-  upstream.reset();
-});
-afterEach(() => vi.unstubAllEnvs());
 
 describe("the guard of clone and remove", () => {
   it("refuses cross-origin actions before anything else, and the key stays unused", async () => {

@@ -15,10 +15,7 @@ const AUDIT_ID_HEADER = "x-audit-id";
 /** Lookups for the audit log run briefly: a slow one costs the action nothing but a name. */
 const LOOKUP_TIMEOUT_MS = 3_000;
 
-/**
- * The names the audit log keeps beside the IDs, as they are now: the connection's name and
- * channel, or the source campaign group's name. A lookup that fails leaves the IDs alone.
- */
+/** The names the audit log keeps beside the IDs, as they are now; a failed lookup leaves the IDs alone. */
 async function targetOf(action: AuditAction, upstream: UpstreamClient, call: UpstreamRequest): Promise<AuditTarget> {
   const lookup = upstream.with({ signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
   const storeUrl = call.params?.storeUrl ?? "";
@@ -49,9 +46,7 @@ async function targetOf(action: AuditAction, upstream: UpstreamClient, call: Ups
 }
 
 /**
- * One guarded action through the action engine (server/actions/engine.ts): at most one upstream
- * call per Idempotency-Key, its outcome and audit entry settled together. The answer is the
- * upstream's (or its replay, marked `idempotent-replayed: true`), with the audit entry's id.
+ * One guarded action through the engine (one upstream call per Idempotency-Key): the upstream's answer or its replay, with the audit id.
  */
 export async function runGuardedAction(
   request: Request,

@@ -14,11 +14,8 @@ import { grantsPerMasterKey, masterKeyCensus } from "@/server/grants/census";
 import { masterKeyIds } from "@/server/grants/envelope";
 
 /**
- * Probes an orchestrator can use. Liveness says the process can serve (no database call: a
- * database blip must not restart every instance); readiness says it should be sent requests:
- * its database answers within a short timeout, its schema is the one this build expects, and
- * it is not draining for a stop. Both name the build and the instance (host and process), and a fingerprint of the session secret
- * (never the secret) so that instances started with different secrets can be told apart.
+ * Liveness: the process can serve (no database call, so a blip restarts nothing). Readiness: database answers in time, schema expected, not
+ * draining. Both name the build, instance and a fingerprint of the session secret (never the secret).
  */
 const READY_TIMEOUT_MS = 1_500;
 
@@ -35,10 +32,7 @@ function identity() {
   };
 }
 
-/**
- * The newest migration the database has applied, within the timeout; "unavailable" otherwise.
- * Ahead of this build, also whether a migration it does not know breaks it (DatabaseAhead's words).
- */
+/** The newest migration applied, within the timeout, or "unavailable"; when ahead, whether an unknown migration breaks this build. */
 async function appliedMigration(): Promise<{ applied: string; breaks: string | null } | "unavailable"> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DatabaseUnavailable()), READY_TIMEOUT_MS)));
@@ -58,10 +52,7 @@ async function appliedMigration(): Promise<{ applied: string; breaks: string | n
   }
 }
 
-/**
- * Grants in force per master key id, and the ids DELEGATION_KEY lacks: a key removed too early
- * shows here before a digest fails. It says, it does not decide: the instance still serves.
- */
+/** Grants per master key id and the ids DELEGATION_KEY lacks, so a key removed early shows before a digest fails (readiness ignores it). */
 async function grantCensus() {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DatabaseUnavailable()), READY_TIMEOUT_MS)));

@@ -1,5 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { describe, expect, it, vi } from "vitest";
 import {
   ADMIN_KEY,
   callRoute,
@@ -10,6 +9,7 @@ import {
   US_STORE,
   useUpstream,
 } from "@/test/harness";
+import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { unsealSession } from "@/server/auth/cookie";
 import { database } from "@/server/db/database";
 import { keyFingerprint } from "@/server/auth/key-identity";
@@ -27,7 +27,7 @@ const EU_STORE = "northwind-eu.myshopify.com";
 const EXPIRED_KEY = "sk_demo_expired_nw_us_6e3b8d52a1f0";
 const LEGACY_KEY = "sk_demo_legacy_unscoped_8f2d5b1a9c37";
 
-let upstream: DemoUpstream;
+const upstream = demoUpstreamPerFile({ control: true });
 
 const post = (path: string, cookie: string, body: unknown) =>
   dashboardRequest(path, { method: "POST", cookie, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
@@ -55,16 +55,6 @@ async function revokeInUpstream(key: string) {
   const response = await fetch(`${upstream.origin}/__control/revoke`, { method: "POST", body: JSON.stringify({ key }) });
   expect(response.status).toBe(200);
 }
-
-beforeAll(async () => {
-  upstream = await startDemoUpstream({ port: 0, control: true });
-});
-afterAll(() => upstream.close());
-beforeEach(() => {
-  useUpstream(upstream.baseUrl);
-  upstream.reset();
-});
-afterEach(() => vi.unstubAllEnvs());
 
 describe("the key ring", () => {
   it("adds another store's key: sealed in the cookie, both stores listed, never the key in the answer", async () => {

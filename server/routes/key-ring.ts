@@ -40,10 +40,7 @@ function answer(form: boolean, next: string, search: Record<string, string>, jso
   return new Response(null, { status: 303, headers: { location } });
 }
 
-/**
- * The added key's refusal, in the sign-in's words. Its 401 is the new key's, not the session's:
- * it is answered 422, so that nothing takes it for the end of the session.
- */
+/** The added key's refusal in the sign-in's words; its 401 is the new key's, so it is answered 422 and never ends the session. */
 function refusal(form: boolean, next: string, error: DashboardError, requestId: string): Response {
   const id = error.extra.upstreamRequestId ?? requestId;
   const answered = error.status === 401 ? new DashboardError(422, error.code, error.message, error.extra) : error;
@@ -55,10 +52,7 @@ async function withCookies(response: Response, data: ActiveSession["data"], requ
   return response;
 }
 
-/**
- * The ring's change, made from this cookie only: the ring's version moves on, so the new cookie
- * (sealed with it) counts and every copy of the old one stops. Another tab changed it first: 409.
- */
+/** The ring's change from this cookie only; the version moves on so only the new cookie counts. Another tab changed it first: 409. */
 async function changed(session: ActiveSession, keys: readonly RingKeyData[], change: (tx: Db) => Promise<void>) {
   const ringVersion = await changeRing(await database(), session.id, session.data.ringVersion ?? 0, change);
   if (ringVersion === null) throw new DashboardError(409, "ring_changed");
@@ -81,10 +75,8 @@ async function readKey(input: z.infer<typeof addKeySchema>, requestId: string) {
 }
 
 /**
- * POST /api/session/keys: adds another store's key to the signed-in session (the key ring).
- * Like sign-in, it takes a plain form post (303 back to the store list) or JSON, and the key
- * never lands in a URL. The key is checked with the upstream first; a refused key changes
- * nothing, and a key whose store is already in the ring replaces nothing.
+ * POST /api/session/keys: adds another store's key to the ring, by form post (303) or JSON, never in a URL. Checked upstream first; a
+ * refused key or one whose store is already in the ring changes nothing.
  */
 export const addRingKey = route(
   {
@@ -142,10 +134,7 @@ export const addRingKey = route(
   },
 );
 
-/**
- * POST /api/session/keys/remove: the store's key leaves the ring at once (every copy of the
- * cookie loses it, the row says so). Removing the last key signs out.
- */
+/** POST /api/session/keys/remove: the store's key leaves the ring at once; removing the last key signs out. */
 export const removeRingKey = route(
   {
     methods: ["POST"],

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { describe, expect, it } from "vitest";
 import { ADMIN_KEY, callRoute, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
+import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { addDays, todayIn } from "@/shared/metrics/date-range";
 import { portfolioLineSchema, type PortfolioLine, type PortfolioStore } from "@/shared/schemas/portfolio";
 import { checkAlertRules, createAlertRule } from "./alerts";
@@ -19,7 +19,7 @@ const KEYS = {
 const EU_STORE = "northwind-eu.myshopify.com";
 const STORES = Object.keys(KEYS);
 
-let upstream: DemoUpstream;
+const upstream = demoUpstreamPerFile({ control: true });
 
 const cookieOf = (response: Response) =>
   response.headers
@@ -74,16 +74,6 @@ async function rawSums(store: string, startDate: string, endDate: string) {
     units: rows.reduce((sum, row) => sum + row.units, 0),
   };
 }
-
-beforeAll(async () => {
-  upstream = await startDemoUpstream({ port: 0, control: true });
-});
-afterAll(() => upstream.close());
-beforeEach(() => {
-  useUpstream(upstream.baseUrl);
-  upstream.reset();
-});
-afterEach(() => vi.unstubAllEnvs());
 
 describe("GET /api/portfolio", () => {
   it("gives each store of the ring its own last 7 days in its own zone and currency, equal to its raw rows, read with its own key", async () => {

@@ -28,10 +28,7 @@ function readOf(context: {
 const encoder = new TextEncoder();
 const line = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`);
 
-/**
- * GET /api/portfolio: NDJSON, one line per store of the reach as soon as it has answered (a
- * store that failed says why in its line), then the totals per currency.
- */
+/** GET /api/portfolio: NDJSON, a line per store as it answers (a failure says why), then totals per currency. */
 export const portfolio = route(
   { methods: ["GET"], path: "/api/portfolio", scope: "reach", query: portfolioQuerySchema },
   async (context) => {

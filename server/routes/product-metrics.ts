@@ -32,11 +32,7 @@ function errorEvent(error: unknown, requestId: string) {
   };
 }
 
-/**
- * GET /api/stores/{storeUrl}/product-metrics: the aggregated view as NDJSON, with progress
- * lines while the rows stream in. Until the upstream has answered 200, failures are plain
- * Error-shaped answers with their status; after that they arrive as an error line.
- */
+/** GET …/product-metrics: NDJSON with progress lines; before the upstream's 200, failures are Error answers, after it an error line. */
 const BASE = "/api/stores/[storeUrl]/product-metrics";
 
 export const productMetrics = route({ methods: ["GET"], path: BASE, scope: "store", query: productMetricsQuerySchema }, async (context) => {

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signIn } from "./sign-in";
 import { ADMIN_KEY, cookieFrom, dashboardRequest, MARKETER_KEY, startRecordingUpstream, US_STORE, useUpstream } from "@/test/harness";
+import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { captureLogLines } from "@/server/observability/log";
 import { proxyToUpstream } from "./proxy";
 
-let upstream: DemoUpstream;
+const upstream = demoUpstreamPerFile();
 let adminCookie: string;
 
 async function cookieFor(apiKey: string) {
@@ -15,17 +15,10 @@ async function cookieFor(apiKey: string) {
 
 const totalRequests = () => Object.values(upstream.requestCounts()).reduce((sum, count) => sum + count, 0);
 
-beforeAll(async () => {
-  upstream = await startDemoUpstream({ port: 0 });
-});
-afterAll(() => upstream.close());
 // A fresh session for each test: an upstream 401 in one ends every session of its key.
 beforeEach(async () => {
-  useUpstream(upstream.baseUrl);
-  upstream.reset();
   adminCookie = await cookieFor(ADMIN_KEY);
 });
-afterEach(() => vi.unstubAllEnvs());
 
 describe("the /api/v1 proxy", () => {
   it("forwards an allowed GET and streams back status, body, content-type and request id only", async () => {

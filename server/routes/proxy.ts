@@ -10,11 +10,7 @@ import type { Scope } from "@/server/http/scope";
 
 const PROXY_PREFIX = "/api/v1";
 
-/**
- * The contract's endpoint a browser path names, or the 404/405 that says it names none. The
- * raw path is canonicalized here (not taken decoded from the framework), so that no encoding
- * trick can name another upstream path than the one checked.
- */
+/** The contract endpoint a path names, or a 404/405. The raw path is canonicalized here, so no encoding can name another upstream path. */
 function matchProxyPath(url: URL, request: Request) {
   const path = url.pathname.startsWith(`${PROXY_PREFIX}/`) ? url.pathname.slice(PROXY_PREFIX.length) : "";
   const canonical = canonicalizePath(path);
@@ -32,10 +28,7 @@ function matchProxyPath(url: URL, request: Request) {
   return match;
 }
 
-/**
- * What an endpoint works on: a store of its path, the stores of the reach in one organization
- * (the list of stores, asked in an organization of the reach), or the key's own identity.
- */
+/** What an endpoint works on: a store of its path, the reach's stores in one organization (the store list), or the key's own identity. */
 export function scopeOf(endpoint: Endpoint): Scope {
   if (endpoint.segments.some((segment) => typeof segment !== "string" && segment.param === "storeUrl")) return "store";
   return endpoint.id === "stores" ? "reach" : "none";
@@ -63,10 +56,8 @@ async function forward(
 }
 
 /**
- * /api/v1/...: forwards one browser request to the upstream /v1 when, and only when, it is
- * one of the contract's calls: canonical path, allowed method, valid query and body, a
- * session, and (for mutations) a same-origin request. Guarded actions (clone, remove) also
- * go through the idempotency and audit guard.
+ * /api/v1/...: forwards a browser request to the upstream only when it is one of the contract's calls (path, method, query, body, session,
+ * same origin for mutations); guarded actions also pass the idempotency and audit guard.
  */
 export const proxyToUpstream = route(
   {

@@ -17,11 +17,7 @@ function mergeContexts(contexts: readonly Context[]): Context {
   return { ...contexts[0]!, organizations };
 }
 
-/**
- * GET /context for a ring: asked once per key, with that key (a key's context lists its own
- * store), and answered as one context listing every store of the ring. A key the upstream
- * refuses (401) leaves the ring and the others answer; when none is left the refusal is thrown.
- */
+/** GET /context for a ring, asked per key and answered as one context of all stores; a key refused with 401 leaves, the last one throws. */
 export async function ringContext(
   session: ActiveSession,
   requestId: string,

@@ -55,10 +55,7 @@ function awaitingItem(delivery: AwaitingDelivery, viewer: string): AwaitingItem 
   };
 }
 
-/**
- * GET /api/runs: the recent background runs and deliveries of the reach's stores (or one: ?store=),
- * with their outcomes, and the `unknown` deliveries awaiting their owner's decision.
- */
+/** GET /api/runs: recent background runs and deliveries of the reach (or ?store=), and `unknown` deliveries awaiting a decision. */
 export const listRunsAndDeliveries = route(
   { methods: ["GET"], path: "/api/runs", scope: "reach", query: storeFilterSchema },
   async ({ scope, query, session, requestId }) => {

@@ -98,11 +98,7 @@ async function openSession(request: Request, input: ReturnType<typeof signInInpu
   return { session, context, label: keyLabel(keyFingerprint), cookies: await sessionSetCookies(session, request) };
 }
 
-/**
- * POST /api/session: sign in. Takes JSON from the page's script, or a plain form post sent
- * before any script runs; the form gets a 303 to the next page (or back to sign-in with the
- * reason), so the key never lands in a URL.
- */
+/** POST /api/session: sign in, by JSON or a plain form post (303 onward, or back with the reason), so the key never lands in a URL. */
 export const signIn = route(
   {
     methods: ["POST"],

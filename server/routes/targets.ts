@@ -39,10 +39,7 @@ export const listTargets = route(
   },
 );
 
-/**
- * PUT /api/stores/{storeUrl}/targets: sets a month's target (the store's, or one channel's), in
- * the store's currency, by any signed-in user of the organization; who and when are kept.
- */
+/** PUT …/targets: sets a month's target (store or channel) in the store's currency, by anyone of the organization; who and when kept. */
 export const putTarget = route(
   { methods: ["PUT"], path: PATH, scope: "store", body: { schema: newRevenueTargetSchema, maxBytes: ACTION_BODY_LIMIT } },
   async ({ scope, session, body, requestId }) => {

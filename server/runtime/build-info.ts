@@ -3,11 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { processSingleton } from "./singleton";
 
-/**
- * Which build is running: the package version, the build id (a hash of the sources it was built
- * from) and the newest database migration it carries. Written by `npm run build` into the
- * release (`release.json`); a development server reports "development".
- */
+/** The running build: version, build id (hash of its sources) and newest migration, from release.json; a dev server says "development". */
 interface BuildInfo {
   version: string;
   buildId: string;

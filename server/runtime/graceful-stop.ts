@@ -29,11 +29,8 @@ async function runShutdownHooks(state: DashboardServerState): Promise<void> {
 }
 
 /**
- * SIGTERM or SIGINT: readiness turns to draining, no new connections are taken, requests in
- * flight finish within `graceMs` (then their connections are cut), the shutdown hooks run, and
- * the process exits 0. A second signal, a second or more after the first, stops it at once (1).
- * `whileDraining` starts with the signal and shares the same grace: the background worker stops
- * claiming at once and lets its runs in flight finish alongside the requests.
+ * SIGTERM/SIGINT: readiness drains, no new connections, requests finish within `graceMs` (then are cut), hooks run, exit 0; a second signal
+ * over a second later exits 1. `whileDraining` shares the grace (the worker stops claiming and finishes its runs).
  */
 export function stopGracefullyOnSignals(
   servers: Server[],

@@ -10,10 +10,8 @@ import type { DashboardServerState } from "./lifecycle";
 import { runInRequestContext, type RequestContext } from "./request-context";
 
 /**
- * The dashboard's HTTP server, in front of Next.js: it refuses malformed raw paths, vouches for
- * the client's address, protocol and host (TRUST_PROXY_HOPS), cuts off clients too slow to send
- * their request, gives every request an id, and writes each request's one log line, metrics and
- * trace span once its answer is sent, whatever handled it (a route, a page, a static file, a 404).
+ * The HTTP server in front of Next.js: refuses malformed raw paths, vouches for address, protocol and host (TRUST_PROXY_HOPS), cuts slow
+ * clients, gives each request an id, and writes its log line, metrics and span once answered, whatever handled it.
  */
 interface ServerOptions {
   trustProxyHops: number;
@@ -32,10 +30,7 @@ function requestIdOf(request: IncomingMessage, hops: number): { requestId: strin
   return { requestId: `dash_${randomUUID()}`, adopted: false };
 }
 
-/**
- * A path as a log line, a metric or a span may hold it: an unsubscribe link's token is its
- * holder's alone, whatever the method (a method no route answers is logged by its path).
- */
+/** A path as logs, metrics and spans may hold it: an unsubscribe link's token is its holder's alone. */
 function loggedPath(path: string): string {
   let decoded = path;
   try {

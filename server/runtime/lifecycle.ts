@@ -1,9 +1,6 @@
 import "server-only";
 
-/**
- * What the dashboard's server (server/main.ts) publishes about itself, on a process-wide
- * symbol so that every bundle of the app sees the same object. Absent in unit tests.
- */
+/** What the server (server/main.ts) publishes about itself, on a process-wide symbol every bundle sees; absent in unit tests. */
 export interface DashboardServerState {
   /** The server sets x-dashboard-client-address to the client address it vouches for. */
   vouchesClientAddress: boolean;
@@ -31,10 +28,7 @@ export function isDraining(): boolean {
   return dashboardServer()?.draining ?? false;
 }
 
-/**
- * Registers work to do before the process exits (closing a database, flushing traces); a no-op in
- * unit tests. `first`: before the hooks already registered (work that still needs the database).
- */
+/** Registers work before exit (closing a database, flushing traces); `first` runs before those already registered. No-op in unit tests. */
 export function onShutdown(hook: () => Promise<void>, options: { first?: boolean } = {}): void {
   const hooks = dashboardServer()?.shutdownHooks;
   if (options.first) hooks?.unshift(hook);

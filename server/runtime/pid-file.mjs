@@ -1,7 +1,6 @@
-// Process liveness and PID-file locks, in one place for the server (the embedded database's
-// DATA_DIR lock) and the scripts (the build lock, releases' staging folders). Plain JavaScript:
-// the build scripts run it without a compiler. proper-lockfile would need a dependency and locks
-// by a folder's age, not by a holder's pid.
+// Process liveness and PID-file locks, in one place for the server (the embedded database's DATA_DIR lock) and the scripts (the build lock,
+// releases' staging folders). Plain JavaScript: the build scripts run it without a compiler. proper-lockfile would need a dependency and
+// locks by a folder's age, not by a holder's pid.
 import { linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 /** Whether a process runs: a zombie (exited, not yet reaped) does not. */
@@ -18,10 +17,7 @@ export function isRunning(pid) {
   }
 }
 
-/**
- * Creates `path` holding `content`, atomically: a hard link of a file already written, so the
- * lock is never seen empty. False when `path` exists.
- */
+/** Creates `path` holding `content` atomically (a hard link of a written file, so never seen empty). False when `path` exists. */
 export function createExclusive(path, content = String(process.pid)) {
   const draft = `${path}.${process.pid}.draft`;
   writeFileSync(draft, content);

@@ -3,11 +3,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { processSingleton } from "./singleton";
 
 /**
- * What the server knows about the request being handled, from the moment it arrives: its id
- * (for the answer, the log line and the upstream), and what the route learns on the way (its
- * template, the upstream's request id, an error code). The server writes the request's one log
- * line and metrics from it when the answer is sent, whatever handled the request (a route, a
- * page, a static file, a 404).
+ * The request being handled: its id (answer, log, upstream) and what the route learns (template, upstream request id, error code), from
+ * which the server writes the log line and metrics.
  */
 export interface RequestContext {
   requestId: string;

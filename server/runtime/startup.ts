@@ -5,11 +5,7 @@ import { closeDatabase, database } from "@/server/db/database";
 import { describeOpenFailure } from "@/server/db/open-failure";
 import { onShutdown } from "./lifecycle";
 
-/**
- * What runs before the server listens. Any problem stops the process with exit code 1 and one
- * line per problem on stderr, naming the setting and the cause (never a password): plain text,
- * for the person starting it, not a JSON event.
- */
+/** Before the server listens; any problem exits 1 with one plain line each on stderr, naming the setting (never a password). */
 
 export function refuseToStart(lines: string[]): never {
   for (const line of lines) process.stderr.write(`${line}\n`);

@@ -4,10 +4,8 @@ import { savedViewNameKey } from "@/shared/schemas/saved-view";
 import type { Db } from "@/server/db/database";
 
 /**
- * Named product-metrics views shared by an organization, per store. Names are unique per
- * store among views not deleted, compared by `savedViewNameKey` (case folded). Every statement
- * names the organization and the store, so a view is only ever reached through its own store.
- * A deletion can be undone for a few seconds.
+ * Named product-metrics views of an organization, per store; names unique (case folded, `savedViewNameKey`) among views not deleted. Every
+ * statement names organization and store; a deletion can be undone for a few seconds.
  */
 export interface SavedView {
   id: string;

@@ -92,11 +92,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 /** Error answers and action answers are small: past this, the text is cut (it is only read for its words). */
 const CLEANED_BODY_LIMIT = 256 * 1024;
 
-/**
- * The answer with its text cleaned of secrets (redact.ts): every error answer (the upstream's
- * words may quote the key), and an action's answer (stored and replayed). A body that breaks
- * off while it is read stays broken: reading the copy fails with the same error.
- */
+/** The answer cleaned of secrets (error answers and actions' answers); a body that breaks off while read stays broken in the copy. */
 async function cleaned(response: Response, apiKey: string): Promise<Response> {
   const failing = response.status >= 400;
   let text: string;
@@ -113,11 +109,7 @@ async function cleaned(response: Response, apiKey: string): Promise<Response> {
   return new Response(clean, { status: response.status, statusText: response.statusText, headers });
 }
 
-/**
- * Sends one allow-listed call. The deadline covers the whole exchange, body included.
- * A GET is retried once on 502/503/504 or a network failure; a mutation never is.
- * Error and action answers come back cleaned of secrets.
- */
+/** Sends an allow-listed call; the deadline covers the body. A GET is retried once on 502/503/504 or network failure, a mutation never. */
 export async function sendUpstream(call: UpstreamCall): Promise<Response> {
   if (call.readOnly && call.endpoint.mutating) {
     throw new DashboardError(
@@ -227,11 +219,7 @@ async function callUpstreamJson<T extends z.ZodType>(
   return { data: parsed.data, upstreamRequestId };
 }
 
-/**
- * The upstream as one caller sees it: every call carries the caller's credentials, which stay
- * inside. The pipeline makes one per request from the session (scope verified, answers
- * reported); unattended work makes a read-only one from a grant.
- */
+/** The upstream as one caller sees it, the caller's credentials kept inside: per request from the session, or read-only from a grant. */
 export interface UpstreamClient {
   readonly requestId: string;
   readonly organizationId?: string;

@@ -6,10 +6,7 @@ import { contextQuerySchema } from "@/shared/schemas/context";
 import { enrichRequestSchema } from "@/shared/schemas/enrich";
 import { dashboardRangeRefinement, dimensionsQuerySchema, productsQuerySchema } from "@/shared/schemas/product-metrics";
 
-/**
- * The allow-list: every (method, path) of the contract the dashboard forwards, with the
- * schemas of what may be sent. Nothing outside this table ever reaches the upstream.
- */
+/** The allow-list: every (method, path) of the contract we forward, with what may be sent. Nothing else reaches the upstream. */
 type HttpMethod = "GET" | "POST" | "DELETE";
 
 type Segment = string | { param: "storeUrl" | "pixelId" };

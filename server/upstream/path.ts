@@ -1,8 +1,7 @@
 /**
- * Canonicalizes the path the browser asked for (everything after /api/v1) into decoded
- * segments, refusing anything that could name another path once decoded or re-encoded:
- * empty segments (`//`), `.` and `..` in any encoding, slashes or backslashes inside a
- * segment (`%2F`, `%5C`), control characters, and malformed percent-encoding.
+ * Canonicalizes the path the browser asked for (everything after /api/v1) into decoded segments, refusing anything that could name another
+ * path once decoded or re-encoded: empty segments (`//`), `.` and `..` in any encoding, slashes or backslashes inside a segment (`%2F`,
+ * `%5C`), control characters, and malformed percent-encoding.
  */
 type CanonicalPath = { ok: true; segments: string[] } | { ok: false; reason: string };
 

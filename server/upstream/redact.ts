@@ -1,10 +1,6 @@
 import "server-only";
 
-/**
- * Text the upstream wrote (error messages, details, action answers) may quote what it was
- * sent. Before such text reaches a response, a log line or the database, the caller's key and
- * anything shaped like an API key or a bearer credential is replaced.
- */
+/** Upstream text may quote what it was sent: before it reaches a response, log or table, the key and anything key-shaped is replaced. */
 const REDACTED = "[redacted]";
 
 /** Key-shaped words: a known prefix (sk_, rk_, pk_, key_, api_…) and a long tail, or a bearer credential. */
@@ -14,10 +10,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/**
- * `text` with every known secret (as written, URL-encoded or JSON-escaped) replaced, and with
- * `keyShaped` (the default) every key-shaped word too.
- */
+/** `text` with known secrets (raw, URL-encoded or JSON-escaped) replaced, and with `keyShaped` every key-shaped word. */
 export function redactSecrets(text: string, knownSecrets: readonly string[] = [], { keyShaped = true } = {}): string {
   let cleaned = text;
   for (const secret of knownSecrets) {

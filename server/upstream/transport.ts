@@ -3,12 +3,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 
-/**
- * One HTTP exchange with the upstream over node:http, with keep-alive connections. Route
- * handlers' global fetch carries framework instrumentation that costs about a millisecond
- * per call; this path does only what the proxy needs and hands back a standard Response
- * whose body streams.
- */
+/** One exchange with the upstream over node:http with keep-alive: the global fetch's instrumentation costs about a millisecond per call. */
 const agents = {
   http: new HttpAgent({ keepAlive: true, maxSockets: 128 }),
   https: new HttpsAgent({ keepAlive: true, maxSockets: 128 }),

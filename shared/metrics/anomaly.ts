@@ -1,18 +1,9 @@
 import { DAY_MS } from "@/shared/days";
 /**
- * Whether a day's (or an hour's) value is out of line with the same weekday (and hour) of the
- * weeks before it, or past a fixed threshold.
- *
- * The baseline is robust: the **median** of the comparable periods, and their spread is the
- * **median absolute deviation** (MAD) scaled by 1.4826 (which estimates the standard deviation
- * for normal data), so one Black Friday or outage among the weeks does not drag it. Both are
- * taken on the logarithm of the values (ln(1 + x)): sales move by ratios, so a fall from 1,000
- * to 500 counts as much as one from 100 to 50, and a channel whose days swing by a third still
- * shows a fall to near zero as far out of line. A value fires when its robust z-score,
- * (ln(1 + value) − median) / spread, passes the rule's sensitivity in the rule's direction. The
- * spread never counts as less than 0.05 (about 5%), so weeks that happened to be identical do
- * not make every wobble an anomaly. A minimum volume keeps small numbers quiet: when neither the
- * value nor the baseline reaches it, nothing fires.
+ * Whether a day's (or hour's) value is out of line with the same weekday (and hour) of earlier weeks, or past a fixed threshold.
+ * The baseline is the median of ln(1 + x) over those periods, the spread their MAD × 1.4826 (at least 0.05), so one outlier week does not
+ * drag it and moves count by ratio. A value fires when its robust z-score passes the rule's sensitivity in its direction, and only when
+ * the value or the baseline reaches the minimum volume.
  */
 
 export const directions = ["up", "down", "both"] as const;

@@ -5,10 +5,7 @@ import { daysBetween } from "@/shared/days";
 /** The key under which the smallest channels are summed. */
 export const OTHER_KEY = "__other";
 
-/**
- * Which channels a chart draws on their own: all of them up to `max`; above that the largest
- * `max - 1` by revenue, and the rest summed as one "Other" series, so no more than `max` colours.
- */
+/** The channels a chart draws alone: all up to `max`, else the largest `max - 1` by revenue and the rest as "Other". */
 export function groupChannels(
   channels: readonly { channel: string; revenue: number }[],
   max: number,
@@ -51,10 +48,7 @@ export function daysInRange(bucket: string, granularity: Granularity, range: Dat
   return end < start ? 0 : daysBetween(start, end) + 1;
 }
 
-/**
- * The first and last buckets when the range covers only part of them (a range starting on a
- * Wednesday, a month cut short), each with the days it holds, so the chart can say so.
- */
+/** The first and last buckets a range covers only in part, with the days each holds, so the chart can say so. */
 export function partialEdges(range: DateRange, granularity: Granularity): { bucket: string; from: string; to: string }[] {
   // A range that is not two calendar dates (an upstream answering oddly) has no edges to name.
   if (granularity === "day" || !isCalendarDate(range.startDate) || !isCalendarDate(range.endDate)) return [];

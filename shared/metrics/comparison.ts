@@ -12,10 +12,7 @@ export function autoGranularity(range: DateRange): Granularity {
   return days <= 92 ? "day" : days <= 366 ? "week" : "month";
 }
 
-/**
- * The comparison period's series moved onto the current period's dates, day by day: its first
- * day lands on the current first day. Points outside the comparison period are left out.
- */
+/** The comparison series moved onto the current period's dates day by day; points outside the comparison period are left out. */
 export function alignToCurrent(series: readonly SeriesPoint[], current: DateRange, comparison: DateRange): SeriesPoint[] {
   const shift = daysBetween(comparison.startDate, current.startDate);
   return series
@@ -40,10 +37,7 @@ export function bucketTotals(series: readonly SeriesPoint[], granularity: Granul
   return totals;
 }
 
-/**
- * The bucket still filling up: the one holding today (store-local) when the range reaches
- * today. Drawn as "so far" rather than read as a drop.
- */
+/** The bucket holding today (store-local) when the range reaches it, drawn as "so far" rather than as a drop. */
 export function partialBucket(range: DateRange, granularity: Granularity, timeZone: string, now?: Date): string | null {
   const today = todayIn(timeZone, now);
   if (today < range.startDate || today > range.endDate) return null;

@@ -2,10 +2,7 @@ import { interpretTimeZone } from "@/shared/store-locale";
 import { epochMsToZonedLocal } from "@/shared/time-zone";
 import { addDays, dateToUtcMs, datesFrom, daysBetween } from "@/shared/days";
 
-/**
- * Date ranges in the store's time zone. Dates are plain `YYYY-MM-DD` strings (the contract's
- * format), and arithmetic on them is done in UTC, where every day has 24 hours.
- */
+/** Date ranges in the store's zone: plain `YYYY-MM-DD` strings (the contract's), computed in UTC where every day has 24 hours. */
 
 export const presets = [
   "today",
@@ -52,10 +49,7 @@ export function dayCount({ startDate, endDate }: DateRange): number {
   return daysBetween(startDate, endDate) + 1;
 }
 
-/**
- * Today's date in a time zone (the store's, as `interpretTimeZone` reads it), whatever the
- * browser's own zone. A zone that cannot be used reads as UTC, as the page then says.
- */
+/** Today's date in a zone (as `interpretTimeZone` reads it), whatever the browser's; an unusable zone reads as UTC. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   return epochMsToZonedLocal(now.getTime(), interpretTimeZone(timeZone).zone).slice(0, 10);
 }
@@ -125,10 +119,7 @@ export function datesOf(range: DateRange): string[] {
   return datesFrom(range.startDate, range.endDate);
 }
 
-/**
- * Monday of the date's ISO week, or the first of its month: the bucket a day falls in. Text
- * that is not a date stays a bucket of its own rather than breaking the chart.
- */
+/** The bucket a day falls in (its ISO week's Monday, or its month's first); text that is not a date stays its own bucket. */
 export function bucketStart(date: string, granularity: "day" | "week" | "month"): string {
   if (granularity === "day" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(dateToUtcMs(date))) return date;
   if (granularity === "month") return `${date.slice(0, 8)}01`;

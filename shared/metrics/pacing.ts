@@ -1,9 +1,8 @@
 import { DAY_MS, dateToUtcMs as toUtc, utcMsToDate as fromUtc } from "@/shared/days";
 /**
- * Month-to-date revenue against a monthly target, in the store's time zone: the target
- * pro-rated to the time elapsed, and a projection to the month's end weighted by weekday (each
- * remaining day is expected to bring what that weekday brought on average over the 8 weeks
- * before today), because stores sell differently on a Saturday than on a Tuesday.
+ * Month-to-date revenue against a monthly target, in the store's time zone: the target pro-rated to the time elapsed, and a projection to
+ * the month's end weighted by weekday (each remaining day is expected to bring what that weekday brought on average over the 8 weeks before
+ * today), because stores sell differently on a Saturday than on a Tuesday.
  */
 interface PacingInput {
   target: number;

@@ -41,10 +41,7 @@ export function tablePage(
   return { rows: matching.slice((page - 1) * options.pageSize, page * options.pageSize), matching: matching.length, page, pageCount };
 }
 
-/**
- * The top `count` products by revenue, the rest summed as "Other": the bars add up to the
- * total, refunds (negative revenue) included.
- */
+/** The top `count` products by revenue, the rest summed as "Other": the bars add up to the total, refunds (negative revenue) included. */
 export function topProducts(products: readonly ProductSummary[], count: number): { name: string; revenue: number }[] {
   const sorted = [...products].sort((a, b) => b.revenue - a.revenue);
   const top = sorted.slice(0, count).map((product) => ({ name: product.name ?? product.productId, revenue: product.revenue }));
@@ -52,10 +49,7 @@ export function topProducts(products: readonly ProductSummary[], count: number):
   return rest !== 0 ? [...top, { name: "Other", revenue: rest }] : top;
 }
 
-/**
- * One bucket of the chart over time. Channel values sit in a map of their own: a channel
- * may be called anything, "bucket" or "__proto__" included.
- */
+/** One bucket of the chart; channel values sit in a map of their own, since a channel may be called "bucket" or "__proto__". */
 interface ChartPoint {
   bucket: string;
   values: Record<string, number>;
@@ -93,11 +87,7 @@ export function channelShares(channels: readonly ChannelSummary[]) {
   return channels.map((channel) => ({ ...channel, share: total > 0 ? channel.revenue / total : 0 }));
 }
 
-/**
- * A label in lines of at most `width` characters, broken between words (a word longer than a
- * line, such as an ID, is split). Past `maxLines` the last line ends in "…": the full text
- * goes in the tooltip and the table.
- */
+/** A label in lines of at most `width` characters broken between words; past `maxLines` the last ends in "…" (the tooltip shows all). */
 export function wrapLabel(text: string, width: number, maxLines: number): string[] {
   const lines: string[] = [];
   let line = "";

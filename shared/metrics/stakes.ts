@@ -14,10 +14,7 @@ interface ChannelStakes {
   lastOrderDate: string | null;
 }
 
-/**
- * Sums one channel's daily series over the 7 and 30 days ending `today` (store-local dates,
- * today included) and finds its last day with an order.
- */
+/** One channel's sums over the 7 and 30 days ending `today` (store-local, included), and its last day with an order. */
 export function channelStakes(
   series: readonly Pick<SeriesPoint, "date" | "channel" | "orders" | "revenue">[],
   channel: string,

@@ -1,9 +1,6 @@
 import { addDays, dayCount, type DateRange } from "./date-range";
 
-/**
- * The range of the same length just before (-1) or just after (+1). Never past `today`: a
- * step forward that would end after today ends on today instead, and none is taken from today.
- */
+/** The range of the same length just before (-1) or after (+1), never past `today` (null when already there). */
 export function stepRange(range: DateRange, direction: -1 | 1, today: string): DateRange | null {
   const length = dayCount(range);
   if (direction === 1 && range.endDate >= today) return null;

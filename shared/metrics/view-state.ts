@@ -4,10 +4,7 @@ import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
 import { presets, resolvePreset, type DateRange, type Preset } from "./date-range";
 
-/**
- * The product-metrics page keeps all its state in the URL: a copied link reproduces the
- * view, reload keeps it, back and forward work. This module reads and writes that state.
- */
+/** The product-metrics page keeps all its state in the URL (links, reload, back and forward); this module reads and writes it. */
 
 export const sortColumns = ["name", "orders", "units", "revenue", "averagePrice", "revenuePerOrder", "share"] as const;
 export type SortColumn = (typeof sortColumns)[number];
@@ -60,42 +57,24 @@ export const listFilters = [
 ] as const;
 
 const text = z.string().trim().min(1).max(200);
-const listItem = z.string().trim().min(1).max(200);
 
+/** Each parameter's schema, described by its name in words for the problems the page shows. */
 const fields = {
-  range: z.enum([...presets, "custom"]),
-  from: isoDateSchema,
-  to: isoDateSchema,
-  compare: z.enum(["off", "previous", "year", "both"]),
-  channel: text,
-  ad: text,
-  source: z.enum(["conversion", "first_touch", "both"]),
-  granularity: z.enum(["day", "week", "month"]),
-  sort: z.enum(sortColumns),
-  direction: z.enum(["asc", "desc"]),
-  q: z.string().max(200),
-  page: z.coerce.number().int().min(1).max(100_000),
+  range: z.enum([...presets, "custom"]).describe("date range"),
+  from: isoDateSchema.describe("start date"),
+  to: isoDateSchema.describe("end date"),
+  compare: z.enum(["off", "previous", "year", "both"]).describe("comparison"),
+  channel: text.describe("channel"),
+  ad: text.describe("ad ID"),
+  source: z.enum(["conversion", "first_touch", "both"]).describe("attribution"),
+  granularity: z.enum(["day", "week", "month"]).describe("granularity"),
+  sort: z.enum(sortColumns).describe("sort column"),
+  direction: z.enum(["asc", "desc"]).describe("sort direction"),
+  q: z.string().max(200).describe("search"),
+  page: z.coerce.number().int().min(1).max(100_000).describe("page"),
 };
 
-const words: Record<string, string> = {
-  range: "date range",
-  from: "start date",
-  to: "end date",
-  compare: "comparison",
-  channel: "channel",
-  ad: "ad ID",
-  source: "attribution",
-  granularity: "granularity",
-  sort: "sort column",
-  direction: "sort direction",
-  q: "search",
-  page: "page",
-};
-
-/**
- * Reads the view from the URL. A value that does not parse is dropped, with a problem in
- * words, so the page can say what it reset instead of failing or silently guessing.
- */
+/** Reads the view from the URL; a value that does not parse is dropped, with a problem in words for the page to show. */
 export function parseViewState(params: URLSearchParams): { state: ViewState; problems: string[] } {
   const state: ViewState = { ...defaultViewState, countries: [], devices: [], os: [], browsers: [], products: [] };
   const problems: string[] = [];
@@ -104,7 +83,7 @@ export function parseViewState(params: URLSearchParams): { state: ViewState; pro
     if (raw === null || raw === "") return undefined;
     const parsed = fields[name].safeParse(raw);
     if (parsed.success) return parsed.data as z.infer<(typeof fields)[K]>;
-    problems.push(`the ${words[name]} "${raw.slice(0, 40)}" was not understood`);
+    problems.push(`the ${fields[name].description} "${raw.slice(0, 40)}" was not understood`);
     return undefined;
   };
   state.range = read("range") ?? state.range;
@@ -123,7 +102,7 @@ export function parseViewState(params: URLSearchParams): { state: ViewState; pro
     const raw = params.get(filter.param);
     if (!raw) continue;
     const items = raw.split(",").map((item) => item.trim());
-    const valid = items.filter((item) => listItem.safeParse(item).success);
+    const valid = items.filter((item) => text.safeParse(item).success);
     if (valid.length !== items.length) problems.push(`an empty or overlong ${filter.label.toLowerCase()} was dropped`);
     state[filter.key] = [...new Set(valid)];
   }

@@ -11,10 +11,8 @@ interface Mover {
 }
 
 /**
- * The keys (channels or products) that account for most of a move, largest first. Each key's
- * usual value is its median over the same comparable periods the rule judged against (0 in a
- * period it had no sales), so the parts add up to the move the alert saw, period for period.
- * Only keys that moved the same way as the whole are listed: those are what "moved".
+ * The keys that account for most of a move, largest first. Each key's usual value is its median over the rule's comparable periods (0
+ * without sales), so the parts add up to the alert's move; only keys moving the same way as the whole are listed.
  */
 export function whatMoved(
   current: ReadonlyMap<string, number>,

@@ -2,11 +2,7 @@ import { z } from "zod";
 import { reachStoresSchema } from "./reach";
 import { dashboardDateSchema } from "./common";
 
-/**
- * One line of the dashboard's change history, as the server keeps it and the Activity page
- * reads it. Shared by both, so this module stays free of server-only code. It names who,
- * where, what and how it ended; never the API key or the Idempotency-Key.
- */
+/** One line of the change history (server and Activity page share it, so no server-only code here); never the API or Idempotency key. */
 const upstreamActions = ["tracking-connection.remove", "campaign-group.clone"] as const;
 /** Changes to the dashboard's own alert rules and digests: who made each, and on what. */
 const changeActions = [
@@ -30,11 +26,7 @@ export function isUpstreamAction(action: AuditAction): action is (typeof upstrea
   return (upstreamActions as readonly string[]).includes(action);
 }
 
-/**
- * How an action ended: `succeeded`/`failed` are the upstream's definitive answer; `not_done` means it
- * never ran (not sent, or the upstream asked to retry later); `unknown` means it was sent and no
- * readable answer came back, so it may or may not have happened.
- */
+/** How an action ended: `succeeded`/`failed` definitive; `not_done` never ran; `unknown` sent without a readable answer. */
 export const auditOutcomes = ["succeeded", "failed", "not_done", "unknown"] as const;
 export type AuditOutcome = (typeof auditOutcomes)[number];
 

@@ -4,9 +4,8 @@ import { LIMITS } from "@/shared/limits";
 import { identifierSchema, givenNameSchema } from "./common";
 
 /**
- * Alert rules: a metric of the whole store, a channel or a product (optionally within a saved
- * view's filters), judged each period against a threshold or for an anomaly; and what they
- * deliver (in-app notifications, e-mail addresses, a webhook).
+ * Alert rules: a store, channel or product metric (optionally within a saved view's filters) judged per period against a threshold or for
+ * an anomaly, and what they deliver (in-app, e-mail, webhook).
  */
 
 const alertMetrics = ["revenue", "orders", "units"] as const;

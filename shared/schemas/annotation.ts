@@ -8,10 +8,7 @@ export const annotationsQuerySchema = z
   .strictObject({ startDate: dashboardDateSchema, endDate: dashboardDateSchema })
   .refine((query) => query.endDate >= query.startDate, { path: ["endDate"], message: "must not be before the start date" });
 
-/**
- * A guarded action of the store, as a marker on its charts. `at` is an instant: the page
- * places it on the store-local date, in the store's zone, and links it to its Activity entry.
- */
+/** A guarded action as a chart marker: `at` is an instant, placed on the store-local date and linked to its Activity entry. */
 const actionMarkerSchema = z.strictObject({
   id: z.string(),
   at: z.string(),

@@ -6,11 +6,7 @@ import { DIRECTION_CHARACTERS, identifierSchema, LINE_BREAKING } from "./common"
 
 const campaignStatuses = ["PAUSED", "ACTIVE"] as const;
 
-/**
- * Body of POST /platform/{storeUrl}/actions/clone-linkedin-campaign (contract 4.7).
- * Units are not in the contract: times are epoch milliseconds, budget is in the
- * currency's major unit (DESIGN.md).
- */
+/** Body of POST …/clone-linkedin-campaign (contract 4.7); not in the contract: times are epoch ms, budget in the currency's major unit. */
 export const cloneCampaignRequestSchema = z.strictObject({
   adAccountId: identifierSchema,
   payload: z
@@ -105,12 +101,8 @@ export function cloneFormFieldOf(requestPath: string): CloneFormField | undefine
 const DECIMAL = /^\d+(?:\.(\d+))?$/;
 
 /**
- * The clone form's schema: the form's text in, the request body out, piped through the
- * route's own schema so that both judge a request alike. On top of the route's rules, what
- * only the form knows: dates read in the store's time zone, a budget written in the
- * currency's digits, and ACTIVE only with the new name typed as confirmation. When the
- * store's zone could not be used as it is, times are sent only once the user confirmed
- * the zone they are read in.
+ * The clone form's schema: the form's text in, the route's request body out (piped through its schema). It adds dates in the store's zone,
+ * a budget in the currency's digits, ACTIVE only with the name typed again, and times only once an unusable zone was confirmed.
  */
 export function cloneFormSchema(reading: TimeZoneReading) {
   const timeZone = reading.zone;

@@ -3,13 +3,10 @@ import { auditTargetSchema } from "./activity";
 import { cloneCampaignRequestSchema } from "./campaign-clone";
 
 /**
- * The clone a session has sent (or is sending) for a store, as the server keeps it: what was
- * reviewed, its Idempotency-Key, and where it stands, read from its idempotency record.
- * - `not_sent`: kept, but no request with its key reached the action yet (the page went away
- *   first); sending it now with the same key is safe.
- * - `sending`: the action is running.
- * - `succeeded` / `failed`: the upstream's definitive answer, kept as it came.
- * - `unknown`: sent, and no readable answer came back: it may or may not exist.
+ * The clone a session sent for a store, with its Idempotency-Key and where it stands (from its idempotency record):
+ * - `not_sent`: no request with its key reached the action yet; sending now with the same key is safe;
+ * - `sending`: running; `succeeded` / `failed`: the upstream's definitive answer;
+ * - `unknown`: sent without a readable answer: it may or may not exist.
  */
 const cloneAttemptStatuses = ["not_sent", "sending", "succeeded", "failed", "unknown"] as const;
 

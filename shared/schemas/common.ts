@@ -41,11 +41,7 @@ export const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 /** The marks, embeddings, overrides and isolates of direction: they make text read differently from what it is. */
 export const DIRECTION_CHARACTERS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-/**
- * A name people give (a saved view, an alert rule, a campaign): composed (NFC), without spaces
- * around it, text and not layout: no control character, line or paragraph separator, nor
- * direction character. `noun` says whose name it is ("view", "rule").
- */
+/** A name people give: NFC, trimmed, no control, separator or direction characters. `noun` says whose name it is. */
 export function givenNameSchema(noun: string, max: number) {
   return z
     .string()

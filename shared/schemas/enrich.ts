@@ -13,11 +13,7 @@ const enrichedAssetSchema = z.looseObject({
   assetName: z.string(),
   assetStatus: z.string(),
   assetEffectiveStatus: z.string(),
-  /**
-   * A campaign group's own budgets, when the upstream's answer carries them (the contract names
-   * them on the advertising asset, 2.6): the clone form says which one the amount entered replaces.
-   * A value of another type is ignored rather than failing the lookup.
-   */
+  /** A campaign group's own budgets when the answer carries them (contract 2.6); another type is ignored rather than failing the lookup. */
   dailyBudget: z.number().optional().catch(undefined),
   lifetimeBudget: z.number().optional().catch(undefined),
 });

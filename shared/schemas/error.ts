@@ -9,16 +9,8 @@ export const apiErrorSchema = z.looseObject({
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
-/**
- * Why a dashboard route failed, for pages to choose their words. The same list serves the
- * server (which sets `code`), the sign-in page and the API client.
- */
-const errorCodes = [
-  "bad_request",
-  "payload_too_large",
-  "cross_site",
-  "not_found",
-  "method_not_allowed",
+/** After these the session is gone and the user must sign in again. */
+const sessionEndingCodes = [
   "no_session",
   "session_revoked",
   "session_expired",
@@ -26,6 +18,16 @@ const errorCodes = [
   "key_expired",
   "key_revoked",
   "key_invalid",
+] as const;
+
+/** Why a dashboard route failed, for pages to choose their words (server, sign-in page and API client). */
+const errorCodes = [
+  "bad_request",
+  "payload_too_large",
+  "cross_site",
+  "not_found",
+  "method_not_allowed",
+  ...sessionEndingCodes,
   "key_unscoped",
   "forbidden",
   "rate_limited",
@@ -51,16 +53,6 @@ const errorCodes = [
 export const errorCodeSchema = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 
-/** After these the session is gone and the user must sign in again. */
-const sessionEndingCodes = [
-  "no_session",
-  "session_revoked",
-  "session_expired",
-  "session_idle",
-  "key_expired",
-  "key_revoked",
-  "key_invalid",
-] as const satisfies readonly ErrorCode[];
 type SessionEndingCode = (typeof sessionEndingCodes)[number];
 
 export function isSessionEndingCode(code: unknown): code is SessionEndingCode {

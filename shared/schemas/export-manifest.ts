@@ -41,9 +41,8 @@ const envelope = {
 };
 
 /**
- * What an export was: sent beside each CSV file as `<file>.manifest.json`. The dashboard writes
- * every field but the last two in the export's `x-export-manifest` header; the browser adds the
- * file's SHA-256 and its row count from the very bytes it saved. "Verify" reads it back.
+ * What an export was (`<file>.manifest.json`): the server sends all but the last two fields in `x-export-manifest`; the browser adds the
+ * SHA-256 and row count of the bytes saved. "Verify" reads it back.
  */
 export const exportManifestSchema = z.object({
   ...envelope,

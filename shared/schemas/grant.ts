@@ -1,9 +1,6 @@
 import { z } from "zod";
 
-/**
- * A grant: its owner's consent that the dashboard reads one store's analytics while nobody is
- * signed in (digests, alerts), with reads only. Never carries the key.
- */
+/** A grant: its owner's consent to read one store's analytics, read-only, while nobody is signed in. Never carries the key. */
 export const grantSchema = z.strictObject({
   id: z.string(),
   storeUrl: z.string(),

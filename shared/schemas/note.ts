@@ -1,11 +1,7 @@
 import { z } from "zod";
 import { dashboardDateSchema, DIRECTION_CHARACTERS, LINE_BREAKING } from "./common";
 
-/**
- * A note on a store's charts: a store-local date or range of dates and a short text, shared in
- * the organization, with its author. Guarded actions (a clone, a removal) appear beside notes
- * as markers of their own, read from Activity.
- */
+/** A note on a store's charts: a store-local date or range and a short text, shared in the organization, with its author. */
 const noteTextSchema = z
   .string()
   .transform((value) => value.normalize("NFC").trim())

@@ -4,11 +4,7 @@ import { portfolioSorts } from "@/shared/portfolio";
 import { dashboardRangeRefinement, dateRangeRefinement } from "./product-metrics";
 import { isoDateSchema } from "./common";
 
-/**
- * GET /api/portfolio: every store of the session's reach, each over its own range in its own
- * zone. Dates apply to every store as written; without them, `range` (a Product metrics preset,
- * default the last 7 days) is resolved in each store's zone.
- */
+/** GET /api/portfolio: every store of the reach over its own range in its own zone; dates apply as written, `range` per store's zone. */
 const queryFields = {
   startDate: isoDateSchema.optional(),
   endDate: isoDateSchema.optional(),

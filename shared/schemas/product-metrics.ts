@@ -36,10 +36,7 @@ export const dateRangeRefinement = <T extends { startDate?: string; endDate?: st
 /** The longest range one dashboard read may cover: two years, leap day included. Longer reads take minutes upstream. */
 const MAX_RANGE_DAYS = 731;
 
-/**
- * The dashboard's own bound on what it asks the upstream for (the contract sets none): dates
- * within a plausible span, and at most MAX_RANGE_DAYS in one read.
- */
+/** Our own bound on what we ask the upstream (the contract sets none): plausible dates, at most MAX_RANGE_DAYS per read. */
 export const dashboardRangeRefinement = <T extends { startDate?: string; endDate?: string }>(query: T, ctx: z.RefinementCtx) => {
   const { startDate, endDate } = query;
   for (const [name, value] of [
@@ -75,10 +72,7 @@ export const productsQueryFields = z.strictObject({
 export const productsQuerySchema = productsQueryFields.superRefine(dateRangeRefinement);
 export type ProductsQuery = z.infer<typeof productsQuerySchema>;
 
-/**
- * Query of GET /ad-metrics/{storeUrl}/dimensions (contract 4.5). Whether the dates are
- * required is not in the contract: they are optional here, and must come as a pair.
- */
+/** Query of GET /ad-metrics/{storeUrl}/dimensions (contract 4.5); dates optional here (the contract is silent), but as a pair. */
 export const dimensionsQuerySchema = z
   .strictObject({
     startDate: isoDateSchema.optional(),

@@ -3,16 +3,11 @@ import { givenNameSchema } from "./common";
 import { parseViewState, toSearchParams } from "@/shared/metrics/view-state";
 
 /**
- * A saved product-metrics view: a name and the view's own URL query (range preset or fixed
- * dates, comparison, filters, attribution, chart and table settings), kept per organization
- * and store. The query is checked by the same parser as the page's URL, on both sides.
+ * A saved product-metrics view: a name and the page's URL query, per organization and store, checked by the page's parser on both sides.
  */
 export const savedViewNameSchema = givenNameSchema("view", 80);
 
-/**
- * Two names that only differ in case (Unicode case folding: "Straße" and "STRASSE") or in how
- * their characters are composed are the same name.
- */
+/** Names differing only in case (Unicode folding: "Straße"/"STRASSE") or composition are the same name. */
 export function savedViewNameKey(name: string): string {
   return name.normalize("NFC").toUpperCase().toLowerCase().normalize("NFC");
 }

@@ -16,10 +16,7 @@ const ringKeyViewSchema = z.strictObject({
 });
 export type RingKeyView = z.infer<typeof ringKeyViewSchema>;
 
-/**
- * What GET and POST /api/session answer: the session without its key (the user, the
- * organization and its stores), and after sign-in the whole context.
- */
+/** What GET and POST /api/session answer: the session without its key, and after sign-in the whole context. */
 export const sessionSummarySchema = z.strictObject({
   organizationId: z.string().optional(),
   organization: z.strictObject({ id: z.string(), name: z.string() }).optional(),
@@ -31,10 +28,7 @@ export const sessionSummarySchema = z.strictObject({
 });
 export type SessionSummaryView = z.infer<typeof sessionSummarySchema>;
 
-/**
- * An action the upstream refused this API key with 403, remembered so that pages can say so
- * before anything is typed. The contract lists no permissions: this is what the key was told.
- */
+/** An action the upstream refused this API key with 403 (or its side-effect-free probe), remembered so pages can say so before anything is typed. */
 export const keyRefusalSchema = z.strictObject({ action: z.enum(auditActions), message: z.string(), refusedAt: z.string() });
 export type KeyRefusal = z.infer<typeof keyRefusalSchema>;
 

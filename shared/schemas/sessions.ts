@@ -1,9 +1,6 @@
 import { z } from "zod";
 
-/**
- * One signed-in session of the current API key, as the Sign-ins page lists it. `id` is a
- * public handle derived from the session's own id, which never leaves the server.
- */
+/** A signed-in session of this key on the Sign-ins page; `id` is a public handle, the session's id never leaves the server. */
 const sessionListItemSchema = z.strictObject({
   id: z.string(),
   userAgent: z.string(),

@@ -3,10 +3,7 @@ import { z } from "zod";
 /** A calendar month, `YYYY-MM`. */
 export const monthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be a month written YYYY-MM");
 
-/**
- * A monthly revenue target for a store, for the whole store or one channel, in the store's
- * currency; set by any signed-in user of the organization, who and when kept.
- */
+/** A monthly revenue target for a store or one channel, in the store's currency, set by anyone of the organization (who and when kept). */
 export const newRevenueTargetSchema = z.strictObject({
   month: monthSchema,
   /** Absent: the whole store. */

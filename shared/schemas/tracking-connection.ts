@@ -42,10 +42,7 @@ export const trackingConnectionDeleteSchema = z.looseObject({
   ok: z.boolean(),
 });
 
-/**
- * The unit of the numeric timestamps is not in the contract: a value under 10^11 is read
- * as seconds, otherwise as milliseconds (DESIGN.md).
- */
+/** The contract gives no unit for numeric timestamps: a value under 10^11 is read as seconds, otherwise as milliseconds (DESIGN.md). */
 export function timestampToDate(value: number): Date {
   return new Date(value < 1e11 ? value * 1000 : value);
 }
