@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 
 /** Every keyboard shortcut of the dashboard, with where it works. */
-export const SHORTCUTS = [
+const SHORTCUTS = [
   ["?", "This list", "Every page"],
   ["←", "The period before", "Product metrics"],
   ["→", "The period after (up to today)", "Product metrics"],

@@ -36,7 +36,7 @@ type FillPayload = z.infer<typeof payloadSchema>;
 const held = processSingleton("rollupFillKeys", () => new Map<string, { client: UpstreamClient; until: number }>());
 
 /** Keeps the client (without its request's signal) for the store's fills on this instance. */
-export function holdKey(storeUrl: string, client: UpstreamClient, now = Date.now()): void {
+function holdKey(storeUrl: string, client: UpstreamClient, now = Date.now()): void {
   held.set(storeUrl, { client: client.with({ signal: undefined }), until: now + HOLD_MS });
 }
 
@@ -91,7 +91,7 @@ async function runFill(job: RunningJob): Promise<{ detail: string }> {
 const windowOf = (now: Date) => Math.floor(now.getTime() / (settings().rollups.revalidateSeconds * 1000));
 
 /** Queues fills of the store's `months` (`YYYY-MM-01`), in the order given: the first runs first. */
-export async function queueFills(
+async function queueFills(
   client: UpstreamClient,
   storeUrl: string,
   source: FillPayload["source"],

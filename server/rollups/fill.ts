@@ -9,7 +9,7 @@ import { saveDays, type RollupScope } from "./repository";
 const SAVE_EVERY_DAYS = 7;
 
 /** The first and last day of a month (`YYYY-MM-01`). */
-export const monthRange = (month: string) => ({
+const monthRange = (month: string) => ({
   startDate: month,
   endDate: `${month.slice(0, 8)}${String(daysInMonth(month)).padStart(2, "0")}`,
 });

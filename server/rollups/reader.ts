@@ -88,7 +88,7 @@ export function runsOf(days: string[]): string[][] {
   return runs;
 }
 
-export interface HeldDays {
+interface HeldDays {
   closed: (day: string) => boolean;
   fresh: Map<string, Date>;
   stale: Set<string>;

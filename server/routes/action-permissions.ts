@@ -13,7 +13,7 @@ import type { ActionPermissions } from "@/shared/schemas/action-permissions";
  * The tracking connection ID a removal probe names. It names no connection (IDs are the
  * upstream's own), so the DELETE can remove nothing whatever the key may do.
  */
-export const PROBE_PIXEL_ID = "dashboard-permission-check-names-no-connection";
+const PROBE_PIXEL_ID = "dashboard-permission-check-names-no-connection";
 
 /**
  * Each guarded action's side-effect-free probe (docs/decisions/action-permissions.md): a request

@@ -28,7 +28,7 @@ async function enrich(upstream: UpstreamClient, storeUrl: string, ids: readonly 
  * The campaign groups among `assets`, and the campaign IDs their ads name (`campaignId`, an
  * additional property of an enriched ad, when the upstream gives it), in the order seen.
  */
-export function campaignGroupsOf(assets: readonly EnrichedAsset[]): { groups: EnrichedAsset[]; named: string[] } {
+function campaignGroupsOf(assets: readonly EnrichedAsset[]): { groups: EnrichedAsset[]; named: string[] } {
   const groups = assets.filter((asset) => asset.assetType === CAMPAIGN);
   const named = assets.flatMap((asset) => (asset.assetType === CAMPAIGN ? [] : [textOf((asset as Record<string, unknown>).campaignId)]));
   return { groups, named: [...new Set(named.filter((id): id is string => id !== undefined))] };

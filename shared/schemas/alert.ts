@@ -65,7 +65,7 @@ const episodeSchema = z.strictObject({
   resolvedPeriod: z.string().nullable(),
   resolvedAt: z.string().nullable(),
 });
-export type AlertEpisode = z.infer<typeof episodeSchema>;
+type AlertEpisode = z.infer<typeof episodeSchema>;
 
 export const alertRuleSchema = alertRuleInputSchema.extend({
   id: z.string(),
