@@ -16,7 +16,8 @@ import { isMetricRow, type MetricRow } from "@/server/metrics/aggregate";
 import { JsonArrayDecoder } from "@/server/metrics/json-array-stream";
 import { RowScanner } from "@/server/metrics/row-scanner";
 import { RowShapeError, RowSums, type RowSumsOptions } from "@/server/metrics/row-sums";
-import { DayCells, dayWrite, RangeSummary } from "@/server/rollups/cells";
+import { DayCells, dayWrite } from "@/server/rollups/cells";
+import { RangeSummary } from "@/server/rollups/range-summary";
 import { ADMIN_KEY, startDemoUpstreamProcess, US_STORE } from "./processes";
 
 const YEAR = { startDate: "2025-01-01", endDate: "2025-12-31" };

@@ -5,16 +5,8 @@
  * RangeSummary and made ready to write). The same code runs on a worker thread (rows-worker.ts)
  * and, with ROW_WORKERS=off, on the event loop.
  */
-import {
-  cellMatches,
-  DayCells,
-  dayRead,
-  dayWrite,
-  RangeSummary,
-  type CellFilter,
-  type DayWrite,
-  type SummaryState,
-} from "../rollups/cells";
+import { DayCells, dayRead, dayWrite, type DayWrite } from "../rollups/cells";
+import { cellMatches, RangeSummary, type CellFilter, type SummaryState } from "../rollups/range-summary";
 import { ProductMetricsAggregator, type AggregatorState, type MetricRow } from "./aggregate";
 
 export type RowSumsOptions =

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { MalformedJsonError } from "./json-array-stream";
-import { columnLiteral, RangeSummary, type DayWrite } from "@/server/rollups/cells";
+import { columnLiteral, type DayWrite } from "@/server/rollups/cells";
+import { RangeSummary } from "@/server/rollups/range-summary";
 import { RowShapeError, type RowSumsOptions } from "./row-sums";
 import { prestartRowWorker, sumRowBody, type Summed } from "./rows-off-thread";
 

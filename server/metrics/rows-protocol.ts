@@ -1,5 +1,6 @@
 /** The messages between rows-off-thread.ts (the event loop) and rows-worker.ts (the worker thread). */
-import type { DayWrite, SummaryState } from "../rollups/cells";
+import type { DayWrite } from "../rollups/cells";
+import type { SummaryState } from "../rollups/range-summary";
 import type { AggregatorState } from "./aggregate";
 import type { RowSumsOptions } from "./row-sums";
 

@@ -1,7 +1,8 @@
 import "server-only";
 import type { UpstreamClient } from "@/server/upstream/client";
 import type { DimensionSource } from "@/shared/schemas/product-metrics";
-import { cellMatches, type CellFilter, type DayCells } from "./cells";
+import type { DayCells } from "./cells";
+import { cellMatches, type CellFilter } from "./range-summary";
 import type { UpstreamRowFilters } from "./filter-key";
 import { readRange, type RollupPolicy } from "./reader";
 import { queueFillsQuietly } from "./fill-job";

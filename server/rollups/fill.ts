@@ -1,6 +1,7 @@
 import "server-only";
 import type { UpstreamClient } from "@/server/upstream/client";
-import { DayCells, dayWrite, RangeSummary, type DayWrite } from "./cells";
+import { DayCells, dayWrite, type DayWrite } from "./cells";
+import { RangeSummary } from "./range-summary";
 import { buildMonthsQuietly, daysInMonth, monthOf } from "./grain";
 import { daysOf, heldDays, runsOf, streamRun, type RollupPolicy } from "./reader";
 import { saveDays, type RollupScope } from "./repository";

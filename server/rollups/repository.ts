@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/server/db/database";
 import type { DimensionSource } from "@/shared/schemas/product-metrics";
 import { currencyDecimals } from "@/shared/format";
-import { columnLiteral, type CellFilter, type DayWrite } from "./cells";
+import { columnLiteral, type DayWrite } from "./cells";
+import type { CellFilter } from "./range-summary";
 import { writeDayChannels } from "./grain";
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/server/db/database";
-import { RangeSummary, type CellFilter } from "./cells";
+import { RangeSummary, type CellFilter } from "./range-summary";
 import { fullMonths, PLACE_BASE } from "./grain";
 import type { RollupScope } from "./repository";
 

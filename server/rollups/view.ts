@@ -4,7 +4,7 @@ import { biggestChanges } from "@/server/metrics/changes";
 import { comparisonRange } from "@/shared/metrics/date-range";
 import { currencyDecimals } from "@/shared/format";
 import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/shared/schemas/product-metrics-view";
-import type { CellFilter } from "./cells";
+import type { CellFilter } from "./range-summary";
 import { daysOf, heldDays, readRange, type ReadHooks, type ReadProgress, type RollupPolicy } from "./reader";
 import { restatements } from "./restatements";
 import { queueFillsQuietly } from "./fill-job";

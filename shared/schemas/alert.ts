@@ -65,7 +65,6 @@ const episodeSchema = z.strictObject({
   resolvedPeriod: z.string().nullable(),
   resolvedAt: z.string().nullable(),
 });
-type AlertEpisode = z.infer<typeof episodeSchema>;
 
 export const alertRuleSchema = alertRuleInputSchema.extend({
   id: z.string(),
