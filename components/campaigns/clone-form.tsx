@@ -1,16 +1,14 @@
 "use client";
 
-import type { FormEvent, HTMLAttributes, ReactNode } from "react";
+import type { FormEvent } from "react";
 import { useState, useSyncExternalStore } from "react";
 import { activeSpendWarning, budgetExplanation } from "@/shared/campaign-budget";
-import { enumLabel, interpretCurrency, quoteValue, statusTone, type TimeZoneReading } from "@/shared/store-locale";
+import { interpretCurrency, quoteValue, type TimeZoneReading } from "@/shared/store-locale";
 import { cloneFormSchema, type CloneCampaignRequest, type CloneFormField, type CloneFormValues } from "@/shared/schemas/campaign-clone";
-import type { EnrichedAsset } from "@/shared/schemas/enrich";
-import { Badge } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { FallbackNote } from "@/components/ui/fallback-note";
-import { statusWords } from "@/shared/words";
-import { suggestionLabel, type Suggestion } from "./clone-suggestions";
+import type { Suggestion } from "./clone-suggestions";
+import { fieldId, SourceStatus, TextField, type SourceLookup } from "./clone-fields";
 
 const noSubscription = () => () => {};
 /** False while the page is server-rendered HTML only, true once its script runs. */
@@ -25,97 +23,6 @@ export type FieldErrors = Partial<Record<CloneFormField, string>>;
 
 const suggestionCount = (count: number, from: string) =>
   count > 0 ? `${count} ${count === 1 ? "suggestion" : "suggestions"} ${from}` : "";
-
-/** How the source campaign group ID resolved through enrich, if it did. */
-export type SourceLookup = { state: "idle" | "loading" | "not-found" | "failed" } | { state: "found"; asset: EnrichedAsset };
-
-const fieldId = (field: CloneFormField) => `clone-${field}`;
-
-const inputClass =
-  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm aria-invalid:border-rose-500 dark:border-slate-700 dark:bg-slate-950 dark:aria-invalid:border-rose-500";
-
-function TextField(props: {
-  field: CloneFormField;
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string;
-  value: string;
-  onChange: (value: string) => void;
-  type?: "text" | "datetime-local";
-  inputMode?: HTMLAttributes<HTMLInputElement>["inputMode"];
-  mono?: boolean;
-  /** Suggestions to pick from (a datalist): the field stays free to type any ID. */
-  suggestions?: readonly Suggestion[];
-  children?: ReactNode;
-}) {
-  const id = fieldId(props.field);
-  const describedBy = [props.hint ? `${id}-hint` : "", props.error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {props.label}
-      </label>
-      <input
-        id={id}
-        name={props.field}
-        type={props.type ?? "text"}
-        inputMode={props.inputMode}
-        autoComplete="off"
-        spellCheck={false}
-        value={props.value}
-        onChange={(event) => props.onChange(event.target.value)}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy}
-        list={props.suggestions?.length ? `${id}-suggestions` : undefined}
-        className={`${inputClass} ${props.mono ? "font-mono" : ""}`}
-      />
-      {props.suggestions && props.suggestions.length > 0 && (
-        <datalist id={`${id}-suggestions`}>
-          {props.suggestions.map((suggestion) => (
-            <option key={suggestion.id} value={suggestion.id} label={suggestionLabel(suggestion)} />
-          ))}
-        </datalist>
-      )}
-      {props.hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-          {props.hint}
-        </p>
-      )}
-      {props.error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-rose-700 dark:text-rose-400">
-          {props.error}
-        </p>
-      )}
-      {props.children}
-    </div>
-  );
-}
-
-function SourceStatus({ lookup }: { lookup: SourceLookup }) {
-  const text: Record<Exclude<SourceLookup["state"], "found">, string> = {
-    idle: "",
-    loading: "Looking up the campaign group…",
-    "not-found": "No LinkedIn campaign group with this ID was found in this store. Check the ID; the upstream will refuse an unknown one.",
-    failed: "The campaign group could not be looked up just now. You can still continue.",
-  };
-  return (
-    <div aria-live="polite" className="mt-2 text-sm">
-      {lookup.state === "found" ? (
-        <p className="flex flex-wrap items-center gap-2">
-          <span className="font-medium">{lookup.asset.assetName}</span>
-          <Badge tone={statusTone(lookup.asset.assetStatus)}>{statusWords(enumLabel(lookup.asset.assetStatus))}</Badge>
-          {lookup.asset.assetEffectiveStatus !== lookup.asset.assetStatus && <Badge>{lookup.asset.assetEffectiveStatus}</Badge>}
-        </p>
-      ) : (
-        text[lookup.state] && (
-          <p className={lookup.state === "not-found" ? "text-amber-800 dark:text-amber-300" : "text-slate-500 dark:text-slate-400"}>
-            {text[lookup.state]}
-          </p>
-        )
-      )}
-    </div>
-  );
-}
 
 interface CloneFormProps {
   values: CloneFormValues;
