@@ -101,6 +101,7 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/stores/[storeUrl]/product-metrics/export": { query: `${RANGE}&kind=products` },
   "GET /api/stores/[storeUrl]/data-changes": {},
   "GET /api/stores/[storeUrl]/rollups": {},
+  "GET /api/stores/[storeUrl]/action-permissions": { query: "action=tracking-connection.remove" },
   "GET /api/stores/[storeUrl]/linkedin-assets": {},
   "GET /api/stores/[storeUrl]/saved-views": {},
   "POST /api/stores/[storeUrl]/saved-views": { body: { name: "Matrix view", search: "" } },

@@ -41,7 +41,9 @@ function serve(args: string[] = [], env: Record<string, string> = {}) {
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "dash-serve-"));
-  for (const file of ["serve.mjs", "releases.mjs"]) cpSync(join(ROOT, "scripts", file), join(root, "scripts", file));
+  // What the runtime image holds of them (Containerfile): the two scripts and the server's PID-file module.
+  for (const file of ["scripts/serve.mjs", "scripts/releases.mjs", "server/runtime/pid-file.mjs"])
+    cpSync(join(ROOT, file), join(root, file));
   write("app/page.tsx", "export default function Page() { return null; }\n");
   write("server/main.ts", "export {};\n");
   write("package-lock.json", '{"lockfileVersion":3}\n');
