@@ -18,7 +18,7 @@ test("a restated day is named on the product page and listed on the store's data
   // The sign-in's warm-up and this view's fills run first (the queue's, behind the answers): the week is then held.
   test.setTimeout(240_000);
   await page.goto(products());
-  await expect(page.getByTestId("figures-as-of")).toContainText(/Figures as of \d{1,2}:\d{2}/);
+  await expect(page.getByTestId("figures-as-of")).toContainText(/Figures as of [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M /);
   await expect
     .poll(async () => ((await (await page.request.get(`/api/stores/${US_STORE}/rollups`)).json()) as { filling: boolean }).filling, {
       timeout: 180_000,

@@ -48,7 +48,7 @@ for (const width of WIDTHS) {
       const message = page.locator("section", { has: page.getByRole("heading", { level: 2, name: new RegExp(`^${name}`) }) }).first();
       await expect(message).toBeVisible({ timeout: 20_000 });
       const frame = message.frameLocator("iframe");
-      await expect(frame.getByText(SHOWS)).toBeVisible();
+      await expect(frame.getByText(`Shows: ${SHOWS}`)).toBeVisible();
       await expect(frame.locator("main")).toContainText(RANGE);
       await message.getByText("Plain-text part").click();
       await expect(message.locator("pre")).toContainText(`Shows: ${SHOWS}`);
