@@ -37,7 +37,7 @@ const REFUSED: Record<string, string> = {
 };
 
 /** What the row says when its store could not be read: what happened, and what to do. */
-function storeFailure(storeUrl: string, error: unknown): PortfolioFailure {
+export function storeFailure(storeUrl: string, error: unknown): PortfolioFailure {
   const failure = toDashboardError(error) ?? new DashboardError(500, "internal_error", "The dashboard could not read this store.");
   const refused = failure.status === 401 || failure.status === 403;
   const message = refused

@@ -3,7 +3,11 @@ import { route } from "@/server/http/pipeline";
 import type { VerifiedScope } from "@/server/http/scope";
 import type { UpstreamClient } from "@/server/upstream/client";
 import { portfolioCsvResponse } from "@/server/portfolio/export";
-import { openAlertsOf, readPortfolio, type PortfolioRead } from "@/server/portfolio/read";
+import { sessionKeyRows } from "@/server/auth/session-keys";
+import { database } from "@/server/db/database";
+import { DashboardError } from "@/server/http/responses";
+import { openAlertsOf, readPortfolio, storeFailure, type PortfolioRead } from "@/server/portfolio/read";
+import type { PortfolioRow } from "@/shared/schemas/portfolio";
 import { resolvePreset } from "@/shared/metrics/date-range";
 import { firstDirection, sortPortfolio, totalsByCurrency } from "@/shared/portfolio";
 import { portfolioExportQuerySchema, portfolioQuerySchema, type PortfolioQuery } from "@/shared/schemas/portfolio";
@@ -25,6 +29,21 @@ function readOf(context: {
   };
 }
 
+/**
+ * The stores of keys the upstream refused and the ring dropped (revoked, expired, invalid), as
+ * rows that say so: a page that listed them a moment ago gets their reason, not a silent gap.
+ */
+async function refusedRows(sessionId: string, reached: ReadonlySet<string>): Promise<PortfolioRow[]> {
+  const rows = await sessionKeyRows(await database(), sessionId);
+  return rows
+    .filter((row) => row.droppedAt && row.droppedReason && row.droppedReason !== "removed")
+    .flatMap((row) =>
+      row.storeUrls
+        .filter((url) => !reached.has(url))
+        .map((url) => storeFailure(url, new DashboardError(401, row.droppedReason as "key_revoked" | "key_expired" | "key_invalid"))),
+    );
+}
+
 const encoder = new TextEncoder();
 const line = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`);
 
@@ -34,9 +53,11 @@ export const portfolio = route(
   async (context) => {
     // Read before the answer starts, so that a database failure is an answer of its own.
     const read = { ...readOf(context), openAlerts: await openAlertsOf(context.scope.stores) };
+    const refused = await refusedRows(context.session.id, new Set(context.scope.stores.map((store) => store.url)));
     // Started here, within the route's reach: the stream only passes the lines on.
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
+        for (const row of refused) controller.enqueue(line(row));
         readPortfolio(read, (row) => controller.enqueue(line(row))).then(
           (rows) => {
             controller.enqueue(line({ type: "result", stores: rows.length, totalsByCurrency: totalsByCurrency(rows) }));
