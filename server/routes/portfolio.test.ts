@@ -167,6 +167,21 @@ describe("GET /api/portfolio", () => {
     expect(failed.at(-1)!.line).toMatchObject({ type: "result", stores: 2, totalsByCurrency: { EUR: { stores: 1 } } });
   });
 
+  it("still names a store whose key an earlier read found revoked and dropped from the ring, with what to do", async () => {
+    const cookie = await ringOf([US_STORE, EU_STORE]);
+    await fetch(`${upstream.origin}/__control/revoke`, { method: "POST", body: JSON.stringify({ key: KEYS[EU_STORE] }) });
+    // The first read meets the refusal and drops the key; the next one reads the US store alone.
+    await linesOf(cookie);
+    const lines = await linesOf(cookie);
+    expect(lines.find(({ line }) => line.type === "store" && line.storeUrl === EU_STORE)?.line).toEqual({
+      type: "store",
+      storeUrl: EU_STORE,
+      error: { status: 401, code: "key_revoked", message: "This key was revoked: remove it from your stores or add a new one." },
+    });
+    expect(storeLines(lines).map((line) => line.storeUrl)).toEqual([US_STORE]);
+    upstream.reset();
+  });
+
   it("reads at most two stores at a time, and sends each store's line as soon as it has answered", { timeout: 60_000 }, async () => {
     // A relay in front of the demo upstream counts the stores whose product reads are open at once.
     const open = new Map<string, number>();
