@@ -85,6 +85,7 @@ export function MarkerLabel({
   marker,
   before = false,
   lower = false,
+  row = 0,
 }: {
   viewBox?: { x?: number; y?: number };
   marker: ChartMarker;
@@ -92,9 +93,11 @@ export function MarkerLabel({
   before?: boolean;
   /** A line lower (beside the "so far" label of the same bucket). */
   lower?: boolean;
+  /** Its place among the markers of the same bucket: each a line below the one before, never on top of it. */
+  row?: number;
 }) {
   const x = (viewBox?.x ?? 0) + (before ? -3 : 3);
-  const y = (viewBox?.y ?? 0) + (lower ? 26 : 12);
+  const y = (viewBox?.y ?? 0) + (lower ? 26 : 12) + row * 13;
   const text = (
     <text x={x} y={y} fontSize={11} fill="currentColor" textAnchor={before ? "end" : "start"}>
       {marker.label}

@@ -34,7 +34,6 @@ const DASHES = ["6 4", "2 3"];
 const TARGET_DASH = "8 3 2 3";
 /** Room right of the plot for the last date label, centred on the last bucket. */
 const RIGHT_MARGIN = 48;
-
 const partialWords: Record<Granularity, string> = { day: "today", week: "this week", month: "this month" };
 
 /** The charts of the product-metrics page; loaded only where they are drawn. */
@@ -212,19 +211,20 @@ export default function ProductCharts({
                   />
                 ))}
                 {markers
-                  .filter((marker) => buckets.includes(bucketStart(marker.date, granularity)))
-                  .map((marker) => (
+                  .map((marker) => ({ marker, bucket: bucketStart(marker.date, granularity) }))
+                  .filter(({ bucket }) => buckets.includes(bucket))
+                  .map(({ marker, bucket }, index, shown) => (
                     <ReferenceLine
                       key={marker.key}
-                      x={bucketStart(marker.date, granularity)}
+                      x={bucket}
                       stroke="currentColor"
                       strokeOpacity={0.6}
                       label={
                         <MarkerLabel
                           marker={marker}
-                          // At the right edge the label goes left of its line, and below "so far" when they share a bucket.
-                          before={bucketStart(marker.date, granularity) === buckets.at(-1)}
-                          lower={bucketStart(marker.date, granularity) === partialBucket}
+                          before={bucket === buckets.at(-1)}
+                          lower={bucket === partialBucket}
+                          row={shown.slice(0, index).filter((other) => other.bucket === bucket).length}
                         />
                       }
                     />
