@@ -63,6 +63,21 @@ describe("ProductMetricsAggregator", () => {
       ["p2", 2, null],
     ]);
   });
+
+  it("orders channels and breakdown rows of equal revenue by name, whatever order their rows came in (the day rollups sum in another order)", () => {
+    const tied = [row({ channel: "tiktok" }), row({ channel: "google" }), row({ channel: "organic" })];
+    for (const rows of [tied, [...tied].reverse()]) {
+      expect(aggregate(rows).channels.map((c) => c.channel)).toEqual(["google", "organic", "tiktok"]);
+      const breakdown = new BreakdownAggregator();
+      [...rows, row({ channel: "google", ad_id: null })].forEach((r) => breakdown.add(r));
+      expect(breakdown.result("p1", 2).rows.map((r) => [r.channel, r.adId])).toEqual([
+        ["google", null],
+        ["google", "ad-1"],
+        ["organic", "ad-1"],
+        ["tiktok", "ad-1"],
+      ]);
+    }
+  });
 });
 
 describe("BreakdownAggregator", () => {

@@ -156,7 +156,7 @@ export class ProductMetricsAggregator {
         .sort((a, b) => (a.date === b.date ? a.channel.localeCompare(b.channel) : a.date < b.date ? -1 : 1)),
       channels: [...this.channels.entries()]
         .map(([channel, sums]) => ({ channel, orders: sums.orders, units: sums.units, revenue: money(sums.revenue) }))
-        .sort((a, b) => b.revenue - a.revenue),
+        .sort(byRevenueThenChannel),
       products: [...this.products.entries()]
         .map(([productId, sums]) => ({
           productId,
@@ -170,6 +170,10 @@ export class ProductMetricsAggregator {
     };
   }
 }
+
+/** Ties go by name, so that the same sums give the same order however their rows arrived (the day rollups add them in another order). */
+export const byRevenueThenChannel = (a: { revenue: number; channel: string }, b: { revenue: number; channel: string }) =>
+  b.revenue - a.revenue || a.channel.localeCompare(b.channel);
 
 /** Sums one product's rows by channel and ad, for the expanded table row. */
 export class BreakdownAggregator {
@@ -188,7 +192,7 @@ export class BreakdownAggregator {
       productId,
       rows: [...this.groups.values()]
         .map(({ channel, adId, orders, units, revenue }) => ({ channel, adId, orders, units, revenue: roundMoney(revenue, decimals) }))
-        .sort((a, b) => b.revenue - a.revenue),
+        .sort((a, b) => byRevenueThenChannel(a, b) || (a.adId ?? "").localeCompare(b.adId ?? "")),
     };
   }
 }

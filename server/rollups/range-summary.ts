@@ -1,4 +1,4 @@
-import { roundMoney, totalsOf } from "@/server/metrics/aggregate";
+import { byRevenueThenChannel, roundMoney, totalsOf } from "@/server/metrics/aggregate";
 import type { ChannelSummary, MetricsTotals, ProductSummary, SeriesPoint } from "@/shared/schemas/product-metrics-view";
 import type { Cell } from "./cells";
 
@@ -132,7 +132,7 @@ export class RangeSummary {
         .sort((a, b) => (a.date === b.date ? a.channel.localeCompare(b.channel) : a.date < b.date ? -1 : 1)),
       channels: [...this.channelSums().entries()]
         .map(([channel, sums]) => ({ channel, orders: sums.orders, units: sums.units, revenue: money(sums.revenue) }))
-        .sort((a, b) => b.revenue - a.revenue),
+        .sort(byRevenueThenChannel),
       products: [...this.products.values()]
         .map(({ productId, name, sku, orders, units, revenue }) => ({ productId, name, sku, orders, units, revenue: money(revenue) }))
         .sort((a, b) => b.revenue - a.revenue || a.productId.localeCompare(b.productId)),
