@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { openForSuite, storageBackends } from "@/test/databases";
 import { DatabaseUnavailable } from "@/server/db/database";
 
 describe("DatabaseUnavailable", () => {
@@ -16,5 +17,20 @@ describe("DatabaseUnavailable", () => {
     expect(new Error("The dashboard's database is unavailable.")).not.toBeInstanceOf(DatabaseUnavailable);
     expect(Object.assign(new Error("closed"), { code: "database_unavailable", status: 503 })).not.toBeInstanceOf(DatabaseUnavailable);
     expect(null).not.toBeInstanceOf(DatabaseUnavailable);
+  });
+});
+
+describe.each(storageBackends())("a transaction on %s", (backend) => {
+  // pg 8 warns (and pg 9 refuses) when a query is sent while its connection is busy: test/database-setup.ts fails the file.
+  it("runs statements sent together one after another, each with its own answer", async () => {
+    const { db, close } = await openForSuite(backend);
+    try {
+      const answers = await db.transaction((tx) =>
+        Promise.all([1, 2, 3, 4].map((n) => tx.query<{ n: number }>("select $1::int as n, pg_sleep(0.01)", [n]))),
+      );
+      expect(answers.map(([row]) => row!.n)).toEqual([1, 2, 3, 4]);
+    } finally {
+      await close();
+    }
   });
 });

@@ -75,6 +75,22 @@ async function guarded<T>(run: () => Promise<T>): Promise<T> {
 
 type Queryable = { query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }> };
 
+/**
+ * A transaction's connection runs one statement at a time: statements sent together (a
+ * `Promise.all` inside a transaction) wait their turn here, as pg 9 refuses a query sent while
+ * another is running (pg 8 warns: test/database-setup.ts fails a test that does).
+ */
+function oneAtATime(client: Queryable): Queryable {
+  let last: Promise<unknown> = Promise.resolve();
+  return {
+    query: (sql, params) => {
+      const next = last.then(() => client.query(sql, params));
+      last = next.catch(() => {});
+      return next;
+    },
+  };
+}
+
 /** How the dashboard talks to PostgreSQL; every bound is a setting (docs/configuration.md). */
 interface PoolOptions {
   poolSize: number;
@@ -104,25 +120,28 @@ function postgresDb(url: string, options: PoolOptions): Db {
   pool.on("error", () => {});
   let ended = false;
 
-  const on = (client: Queryable, inTransaction: boolean): Db => ({
-    kind: "postgres",
-    inTransaction,
-    query: <R>(sql: string, params?: unknown[]) => guarded(async () => (await client.query(sql, params)).rows as R[]),
-    exec: (sql) => guarded(async () => void (await client.query(sql))),
-    listen: async (channel, onNotify, onListening) => listenOnPostgres(url, channel, onNotify, onListening),
-    transaction: inTransaction
-      ? async (fn, setup) => {
-          if (setup) await guarded(() => client.query(setup));
-          return fn(on(client, true));
-        }
-      : transaction,
-    close: async () => {
-      if (ended) return;
-      ended = true;
-      await pool.end();
-    },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-  });
+  const on = (pooled: Queryable, inTransaction: boolean): Db => {
+    const client = inTransaction ? oneAtATime(pooled) : pooled;
+    return {
+      kind: "postgres",
+      inTransaction,
+      query: <R>(sql: string, params?: unknown[]) => guarded(async () => (await client.query(sql, params)).rows as R[]),
+      exec: (sql) => guarded(async () => void (await client.query(sql))),
+      listen: async (channel, onNotify, onListening) => listenOnPostgres(url, channel, onNotify, onListening),
+      transaction: inTransaction
+        ? async (fn, setup) => {
+            if (setup) await guarded(() => client.query(setup));
+            return fn(on(client, true));
+          }
+        : transaction,
+      close: async () => {
+        if (ended) return;
+        ended = true;
+        await pool.end();
+      },
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    };
+  };
 
   async function transaction<T>(fn: (tx: Db) => Promise<T>, setup?: string): Promise<T> {
     const client = await guarded(() => pool.connect());

@@ -99,8 +99,9 @@ async function summarizeHeld(db: Db, scope: RollupScope, days: string[], filter:
   // month is one index probe (a lateral limit). The bounds of the days keep the index scan to them
   // even where the planner has no statistics yet (it then leaves a list of days out of the index
   // condition and would scan every day of the key).
-  const productsQuery = db.query<Product & { fromMonths: number; fromCells: number }>(
-    `with held as materialized (
+  const productsQuery = () =>
+    db.query<Product & { fromMonths: number; fromCells: number }>(
+      `with held as materialized (
        select m from unnest($7::date[]) as m cross join lateral (
          select 1 from rollup_product_months p where p.store_url = $1 and p.source = $2 and p.filter_key = $3 and p.month = m limit 1
        ) as found
@@ -118,38 +119,37 @@ async function summarizeHeld(db: Db, scope: RollupScope, days: string[], filter:
          and day = any ((select days from cell_days)::date[]) and ($5::text is null or channel = $5)
          and ($6::text[] is null or product_id = any($6::text[]))
      ) as sums group by product_id`,
-    [...params, months],
-  );
-  const [series, products, currency] = await Promise.all([
-    filter.productIds
-      ? db.query<Series>(
-          `select to_char(day, 'YYYY-MM-DD') as date, channel, sum(row_count)::int as rows, sum(orders)::float8 as orders,
+      [...params, months],
+    );
+  // One after another: the statements share the snapshot's one connection, which runs them in turn anyway.
+  const series = await (filter.productIds
+    ? db.query<Series>(
+        `select to_char(day, 'YYYY-MM-DD') as date, channel, sum(row_count)::int as rows, sum(orders)::float8 as orders,
              sum(units)::float8 as units, sum(revenue)::float8 as revenue
            from rollup_cells where ${cellWhere} group by day, channel`,
-          params,
-        )
-      : db.query<Series>(
-          `select to_char(day, 'YYYY-MM-DD') as date, channel, row_count as rows, orders::float8 as orders, units::float8 as units,
+        params,
+      )
+    : db.query<Series>(
+        `select to_char(day, 'YYYY-MM-DD') as date, channel, row_count as rows, orders::float8 as orders, units::float8 as units,
              revenue::float8 as revenue
            from rollup_day_channels where store_url = $1 and source = $2 and filter_key = $3 and ${dayBounds}
              and ($5::text is null or channel = $5)`,
-          params.slice(0, 5),
-        ),
-    productsQuery,
-    unfiltered
-      ? // The day's first currency; days come whole from here or from the upstream, so the day alone orders them.
-        db.query<Currency>(
-          `select currency, to_char(day, 'YYYY-MM-DD') as day, 0 as row from rollup_days
+        params.slice(0, 5),
+      ));
+  const products = await productsQuery();
+  const currency = await (unfiltered
+    ? // The day's first currency; days come whole from here or from the upstream, so the day alone orders them.
+      db.query<Currency>(
+        `select currency, to_char(day, 'YYYY-MM-DD') as day, 0 as row from rollup_days
            where store_url = $1 and source = $2 and filter_key = $3 and ${dayBounds} and currency is not null
            order by day limit 1`,
-          params.slice(0, 4),
-        )
-      : db.query<Currency>(
-          `select currency, to_char(day, 'YYYY-MM-DD') as day, currency_row as row from rollup_cells
+        params.slice(0, 4),
+      )
+    : db.query<Currency>(
+        `select currency, to_char(day, 'YYYY-MM-DD') as day, currency_row as row from rollup_cells
            where ${cellWhere} and currency is not null order by day, currency_row limit 1`,
-          params,
-        ),
-  ]);
+        params,
+      ));
   rowsRead.dayChannels = filter.productIds ? 0 : series.length;
   rowsRead.productMonths = products.reduce((sum, p) => sum + p.fromMonths, 0);
   rowsRead.cells = products.reduce((sum, p) => sum + p.fromCells, 0);
