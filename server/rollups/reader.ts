@@ -103,12 +103,16 @@ export async function heldDays(
   policy: RollupPolicy,
 ): Promise<HeldDays> {
   const now = policy.now?.() ?? new Date();
-  const freshFrom = firstFreshDay(now, policy.freshDays, policy.timeZone ?? (await storeZone(upstream, scope.storeUrl)));
+  const [timeZone, stored] = await Promise.all([
+    policy.timeZone ?? storeZone(upstream, scope.storeUrl),
+    storedDays(policy.db, scope, range.startDate, range.endDate),
+  ]);
+  const freshFrom = firstFreshDay(now, policy.freshDays, timeZone);
   const closed = (day: string) => day < freshFrom;
   const staleBefore = now.getTime() - policy.revalidateSeconds * 1000;
   const fresh = new Map<string, Date>();
   const stale = new Set<string>();
-  for (const [day, filledAt] of await storedDays(policy.db, scope, range.startDate, range.endDate)) {
+  for (const [day, filledAt] of stored) {
     if (!closed(day)) continue;
     if (filledAt.getTime() > staleBefore) fresh.set(day, filledAt);
     else stale.add(day);
@@ -180,31 +184,41 @@ export async function readRange(
   const days = daysOf(filters.startDate, filters.endDate);
   const { closed, fresh } = known ?? (await heldDays(upstream, scope, filters, policy));
   const looked = performance.now();
-  const { summary, missing, rowsRead: storedRows } = await summarizeStored(policy.db, scope, [...fresh.keys()], filter);
-  const summarizeMs = performance.now() - looked;
-  const held = [...fresh.keys()].filter((day) => !missing.includes(day));
 
   const fromUpstream = new RangeSummary();
-  const toRead = days.filter((day) => !held.includes(day));
+  const toRead: string[] = [];
   let daysRead = 0;
   let rowsRead = 0;
-  const runs = runsOf(toRead);
-  for (const run of runs)
-    await streamRun(upstream, storeUrl, filters, run, {
-      summary: fromUpstream,
-      filter,
-      onOpened: hooks.onOpened,
-      keepCells: hooks.onDay ? run : [],
-      onDay: (day) => {
-        daysRead++;
-        rowsRead += day.rows;
-        hooks.onProgress?.({ daysRead, daysToRead: toRead.length, rowsRead, day: day.day });
-        if (!hooks.onDay) return;
-        if (!day.cells) throw new Error(`The day ${day.day} came back from the rows without its cells.`);
-        hooks.onDay(Object.assign(new DayCells(day.day, day.cells), { rows: day.rows, currency: day.currency }));
-      },
-    });
-  await markMonthsUsed(policy.db, scope, held, now());
+  let upstreamRequests = 0;
+  const stream = async (more: string[]) => {
+    toRead.push(...more);
+    for (const run of runsOf(more)) {
+      upstreamRequests++;
+      await streamRun(upstream, storeUrl, filters, run, {
+        summary: fromUpstream,
+        filter,
+        onOpened: hooks.onOpened,
+        keepCells: hooks.onDay ? run : [],
+        onDay: (day) => {
+          daysRead++;
+          rowsRead += day.rows;
+          hooks.onProgress?.({ daysRead, daysToRead: toRead.length, rowsRead, day: day.day });
+          if (!hooks.onDay) return;
+          if (!day.cells) throw new Error(`The day ${day.day} came back from the rows without its cells.`);
+          hooks.onDay(Object.assign(new DayCells(day.day, day.cells), { rows: day.rows, currency: day.currency }));
+        },
+      });
+    }
+  };
+  // The database sums the held days while the upstream streams the others; a held day found gone
+  // meanwhile (evicted, restated, purged) is read upstream after.
+  const [stored] = await Promise.all([
+    summarizeStored(policy.db, scope, [...fresh.keys()], filter).then((sums) => ({ ...sums, ms: performance.now() - looked })),
+    stream(days.filter((day) => !fresh.has(day))),
+  ]);
+  const { summary, missing, rowsRead: storedRows } = stored;
+  const held = [...fresh.keys()].filter((day) => !missing.includes(day));
+  await Promise.all([stream(missing), markMonthsUsed(policy.db, scope, held, now())]);
 
   for (const point of fromUpstream.series.values()) summary.addSeries(point);
   for (const product of fromUpstream.products.values()) summary.addProduct(product);
@@ -216,9 +230,9 @@ export async function readRange(
     asOf,
     daysFromRollups: held.length,
     daysFromUpstream: toRead.length,
-    upstreamRequests: runs.length,
+    upstreamRequests,
     toFill: toRead.filter(closed),
-    timings: { lookMs: looked - started, summarizeMs },
+    timings: { lookMs: looked - started, summarizeMs: stored.ms },
     storedRows,
   };
 }
