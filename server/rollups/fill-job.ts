@@ -40,22 +40,47 @@ function holdKey(storeUrl: string, client: UpstreamClient, now = Date.now()): vo
   held.set(storeUrl, { client: client.with({ signal: undefined }), until: now + HOLD_MS });
 }
 
-/** The fills running on this instance: at most ROLLUP_FILL_CONCURRENCY, and one per store. */
-const running = processSingleton("rollupFills", () => ({ count: 0, stores: new Set<string>(), waiting: [] as (() => void)[] }));
+/**
+ * The fills running on this instance: at most ROLLUP_FILL_CONCURRENCY, and one per store. A fill
+ * also gives way to the views this instance is reading (`viewing`), for at most VIEW_WAY_MS: a
+ * sign-in's warm-up would otherwise stream next to the person's first look and slow it down.
+ */
+const running = processSingleton("rollupFills", () => ({ count: 0, stores: new Set<string>(), views: 0, waiting: [] as (() => void)[] }));
+const VIEW_WAY_MS = 60_000;
+
+const wakeAll = () => {
+  for (const wake of running.waiting.splice(0)) wake();
+};
 
 async function slot(storeUrl: string, signal: AbortSignal): Promise<() => void> {
   const limit = settings().rollups.fillConcurrency;
-  while (running.count >= limit || running.stores.has(storeUrl)) {
+  const viewsUntil = Date.now() + VIEW_WAY_MS;
+  const givingWay = () => running.views > 0 && Date.now() < viewsUntil;
+  while (running.count >= limit || running.stores.has(storeUrl) || givingWay()) {
     signal.throwIfAborted();
-    await new Promise<void>((wake) => running.waiting.push(wake));
+    await new Promise<void>((wake) => {
+      running.waiting.push(wake);
+      if (givingWay()) setTimeout(wake, viewsUntil - Date.now()).unref();
+    });
   }
   running.count++;
   running.stores.add(storeUrl);
   return () => {
     running.count--;
     running.stores.delete(storeUrl);
-    for (const wake of running.waiting.splice(0)) wake();
+    wakeAll();
   };
+}
+
+/** Runs a view's read with the fills of this instance waiting for it (see `slot`). */
+export async function viewing<T>(read: () => Promise<T>): Promise<T> {
+  running.views++;
+  try {
+    return await read();
+  } finally {
+    running.views--;
+    wakeAll();
+  }
 }
 
 /** A fill of the store that another instance runs now (the queue's own rows): this one waits its turn. */

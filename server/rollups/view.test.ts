@@ -14,6 +14,8 @@ import { registerAllJobs } from "@/server/jobs/catalog";
 import { queueDb } from "@/server/jobs/queue";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { setTimeout as sleep } from "node:timers/promises";
+import { upstreamClient } from "@/server/upstream/client";
+import { queueFillsQuietly } from "./fill-job";
 import { restatements } from "./restatements";
 
 let upstream: DemoUpstream;
@@ -73,6 +75,20 @@ describe("product metrics through the day rollups", () => {
     expect(fills).toEqual([{ n: 1 }]);
     // Two views' reads and one fill's.
     expect(upstream.requestCounts().products - before).toBe(3);
+  });
+
+  it("holds this instance's fills back while it reads a view (a warm-up's fills wait for the first look)", async () => {
+    // The view's read of the products answers after a second; the fills queued meanwhile wait for it to end.
+    upstream.setFaults([{ route: "products", latencyMs: 1_000, times: 1 }]);
+    const before = upstream.requestCounts().products;
+    const look = events("startDate=2026-03-01&endDate=2026-03-31");
+    await vi.waitFor(() => expect(upstream.requestCounts().products - before).toBe(1));
+    queueFillsQuietly(upstreamClient({ apiKey: ADMIN_KEY, requestId: "fill" }), US_STORE, "conversion", ["2026-04-15"]);
+    await sleep(600);
+    expect(upstream.requestCounts().products - before).toBe(1);
+    await look;
+    // April's fill, then March's (the view's), once the view has answered.
+    await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(30 + 31), { timeout: 20_000 });
   });
 
   it("says how fresh the figures are, reports days read as progress, and reads nothing upstream the second time", async () => {

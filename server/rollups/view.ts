@@ -7,7 +7,7 @@ import type { ComparisonMode, MetricsFilters, ProductMetricsView } from "@/share
 import type { CellFilter } from "./range-summary";
 import { daysOf, heldDays, readRange, type ReadHooks, type ReadProgress, type RollupPolicy } from "./reader";
 import { restatements } from "./restatements";
-import { queueFillsQuietly } from "./fill-job";
+import { queueFillsQuietly, viewing } from "./fill-job";
 
 /** One line per restated day of the range, oldest day first: its latest restatement. */
 async function restatedOf(policy: RollupPolicy, storeUrl: string, filters: MetricsFilters) {
@@ -24,9 +24,14 @@ async function restatedOf(policy: RollupPolicy, storeUrl: string, filters: Metri
  * The product-metrics view answered from the day rollups: the same figures as a full read,
  * with how fresh they are and the range's restated days. When the rollups hold none of its days,
  * it is `fullRead` itself (the read of ROLLUPS=off), with the same freshness and restated days.
- * Either way the closed days not held are queued for filling, behind the answer.
+ * Either way the closed days not held are queued for filling, behind the answer; the fills of this
+ * instance wait while it reads (`viewing`).
  */
-export async function rollupView(
+export function rollupView(...args: Parameters<typeof readView>): Promise<ProductMetricsView> {
+  return viewing(() => readView(...args));
+}
+
+async function readView(
   upstream: UpstreamClient,
   storeUrl: string,
   filters: MetricsFilters,
