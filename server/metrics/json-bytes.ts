@@ -238,9 +238,7 @@ export class JsonBytes {
       this.skipScalar(c);
       return c === 0x6e;
     }
-    const OPEN = 0;
-    const MEMBER = 1;
-    const AFTER = 2;
+    const [OPEN, MEMBER, AFTER] = [0, 1, 2];
     let depth = 0;
     let state = OPEN;
     for (;;) {
@@ -289,9 +287,7 @@ export class JsonBytes {
   }
 }
 
-const TRUE = Uint8Array.from([0x74, 0x72, 0x75, 0x65]);
-const FALSE = Uint8Array.from([0x66, 0x61, 0x6c, 0x73, 0x65]);
-const NULL = Uint8Array.from([0x6e, 0x75, 0x6c, 0x6c]);
+const [TRUE, FALSE, NULL] = ["true", "false", "null"].map((word) => new TextEncoder().encode(word)) as [Uint8Array, Uint8Array, Uint8Array];
 
 /** ASCII bytes as a string. */
 function latin1(buf: Uint8Array, start: number, end: number): string {

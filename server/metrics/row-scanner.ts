@@ -15,6 +15,7 @@
  */
 import type { MetricRow } from "./aggregate";
 import { MalformedJsonError } from "./json-array-stream";
+import { ElementEnd } from "./element-end";
 import { HAS_ESCAPE, JsonBytes, NEED_MORE } from "./json-bytes";
 import { RowShapeError } from "./row-sums";
 import { StringCache } from "./string-cache";
@@ -22,7 +23,6 @@ import { StringCache } from "./string-cache";
 // Bytes of JSON's structure. Constants of this module's own: read through another module's
 // exports, as the sources run under tsx, each would be a property read on the hot path.
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const OPEN_BRACE = 0x7b;
@@ -292,46 +292,5 @@ export class RowScanner {
 
   private checkEdge(text: string) {
     if (text.trim() !== "") throw new MalformedJsonError(this.at === At.Start ? "expected a JSON array" : "text follows the array");
-  }
-}
-
-/** Follows an element kept across chunks until its end: depth, strings and escapes. */
-class ElementEnd {
-  found = false;
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
-  private scalar = false;
-  private started = false;
-
-  begin() {
-    this.found = this.inString = this.escaped = this.scalar = this.started = false;
-    this.depth = 0;
-  }
-
-  scan(bytes: Uint8Array): void {
-    for (let i = 0; i < bytes.length; i++) {
-      const c = bytes[i]!;
-      if (!this.started) {
-        this.started = true;
-        this.scalar = c !== OPEN_BRACE && c !== OPEN_BRACKET && c !== QUOTE;
-      }
-      if (this.scalar) {
-        // A number or a literal ends at the first byte that cannot continue it.
-        const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
-        if (!letter && !(c >= 0x30 && c <= 0x39) && c !== 0x2b && c !== 0x2d && c !== 0x2e) return void (this.found = true);
-      } else if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === BACKSLASH) this.escaped = true;
-        else if (c === QUOTE) {
-          this.inString = false;
-          if (this.depth === 0) return void (this.found = true);
-        }
-      } else if (c === QUOTE) this.inString = true;
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) this.depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-        if (--this.depth <= 0) return void (this.found = true);
-      }
-    }
   }
 }
