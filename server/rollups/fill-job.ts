@@ -7,6 +7,7 @@ import { enqueue, queueDb, registerJob, scheduleRecurring, type RunningJob } fro
 import { logger } from "@/server/observability/log";
 import { processSingleton } from "@/server/runtime/singleton";
 import type { UpstreamClient } from "@/server/upstream/client";
+import { grantedUpstream } from "@/server/grants/granted-upstream";
 import { fillMonth, monthsOf } from "./fill";
 import { monthOf } from "./grain";
 
@@ -157,21 +158,46 @@ export function warmUp(client: UpstreamClient, storeUrls: readonly string[], now
     );
 }
 
-/** Nightly: yesterday's month again, for every store whose rollups a key reached within ROLLUP_RETENTION_DAYS and whose key this instance holds. */
-async function nightly(now: Date): Promise<{ detail: string }> {
+/** The newest open grant of the store, as a read-only client: how the nightly reaches a store whose key this instance does not hold. */
+async function grantClient(storeUrl: string, now: Date): Promise<UpstreamClient | undefined> {
+  return inReach([storeUrl], async () => {
+    const [grant] = await (
+      await database()
+    ).query<{ id: string }>(
+      "select id from grants where store_url = $1 and ended_at is null and expires_at > $2 order by created_at desc limit 1",
+      [storeUrl, now],
+    );
+    if (!grant) return undefined;
+    try {
+      return (await grantedUpstream(grant.id, { requestId: `rollups-nightly-${now.getTime()}` })).upstream;
+    } catch (error) {
+      logger.warn({ storeUrl, err: error instanceof Error ? error.message : String(error) }, "Nightly rollup fill: the grant is unusable");
+      return undefined;
+    }
+  });
+}
+
+/**
+ * Nightly: yesterday's month again, for every store whose rollups a key used within
+ * ROLLUP_RETENTION_DAYS or which an open grant reaches: with the key this instance holds for it,
+ * else through the store's newest open grant.
+ */
+export async function nightly(now: Date): Promise<{ detail: string }> {
   const stores = await acrossStores(await database(), "day rollups: the stores to fill nightly", (tx) =>
     tx.query<{ storeUrl: string }>(
-      `select distinct store_url as "storeUrl" from rollup_month_use where used_at >= $1
-       and store_url not in (select store_url from rollup_stores_unreached)`,
-      [new Date(now.getTime() - settings().retention.rollupStoreDays * DAY_MS)],
+      `select store_url as "storeUrl" from rollup_month_use where used_at >= $1
+       union select store_url from grants where ended_at is null and expires_at > $2
+       except select store_url from rollup_stores_unreached`,
+      [new Date(now.getTime() - settings().retention.rollupStoreDays * DAY_MS), now],
     ),
   );
   const yesterday = new Date(now.getTime() - DAY_MS).toISOString().slice(0, 10);
   let queued = 0;
   for (const { storeUrl } of stores) {
     const holder = held.get(storeUrl);
-    if (!holder) continue;
-    await queueFills(holder.client, storeUrl, "conversion", [monthOf(yesterday)], now);
+    const client = holder && holder.until >= now.getTime() ? holder.client : await grantClient(storeUrl, now);
+    if (!client) continue;
+    await queueFills(client, storeUrl, "conversion", [monthOf(yesterday)], now);
     queued++;
   }
   return { detail: `${queued} of ${stores.length} stores queued` };

@@ -15,12 +15,17 @@ import { queueDb } from "@/server/jobs/queue";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { setTimeout as sleep } from "node:timers/promises";
 import { upstreamClient } from "@/server/upstream/client";
-import { queueFillsQuietly } from "./fill-job";
+import { createGrant } from "@/server/grants/store";
+import { inReach } from "@/server/db/reach";
+import { nightly, queueFillsQuietly } from "./fill-job";
+import { monthOf } from "./grain";
 import { restatements } from "./restatements";
 
 let upstream: DemoUpstream;
 let cookie: string;
 const params = { params: Promise.resolve({ storeUrl: US_STORE }) };
+const EU_STORE = "northwind-eu.myshopify.com";
+const EU_KEY = "sk_demo_admin_nw_eu_2a7f94c1e8b3";
 /** The process's database with the store's own reach (the rollup tables are under row-level security). */
 const storeDb = async () => reachDb(await database(), [US_STORE]);
 
@@ -89,6 +94,26 @@ describe("product metrics through the day rollups", () => {
     await look;
     // April's fill, then March's (the view's), once the view has answered.
     await vi.waitFor(async () => expect((await rollupUsage(await database())).days).toBe(30 + 31), { timeout: 20_000 });
+  });
+
+  it("fills yesterday's month nightly for a store only an open grant reaches, through the grant", async () => {
+    // No view or sign-in here reached the EU store, so this instance holds no key of it: only the grant does.
+    const now = new Date();
+    const grant = { organizationId: "org_northwind", storeUrl: EU_STORE, keyFingerprint: "fp-nightly", ownerEmail: "owner@example.com" };
+    await inReach([EU_STORE], async () => createGrant(await database(), { ...grant, apiKey: EU_KEY, ttlDays: 90 }, now));
+    const { detail } = await nightly(now);
+    expect(detail).toMatch(/^[1-9]\d* of \d+ stores queued$/);
+    const month = monthOf(new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10));
+    const fills = async () =>
+      (await queueDb()).query<{ state: string }>(
+        "select state from jobs where name = 'rollups.fill' and store_url = $1 and payload->>'month' = $2",
+        [EU_STORE, month],
+      );
+    await vi.waitFor(async () => expect(await fills()).toEqual([{ state: "done" }]), { timeout: 20_000 });
+    // The other tests count the rollups of the US store alone.
+    const eu = reachDb(await database(), [EU_STORE]);
+    await eu.query("delete from rollup_days");
+    await eu.query("update grants set ended_at = now(), ended_reason = 'revoked' where key_fingerprint = 'fp-nightly'");
   });
 
   it("says how fresh the figures are, reports days read as progress, and reads nothing upstream the second time", async () => {
