@@ -6,6 +6,7 @@ import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { openDatabase } from "@/server/db/database";
 import { allEndpoints, upstreamPath, type Endpoint } from "@/server/upstream/endpoints";
 import { Dashboard } from "@/test/dashboard-instances";
+import { ANY_SALE, storeRule, UNDER_ONE } from "@/test/alert-rules";
 import { ADMIN_KEY, cookieFrom, MARKETER_KEY, US_STORE } from "@/test/harness";
 import { copyOfTemplate } from "@/test/pglite-template";
 import { ensureBuild } from "@/test/processes";
@@ -58,16 +59,7 @@ const CLONE_BODY = {
   payload: { sourceCampaignGroupId: account!.campaignGroups[0]!.id, name: "Matrix clone", status: "PAUSED" },
 };
 
-const ALERT_RULE = {
-  name: "Matrix rule",
-  metric: "revenue",
-  target: { kind: "store" },
-  savedViewId: null,
-  granularity: "day",
-  condition: { kind: "threshold", operator: "below", threshold: 1 },
-  emails: [],
-  webhookUrl: null,
-};
+const ALERT_RULE = storeRule("Matrix rule", UNDER_ONE);
 
 const SAMPLES: Record<string, Sample> = {
   "GET /api/stores/[storeUrl]/clone-attempt": {},
@@ -254,7 +246,7 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
     // A rule that fires at once (yesterday's revenue is above 0), so the inbox has a notification of the victim's.
     ruleId = await victimPost(`/api/stores/${US_STORE}/alerts`, {
       ...ALERT_RULE,
-      condition: { kind: "threshold", operator: "above", threshold: 0 },
+      condition: ANY_SALE,
     });
     await dashboard.request(`/api/stores/${US_STORE}/alerts/check`, { method: "POST", cookie: cookies.victim });
     const inbox = (await (await dashboard.request("/api/notifications", { cookie: cookies.victim })).json()) as {

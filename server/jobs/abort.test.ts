@@ -12,6 +12,7 @@ import { enqueueDigest } from "@/server/digests/jobs";
 import { createSchedule } from "@/server/digests/store";
 import { createGrant } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
+import { ANY_SALE, storeRule } from "@/test/alert-rules";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, US_STORE } from "@/test/harness";
 import { startTcpProxy, type TcpProxy } from "@/test/tcp-proxy";
@@ -67,22 +68,7 @@ describe("a run's abort signal", () => {
       const author = `${unique("author")}@example.com`;
       await grantFor(author);
       const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      const rule = await createRule(
-        db,
-        scope,
-        {
-          name: unique("Any revenue"),
-          metric: "revenue",
-          target: { kind: "store" },
-          savedViewId: null,
-          granularity: "day",
-          condition: { kind: "threshold", operator: "above", threshold: 0 },
-          emails: [],
-          webhookUrl,
-        },
-        author,
-        new Date(),
-      );
+      const rule = await createRule(db, scope, storeRule(unique("Any revenue"), ANY_SALE, { webhookUrl }), author, new Date());
       // The check records the notification and queues its webhook; the worker posts it.
       expect((await checkStoreRules(scope)).detail).toMatch(/^1 rules checked: 1 fired/);
       const [notification] = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);

@@ -12,6 +12,7 @@ import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { LIMITS } from "@/shared/limits";
 import { activityResponseSchema } from "@/shared/schemas/activity";
 import { alertRuleListSchema, alertRuleSchema, type AlertRuleInput } from "@/shared/schemas/alert";
+import { storeRule, UNDER_ONE } from "@/test/alert-rules";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
 import {
@@ -42,17 +43,8 @@ const emails: Record<string, string> = {};
 const json = (method: string, path: string, cookie: string, body?: unknown) =>
   dashboardRequest(path, { method, cookie, body: body === undefined ? undefined : JSON.stringify(body) });
 
-const ruleInput = (overrides: Partial<AlertRuleInput> = {}): AlertRuleInput => ({
-  name: unique("Revenue"),
-  metric: "revenue",
-  target: { kind: "store" },
-  savedViewId: null,
-  granularity: "day",
-  condition: { kind: "threshold", operator: "below", threshold: 1 },
-  emails: ["ops@example.com"],
-  webhookUrl: null,
-  ...overrides,
-});
+const ruleInput = (overrides: Partial<AlertRuleInput> = {}): AlertRuleInput =>
+  storeRule(unique("Revenue"), UNDER_ONE, { emails: ["ops@example.com"], ...overrides });
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
