@@ -7,14 +7,13 @@ import { createRule } from "@/server/alerts/rules";
 import { database, type Db } from "@/server/db/database";
 import { listNotifications, webhookAttempts } from "@/server/alerts/notifications";
 import { reachDb } from "@/server/db/reach";
-import { createView } from "@/server/saved-views/repository";
 import { enqueueDigest } from "@/server/digests/jobs";
 import { createSchedule } from "@/server/digests/store";
-import { createGrant } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
 import { ANY_SALE, storeRule } from "@/test/alert-rules";
 import { unique } from "@/test/databases";
-import { ADMIN_KEY, US_STORE } from "@/test/harness";
+import { US_STORE } from "@/test/harness";
+import { createUsGrant, createUsView } from "@/test/us-store";
 import { startTcpProxy, type TcpProxy } from "@/test/tcp-proxy";
 import { startBackgroundWork, stopBackgroundWork } from "./worker";
 
@@ -31,8 +30,7 @@ let upstream: DemoUpstream;
 let relay: TcpProxy;
 let db: Db;
 
-const grantFor = (ownerEmail: string) =>
-  createGrant(db, { ...scope, keyFingerprint: unique("fp"), ownerEmail, apiKey: ADMIN_KEY, ttlDays: 90 }, new Date());
+const grantFor = (ownerEmail: string) => createUsGrant(db, ownerEmail);
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
@@ -89,16 +87,7 @@ describe("a run's abort signal", () => {
 
   it("cuts a digest's upstream read that outlasts the run's deadline", async () => {
     const grant = await grantFor("owner@example.com");
-    const view = await createView(
-      db,
-      {
-        ...scope,
-        name: unique("January"),
-        view: { search: "range=custom&from=2026-01-01&to=2026-01-31" },
-        createdByEmail: "ada@example.com",
-      },
-      new Date(),
-    );
+    const view = await createUsView(db, "January", "range=custom&from=2026-01-01&to=2026-01-31", "ada@example.com");
     const schedule = await createSchedule(
       db,
       {
