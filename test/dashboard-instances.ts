@@ -1,5 +1,6 @@
 /** Dashboard processes (the current release, as `npm run start:prod` runs it) sharing one PostgreSQL database, and requests to them as a browser sends them. */
 import { randomUUID } from "node:crypto";
+import { expect } from "vitest";
 import { describeDemo } from "@/demo-upstream/describe";
 import { US_STORE } from "./harness";
 import { freePort, portIsFree, runNode, SERVE, type RunningScript } from "./processes";
@@ -85,6 +86,23 @@ export class Dashboard {
     const response = await this.signIn(apiKey, client);
     if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
     return response.headers.get("set-cookie")!.split(";")[0]!;
+  }
+
+  /** A daily 06:00 digest of a new saved view of the US store's first two weeks of 2026, made as the session's pages make it: its id. */
+  async dailyDigest(cookie: string, name: string, recipients: string[]): Promise<string> {
+    const view = await this.request(`/api/stores/${US_STORE}/saved-views`, {
+      method: "POST",
+      cookie,
+      body: JSON.stringify({ name, search: "range=custom&from=2026-01-01&to=2026-01-14" }),
+    });
+    const { id: savedViewId } = (await view.json()) as { id: string };
+    const digest = await this.request(`/api/stores/${US_STORE}/digests`, {
+      method: "POST",
+      cookie,
+      body: JSON.stringify({ savedViewId, cadence: "daily", localTime: "06:00", recipients }),
+    });
+    expect(digest.status).toBe(201);
+    return ((await digest.json()) as { id: string }).id;
   }
 
   clone(cookie: string, idempotencyKey: string = randomUUID(), body = cloneBody()): Promise<Response> {
