@@ -5,6 +5,7 @@
  * set_config; the idle rows show that per-request cost next to a route that reads no database.
  * ISOLATION_BENCH_SCALE sets the demo upstream's scale (default 35: about 1.2 million rows a year).
  */
+import { percentile } from "./paced-load";
 import { benchStorages, signInCookie, startDashboardProcess, startDemoUpstreamProcess, US_STORE, type BenchStorage } from "./processes";
 
 const EU_KEY = "sk_demo_admin_nw_eu_2a7f94c1e8b3";
@@ -20,11 +21,6 @@ export interface Samples {
   errors: number;
   p50: number;
   p99: number;
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
 
 /** One GET every INTERVAL_MS (or as soon as the previous answered) until `until` settles. */

@@ -12,7 +12,8 @@ export interface PacedResult {
   p99: number;
 }
 
-function percentile(sorted: number[], fraction: number): number {
+/** The latency below which `fraction` of the sorted samples fall (NaN when there are none). */
+export function percentile(sorted: number[], fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }

@@ -61,21 +61,7 @@ describe.skipIf(!postgresUrl)("digests from two dashboard instances on one Postg
     await drop?.();
   }, 60_000);
 
-  async function schedule(name: string, recipients: string[]): Promise<string> {
-    const view = await a.request(`/api/stores/${US_STORE}/saved-views`, {
-      method: "POST",
-      cookie,
-      body: JSON.stringify({ name, search: "range=custom&from=2026-01-01&to=2026-01-14" }),
-    });
-    const { id: savedViewId } = (await view.json()) as { id: string };
-    const digest = await a.request(`/api/stores/${US_STORE}/digests`, {
-      method: "POST",
-      cookie,
-      body: JSON.stringify({ savedViewId, cadence: "daily", localTime: "06:00", recipients }),
-    });
-    expect(digest.status).toBe(201);
-    return ((await digest.json()) as { id: string }).id;
-  }
+  const schedule = (name: string, recipients: string[]) => a.dailyDigest(cookie, name, recipients);
 
   const received = (address: string) => sink.messages.filter((message) => JSON.stringify(message.to).includes(address)).length;
 

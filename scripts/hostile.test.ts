@@ -3,9 +3,9 @@ import { rmSync } from "node:fs";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDemo } from "@/demo-upstream/describe";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import type { DemoUpstream } from "@/demo-upstream/server";
 import { openDatabase } from "@/server/db/database";
-import { Dashboard, type ErrorBody } from "@/test/dashboard-instances";
+import { Dashboard, startEmbeddedDashboard, type EmbeddedDashboard, type ErrorBody } from "@/test/dashboard-instances";
 import { dumpAllTables } from "@/test/databases";
 import { ADMIN_KEY, startRecordingUpstream, US_STORE } from "@/test/harness";
 import { copyOfTemplate } from "@/test/pglite-template";
@@ -20,33 +20,23 @@ const SECRET = "hostile-test-secret-".padEnd(48, "x");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("hostile input against a production dashboard", () => {
+  let embedded: EmbeddedDashboard | undefined;
   let upstream: DemoUpstream;
   let dashboard: Dashboard;
-  let dataDir: string;
   let client = 0;
   const cookie = () => dashboard.cookieFor(ADMIN_KEY, `203.0.113.${++client}`);
 
   beforeAll(async () => {
-    ensureBuild();
-    upstream = await startDemoUpstream({ port: 0, control: true });
-    dataDir = copyOfTemplate();
-    dashboard = await Dashboard.create({
-      UPSTREAM_BASE_URL: upstream.baseUrl,
+    embedded = await startEmbeddedDashboard({
       SESSION_SECRET: SECRET,
-      EMBEDDED_DATABASE: "1",
-      DATA_DIR: dataDir,
       TRUST_PROXY_HOPS: "1",
       KEY_RECHECK_SECONDS: "2",
       SESSION_IDLE_SECONDS: "4",
     });
-    await dashboard.start();
+    ({ upstream, dashboard } = embedded);
   }, 600_000);
 
-  afterAll(async () => {
-    await dashboard?.kill();
-    await upstream?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => embedded?.close());
 
   it("refuses a sealed cookie with bytes appended, or written twice, as any tampered cookie", async () => {
     const signedIn = await cookie();

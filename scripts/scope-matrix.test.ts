@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDemo } from "@/demo-upstream/describe";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import type { DemoUpstream } from "@/demo-upstream/server";
 import { openDatabase } from "@/server/db/database";
 import { allEndpoints, upstreamPath, type Endpoint } from "@/server/upstream/endpoints";
-import { Dashboard } from "@/test/dashboard-instances";
+import { startEmbeddedDashboard, type Dashboard, type EmbeddedDashboard } from "@/test/dashboard-instances";
+import { ANY_SALE, storeRule, UNDER_ONE } from "@/test/alert-rules";
 import { ADMIN_KEY, cookieFrom, MARKETER_KEY, US_STORE } from "@/test/harness";
-import { copyOfTemplate } from "@/test/pglite-template";
-import { ensureBuild } from "@/test/processes";
 import { routeTable, type TableRoute } from "@/test/route-table";
 
 /**
@@ -58,16 +56,7 @@ const CLONE_BODY = {
   payload: { sourceCampaignGroupId: account!.campaignGroups[0]!.id, name: "Matrix clone", status: "PAUSED" },
 };
 
-const ALERT_RULE = {
-  name: "Matrix rule",
-  metric: "revenue",
-  target: { kind: "store" },
-  savedViewId: null,
-  granularity: "day",
-  condition: { kind: "threshold", operator: "below", threshold: 1 },
-  emails: [],
-  webhookUrl: null,
-};
+const ALERT_RULE = storeRule("Matrix rule", UNDER_ONE);
 
 const SAMPLES: Record<string, Sample> = {
   "GET /api/stores/[storeUrl]/clone-attempt": {},
@@ -181,6 +170,7 @@ interface Case {
 }
 
 describe("the cross-tenant matrix, over HTTP, on every route of the route table", () => {
+  let embedded: EmbeddedDashboard | undefined;
   let upstream: DemoUpstream;
   let dashboard: Dashboard;
   let dataDir: string;
@@ -202,20 +192,14 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
   const outsiders: Record<string, string> = {};
 
   beforeAll(async () => {
-    ensureBuild();
-    upstream = await startDemoUpstream({ port: 0, control: true });
-    dataDir = copyOfTemplate();
-    dashboard = await Dashboard.create({
-      UPSTREAM_BASE_URL: upstream.baseUrl,
+    embedded = await startEmbeddedDashboard({
       SESSION_SECRET: "matrix-test-secret-".padEnd(48, "x"),
-      EMBEDDED_DATABASE: "1",
-      DATA_DIR: dataDir,
       TRUST_PROXY_HOPS: "1",
       DELEGATION_KEY: "matrix-master-key-".padEnd(48, "m"),
       // A key refused upstream stops reading the dashboard's own data within this time.
       KEY_RECHECK_SECONDS: "2",
     });
-    await dashboard.start();
+    ({ upstream, dashboard, dataDir } = embedded);
     let client = 0;
     for (const [name, key] of Object.entries({
       victim: ADMIN_KEY,
@@ -254,7 +238,7 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
     // A rule that fires at once (yesterday's revenue is above 0), so the inbox has a notification of the victim's.
     ruleId = await victimPost(`/api/stores/${US_STORE}/alerts`, {
       ...ALERT_RULE,
-      condition: { kind: "threshold", operator: "above", threshold: 0 },
+      condition: ANY_SALE,
     });
     await dashboard.request(`/api/stores/${US_STORE}/alerts/check`, { method: "POST", cookie: cookies.victim });
     const inbox = (await (await dashboard.request("/api/notifications", { cookie: cookies.victim })).json()) as {
@@ -328,11 +312,7 @@ describe("the cross-tenant matrix, over HTTP, on every route of the route table"
       .filter(([, value]) => text.includes(value))
       .map(([name]) => name);
 
-  afterAll(async () => {
-    await dashboard?.kill();
-    await upstream?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => embedded?.close(), 60_000);
 
   function casesOf(route: TableRoute): Case[] {
     const id = route.path.includes("/grants/")

@@ -63,21 +63,7 @@ describe.skipIf(!postgresUrl)("stopping while a digest is being sent", () => {
     await drop?.();
   }, 60_000);
 
-  async function digest(name: string): Promise<string> {
-    const view = await dashboard.request(`/api/stores/${US_STORE}/saved-views`, {
-      method: "POST",
-      cookie,
-      body: JSON.stringify({ name, search: "range=custom&from=2026-01-01&to=2026-01-14" }),
-    });
-    const { id: savedViewId } = (await view.json()) as { id: string };
-    const created = await dashboard.request(`/api/stores/${US_STORE}/digests`, {
-      method: "POST",
-      cookie,
-      body: JSON.stringify({ savedViewId, cadence: "daily", localTime: "06:00", recipients: [`${name.toLowerCase()}@example.com`] }),
-    });
-    expect(created.status).toBe(201);
-    return ((await created.json()) as { id: string }).id;
-  }
+  const digest = (name: string) => dashboard.dailyDigest(cookie, name, [`${name.toLowerCase()}@example.com`]);
 
   it("finishes the send in flight and records it as sent, claims nothing after the signal, and exits 0", async () => {
     const first = await digest("Held");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { alertRuleInputSchema, type AlertMessageInput } from "@/shared/schemas/alert";
+import { storeRule, UNDER_ONE } from "@/test/alert-rules";
 import { alertBadge, alertTitle, baselineWords, slackBody, whatMovedLines } from "./alert-message";
 
 const fired: AlertMessageInput = {
@@ -88,17 +89,7 @@ describe("text reaching Slack", () => {
 });
 
 describe("rule names", () => {
-  const rule = (name: string) =>
-    alertRuleInputSchema.safeParse({
-      name,
-      metric: "orders",
-      target: { kind: "store" },
-      savedViewId: null,
-      granularity: "day",
-      condition: { kind: "threshold", operator: "below", threshold: 1 },
-      emails: [],
-      webhookUrl: null,
-    });
+  const rule = (name: string) => alertRuleInputSchema.safeParse(storeRule(name, UNDER_ONE, { metric: "orders" }));
 
   it.each([
     ["a line break", "Orders\nBcc: x", "A rule's name cannot hold control characters."],

@@ -1,8 +1,12 @@
 /** Dashboard processes (the current release, as `npm run start:prod` runs it) sharing one PostgreSQL database, and requests to them as a browser sends them. */
 import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import { expect } from "vitest";
 import { describeDemo } from "@/demo-upstream/describe";
+import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { US_STORE } from "./harness";
-import { freePort, portIsFree, runNode, SERVE, type RunningScript } from "./processes";
+import { copyOfTemplate } from "./pglite-template";
+import { ensureBuild, freePort, portIsFree, runNode, SERVE, type RunningScript } from "./processes";
 
 const [account] = describeDemo().adAccounts.filter((candidate) => candidate.storeUrl === US_STORE);
 const sourceGroup = account!.campaignGroups[1]!;
@@ -87,8 +91,57 @@ export class Dashboard {
     return response.headers.get("set-cookie")!.split(";")[0]!;
   }
 
+  /** A daily 06:00 digest of a new saved view of the US store's first two weeks of 2026, made as the session's pages make it: its id. */
+  async dailyDigest(cookie: string, name: string, recipients: string[]): Promise<string> {
+    const view = await this.request(`/api/stores/${US_STORE}/saved-views`, {
+      method: "POST",
+      cookie,
+      body: JSON.stringify({ name, search: "range=custom&from=2026-01-01&to=2026-01-14" }),
+    });
+    const { id: savedViewId } = (await view.json()) as { id: string };
+    const digest = await this.request(`/api/stores/${US_STORE}/digests`, {
+      method: "POST",
+      cookie,
+      body: JSON.stringify({ savedViewId, cadence: "daily", localTime: "06:00", recipients }),
+    });
+    expect(digest.status).toBe(201);
+    return ((await digest.json()) as { id: string }).id;
+  }
+
   clone(cookie: string, idempotencyKey: string = randomUUID(), body = cloneBody()): Promise<Response> {
     return this.request(CLONE_PATH, { method: "POST", cookie, body, idempotencyKey });
+  }
+}
+
+/** A started dashboard process of the current build, on an embedded database of its own, reading a demo upstream with its control API. */
+export interface EmbeddedDashboard {
+  upstream: DemoUpstream;
+  dashboard: Dashboard;
+  /** The embedded database's data directory (a copy of the migrated template). */
+  dataDir: string;
+  /** Kills the process, closes the upstream and removes the data directory. */
+  close(): Promise<void>;
+}
+
+/** Builds if the sources changed, then starts the upstream and the dashboard with `env` besides their addresses; on a failed start, all is closed again. */
+export async function startEmbeddedDashboard(env: Record<string, string>): Promise<EmbeddedDashboard> {
+  ensureBuild();
+  const upstream = await startDemoUpstream({ port: 0, control: true });
+  let dataDir: string | undefined;
+  let dashboard: Dashboard | undefined;
+  const close = async () => {
+    await dashboard?.kill();
+    await upstream.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    dataDir = copyOfTemplate();
+    dashboard = await Dashboard.create({ UPSTREAM_BASE_URL: upstream.baseUrl, EMBEDDED_DATABASE: "1", DATA_DIR: dataDir, ...env });
+    await dashboard.start();
+    return { upstream, dashboard, dataDir, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
-import { useUpstream } from "./harness";
+import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
+import { ADMIN_KEY, useUpstream } from "./harness";
 
 /**
  * The demo upstream of a test file: started once, the dashboard pointed at it and its state reset before each test, the environment
@@ -23,4 +24,26 @@ export function demoUpstreamPerFile(options: { control?: boolean } = {}): DemoUp
       return typeof value === "function" ? value.bind(started) : value;
     },
   });
+}
+
+/**
+ * The demo upstream of a test file, started once with the dashboard pointed at it and closed after, and a client reading it
+ * with the US store admin's key under `requestId`.
+ */
+export function usStoreReadsPerFile(requestId: string): { readonly upstream: DemoUpstream; readonly client: UpstreamClient } {
+  let started: { upstream: DemoUpstream; client: UpstreamClient } | undefined;
+  beforeAll(async () => {
+    const upstream = await startDemoUpstream({ port: 0 });
+    useUpstream(upstream.baseUrl);
+    started = { upstream, client: upstreamClient({ apiKey: ADMIN_KEY, requestId }) };
+  });
+  afterAll(() => started?.upstream.close());
+  return {
+    get upstream() {
+      return started!.upstream;
+    },
+    get client() {
+      return started!.client;
+    },
+  };
 }

@@ -24,6 +24,17 @@ export function dashboardRequest(path: string, init: RequestInit & { cookie?: st
   return new Request(`${DASHBOARD}${path}`, { ...init, headers });
 }
 
+/** A request of the session whose cookie is `cookie`, its body sent as JSON when there is one. */
+export function sessionRequest(
+  method: string,
+  path: string,
+  cookie: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Request {
+  return dashboardRequest(path, { method, cookie, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
 /** The `name=value` part of a Set-Cookie header, ready to send back. */
 export function cookieFrom(response: Response): string {
   const setCookie = response.headers.get("set-cookie");

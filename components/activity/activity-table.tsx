@@ -8,6 +8,7 @@ import { interpretTimeZone } from "@/shared/store-locale";
 import { Badge } from "@/components/ui/card";
 import { Breakable } from "@/components/ui/breakable";
 import { FallbackNote } from "@/components/ui/fallback-note";
+import { ColumnHeadings } from "@/components/ui/column-headings";
 
 export const actionLabels: Record<AuditAction, string> = {
   "tracking-connection.remove": "Removed a tracking connection",
@@ -191,13 +192,10 @@ export function ActivityTable({ entries, highlightId }: { entries: readonly Audi
         <table className="cards-on-phone w-full text-left text-sm">
           <caption className="sr-only">Activity of your organization, newest first</caption>
           <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">
-            <tr>
-              {["When", "Action", "Outcome", "Store", "Target", "By", "Details"].map((heading) => (
-                <th key={heading} scope="col" className="py-2 pr-4 whitespace-nowrap">
-                  {heading}
-                </th>
-              ))}
-            </tr>
+            <ColumnHeadings
+              headings={["When", "Action", "Outcome", "Store", "Target", "By", "Details"]}
+              className="py-2 pr-4 whitespace-nowrap"
+            />
           </thead>
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
             {entries.map((entry) => (

@@ -12,9 +12,13 @@ interface FieldProps {
   error?: string;
 }
 
-function Described({ id, hint, error, children }: FieldProps & { children: ReactNode }) {
+/** A control under its label, with its hint and error beneath it. */
+function Field({ id, label, hint, error, children }: FieldProps & { children: ReactNode }) {
   return (
-    <>
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
       {children}
       {hint && (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
@@ -26,7 +30,7 @@ function Described({ id, hint, error, children }: FieldProps & { children: React
           {error}
         </p>
       )}
-    </>
+    </div>
   );
 }
 
@@ -37,24 +41,19 @@ export function TextInput(
   props: FieldProps & { value: string; onChange: (value: string) => void; inputMode?: "decimal" | "numeric" | "email" | "url" },
 ) {
   return (
-    <div>
-      <label htmlFor={props.id} className="block text-sm font-medium">
-        {props.label}
-      </label>
-      <Described {...props}>
-        <input
-          id={props.id}
-          value={props.value}
-          inputMode={props.inputMode}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(event) => props.onChange(event.target.value)}
-          aria-invalid={props.error ? true : undefined}
-          aria-describedby={describedBy(props)}
-          className={inputClass}
-        />
-      </Described>
-    </div>
+    <Field {...props}>
+      <input
+        id={props.id}
+        value={props.value}
+        inputMode={props.inputMode}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(event) => props.onChange(event.target.value)}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(props)}
+        className={inputClass}
+      />
+    </Field>
   );
 }
 
@@ -62,26 +61,21 @@ export function SelectInput<T extends string>(
   props: FieldProps & { value: T; onChange: (value: T) => void; options: readonly (readonly [T, string])[] },
 ) {
   return (
-    <div>
-      <label htmlFor={props.id} className="block text-sm font-medium">
-        {props.label}
-      </label>
-      <Described {...props}>
-        <select
-          id={props.id}
-          value={props.value}
-          onChange={(event) => props.onChange(event.target.value as T)}
-          aria-invalid={props.error ? true : undefined}
-          aria-describedby={describedBy(props)}
-          className={inputClass}
-        >
-          {props.options.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </Described>
-    </div>
+    <Field {...props}>
+      <select
+        id={props.id}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value as T)}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(props)}
+        className={inputClass}
+      >
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }

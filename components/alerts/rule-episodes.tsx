@@ -5,6 +5,7 @@ import { formatMetric, periodWords } from "@/shared/alert-message";
 import { Badge, Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/states";
 import { StoreTime } from "@/components/ui/times";
+import { ColumnHeadings } from "@/components/ui/column-headings";
 
 /** A rule's name and state at the top of its page: firing or not, muted, snoozed. */
 export function RuleHeading({ rule }: { rule: AlertRule }) {
@@ -46,13 +47,7 @@ export function RuleEpisodes({
         <table className="cards-on-phone w-full text-left text-sm">
           <caption className="sr-only">Episodes of {rule.name}, newest first</caption>
           <thead className="text-xs tracking-wide text-slate-600 uppercase dark:text-slate-400">
-            <tr>
-              {["Fired on", "Value", "Against", "Stopped on"].map((heading) => (
-                <th key={heading} scope="col" className="py-2 pr-4">
-                  {heading}
-                </th>
-              ))}
-            </tr>
+            <ColumnHeadings headings={["Fired on", "Value", "Against", "Stopped on"]} />
           </thead>
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
             {episodes.map((episode) => (

@@ -7,6 +7,7 @@ import { EmptyState } from "@/components/ui/states";
 import { Breakable } from "@/components/ui/breakable";
 import { StoreName } from "@/components/store/store-name";
 import { StoreWeek } from "./store-week";
+import { ColumnHeadings } from "@/components/ui/column-headings";
 
 export function OrganizationCard({ organization, organizationId }: { organization: Organization; organizationId?: string }) {
   const suffix = organizationId ? `?organizationId=${encodeURIComponent(organizationId)}` : "";
@@ -30,13 +31,7 @@ export function OrganizationCard({ organization, organizationId }: { organizatio
           <table className="cards-on-phone w-full text-left text-sm">
             <caption className="sr-only">Stores of {organization.name}</caption>
             <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-              <tr>
-                {["Store", "Revenue, last 7 days", "Type", "Currency", "Created", "Updated"].map((heading) => (
-                  <th key={heading} scope="col" className="py-2 pr-4">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
+              <ColumnHeadings headings={["Store", "Revenue, last 7 days", "Type", "Currency", "Created", "Updated"]} />
             </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {organization.stores.map((store) => (

@@ -54,6 +54,18 @@ function explainError(error: unknown): Explanation & { message: string; requestI
   }
 }
 
+/** The request id of a failure, easy to select and give to support. */
+export function SupportReference({ requestId }: { requestId: string }) {
+  return (
+    <p className="mt-2 text-xs">
+      Reference for support:{" "}
+      <code className="select-all rounded bg-rose-100 px-1 py-0.5 font-mono dark:bg-rose-900/60" data-testid="request-id">
+        {requestId}
+      </code>
+    </p>
+  );
+}
+
 export function ErrorPanel({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { title, advice, message, requestId } = explainError(error);
   return (
@@ -64,14 +76,7 @@ export function ErrorPanel({ error, onRetry }: { error: unknown; onRetry?: () =>
       <p className="font-semibold">{title}</p>
       <p className="mt-1 text-sm">{plainServiceWords(message)}</p>
       <p className="mt-1 text-sm text-rose-800 dark:text-rose-200">{advice}</p>
-      {requestId && (
-        <p className="mt-2 text-xs">
-          Reference for support:{" "}
-          <code className="select-all rounded bg-rose-100 px-1 py-0.5 font-mono dark:bg-rose-900/60" data-testid="request-id">
-            {requestId}
-          </code>
-        </p>
-      )}
+      {requestId && <SupportReference requestId={requestId} />}
       {onRetry && (
         <Button variant="secondary" className="mt-3" onClick={onRetry}>
           Try again

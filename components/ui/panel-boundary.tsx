@@ -3,6 +3,7 @@
 import { Component, type ReactNode } from "react";
 import { ApiRequestError } from "@/client/queries/api-client";
 import { Button } from "./button";
+import { SupportReference } from "./error-panel";
 
 interface PanelBoundaryProps {
   /** What the panel shows, as the message names it: "The charts". */
@@ -49,14 +50,7 @@ export class PanelBoundary extends Component<PanelBoundaryProps, PanelBoundarySt
         <p className="mt-1 text-sm text-rose-800 dark:text-rose-200">
           The rest of the page still works. If this keeps happening, give support the request ID.
         </p>
-        {requestId && (
-          <p className="mt-2 text-xs">
-            Reference for support:{" "}
-            <code className="select-all rounded bg-rose-100 px-1 py-0.5 font-mono dark:bg-rose-900/60" data-testid="request-id">
-              {requestId}
-            </code>
-          </p>
-        )}
+        {requestId && <SupportReference requestId={requestId} />}
         <Button variant="secondary" className="mt-3" onClick={() => this.setState({ error: null })}>
           Try again
         </Button>

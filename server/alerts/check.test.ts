@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
 import { upstreamClient } from "@/server/upstream/client";
+import { FACEBOOK_ORDERS_DROP } from "@/test/alert-rules";
 import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
 import { BACKTEST_DAYS, backtestRule, checkRule, lastCompletePeriod } from "./check";
 import { RunReads, type Summary } from "./reads";
@@ -29,16 +30,7 @@ describe("checks and backtests against the demo upstream", () => {
     demo.reset();
   });
 
-  const rule: AlertRuleInput = {
-    name: "Facebook orders",
-    metric: "orders",
-    target: { kind: "channel", channel: "facebook" },
-    savedViewId: null,
-    granularity: "day",
-    condition: { kind: "anomaly", direction: "down", sensitivity: "medium", minVolume: 3, weeks: 6 },
-    emails: [],
-    webhookUrl: null,
-  };
+  const rule = FACEBOOK_ORDERS_DROP;
   const context = () => ({
     upstream: upstreamClient({ apiKey: ADMIN_KEY, requestId: "test", readOnly: true }),
     reads: new RunReads(),

@@ -12,6 +12,7 @@ import { suppress, unsuppressed } from "@/server/delivery/suppressions";
 import { unsubscribePage } from "@/server/routes/unsubscribe";
 import { startMailSink } from "@/test/mail-sink";
 import { createGrant, revokeGrant } from "@/server/grants/store";
+import { ANY_SALE, storeRule } from "@/test/alert-rules";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, callRoute, US_STORE } from "@/test/harness";
 import { enqueue } from "@/server/jobs/queue";
@@ -26,16 +27,7 @@ const scope = { organizationId: ORGANIZATION, storeUrl: US_STORE };
 let upstream: DemoUpstream;
 let db: Db;
 
-const alwaysFires = (emails: string[]): AlertRuleInput => ({
-  name: unique("Any revenue"),
-  metric: "revenue",
-  target: { kind: "store" },
-  savedViewId: null,
-  granularity: "day",
-  condition: { kind: "threshold", operator: "above", threshold: 0 },
-  emails,
-  webhookUrl: null,
-});
+const alwaysFires = (emails: string[]): AlertRuleInput => storeRule(unique("Any revenue"), ANY_SALE, { emails });
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });

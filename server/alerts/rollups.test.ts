@@ -8,6 +8,7 @@ import { fillDays } from "@/server/rollups/fill";
 import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
 import type { AlertRuleInput } from "@/shared/schemas/alert";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
+import { FACEBOOK_ORDERS_DROP } from "@/test/alert-rules";
 import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
 import { openForSuite, storageBackends } from "@/test/databases";
 import { checkRule, lastCompletePeriod } from "./check";
@@ -110,16 +111,7 @@ describe.each(storageBackends())("alert checks through the day rollups on %s", (
   }, 180_000);
 
   it("reads only the fresh days upstream on a second check, and its judgement is the raw rows' one", async () => {
-    const rule: AlertRuleInput = {
-      name: "Facebook orders",
-      metric: "orders",
-      target: { kind: "channel", channel: "facebook" },
-      savedViewId: null,
-      granularity: "day",
-      condition: { kind: "anomaly", direction: "down", sensitivity: "medium", minVolume: 3, weeks: 6 },
-      emails: [],
-      webhookUrl: null,
-    };
+    const rule = FACEBOOK_ORDERS_DROP;
     const storeRule: AlertRuleInput = { ...rule, name: "Store revenue", metric: "revenue", target: { kind: "store" } };
     const context = (reads: RunReads) => ({ upstream: client, reads, storeUrl: US_STORE, savedViewSearch: null });
     const now = clock;

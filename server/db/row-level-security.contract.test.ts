@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openForSuite, storageBackends, unique, type Location } from "@/test/databases";
+import { bareSession } from "@/test/sessions";
 import type { Db } from "@/server/db/database";
 import { acrossStores, applicationDb, inReach, sessionDb, withReach } from "@/server/db/reach";
-import { createSession } from "@/server/auth/sessions";
 
 /** Every table that holds a store's data (migrations 0011, 0013, 0014, 0020, 0024 and 0025 put each under row-level security). */
 const STORE_TABLES = [
@@ -179,20 +179,7 @@ async function plant(tx: Db, store: string): Promise<void> {
 }
 
 /** A session of a key of its own, with its key ring's row. */
-const newSession = (db: Db) =>
-  createSession(
-    db,
-    {
-      keyFingerprint: unique("fp"),
-      userEmail: "a@example.com",
-      userName: "A",
-      organizationId: null,
-      organizationName: null,
-      userAgent: "",
-      clientAddress: "",
-    },
-    new Date(),
-  );
+const newSession = (db: Db) => bareSession(db, unique("fp"), new Date());
 
 /** A table's rows of a store (the queue's jobs of no store aside: every reach sees those). */
 const rowsOf = (tx: Db, table: string) =>

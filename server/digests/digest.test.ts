@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import type { DemoUpstream } from "@/demo-upstream/server";
 import { describeDemo } from "@/demo-upstream/describe";
 import { database, type Db } from "@/server/db/database";
-import { createView, softDeleteView } from "@/server/saved-views/repository";
-import { createGrant, revokeGrant, noticesOfKey } from "@/server/grants/store";
-import { registerAllJobs } from "@/server/jobs/catalog";
+import { softDeleteView } from "@/server/saved-views/repository";
+import { revokeGrant, noticesOfKey } from "@/server/grants/store";
 import { enqueue } from "@/server/jobs/queue";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { formatCurrency, formatNumber } from "@/shared/format";
 import { dumpAllTables, unique } from "@/test/databases";
-import { startMailSink, type MailSink } from "@/test/mail-sink";
+import { startDigestSending, type DigestSending } from "@/test/digest-sending";
+import type { MailSink } from "@/test/mail-sink";
+import { createUsGrant, createUsView } from "@/test/us-store";
 import { enqueueDigest } from "./jobs";
 import { unsubscribePage } from "@/server/routes/unsubscribe";
 import { ADMIN_KEY, callRoute, US_STORE } from "@/test/harness";
@@ -22,29 +22,19 @@ const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
 const ORGANIZATION = describeDemo().keys.find((key) => key.key === ADMIN_KEY)!.organizationId!;
 const SEARCH = "range=custom&from=2026-01-01&to=2026-01-31&compare=previous";
 
+let sending: DigestSending;
 let upstream: DemoUpstream;
 let sink: MailSink;
 let db: Db;
 
-function settingsFor(delegationKey: string) {
-  const env = { UPSTREAM_BASE_URL: upstream.baseUrl, SMTP_URL: sink.url, DELEGATION_KEY: delegationKey, JOBS_LEASE_SECONDS: "5" };
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-}
+const settingsFor = (delegationKey: string) => vi.stubEnv("DELEGATION_KEY", delegationKey);
 
 beforeAll(async () => {
-  upstream = await startDemoUpstream({ port: 0, control: true });
-  sink = await startMailSink();
-  settingsFor(MASTER_OLD);
+  sending = await startDigestSending({ DELEGATION_KEY: MASTER_OLD, JOBS_LEASE_SECONDS: "5" });
+  ({ upstream, sink } = sending);
   db = reachDb(await database(), [US_STORE]);
-  registerAllJobs();
-  startBackgroundWork({ pollMs: 50 });
 });
-afterAll(async () => {
-  await stopBackgroundWork();
-  vi.unstubAllEnvs();
-  await sink.close();
-  await upstream.close();
-});
+afterAll(() => sending.stop());
 
 async function finished(jobId: string): Promise<{ state: string; detail: string | null }> {
   for (let waited = 0; waited < 30_000; waited += 50) {
@@ -56,29 +46,8 @@ async function finished(jobId: string): Promise<{ state: string; detail: string 
 }
 
 async function scheduleFor(apiKey: string, recipients: string[]) {
-  const view = await createView(
-    db,
-    {
-      organizationId: ORGANIZATION,
-      storeUrl: US_STORE,
-      name: unique("January"),
-      view: { search: SEARCH },
-      createdByEmail: "ada@example.com",
-    },
-    new Date(),
-  );
-  const grant = await createGrant(
-    db,
-    {
-      organizationId: ORGANIZATION,
-      storeUrl: US_STORE,
-      keyFingerprint: unique("fp"),
-      ownerEmail: "owner@example.com",
-      apiKey,
-      ttlDays: 90,
-    },
-    new Date(),
-  );
+  const view = await createUsView(db, "January", SEARCH, "ada@example.com");
+  const grant = await createUsGrant(db, "owner@example.com", apiKey);
   const schedule = await createSchedule(
     db,
     {

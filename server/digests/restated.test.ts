@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DemoUpstream } from "@/demo-upstream/server";
 import { describeDemo } from "@/demo-upstream/describe";
 import { database, type Db } from "@/server/db/database";
 import { acrossStores, inReach, reachDb } from "@/server/db/reach";
-import { createView } from "@/server/saved-views/repository";
-import { createGrant } from "@/server/grants/store";
-import { registerAllJobs } from "@/server/jobs/catalog";
 import { queueDb } from "@/server/jobs/queue";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { productMetricsView } from "@/server/metrics/service";
 import { upstreamClient } from "@/server/upstream/client";
 import { formatCurrency } from "@/shared/format";
 import { unique } from "@/test/databases";
-import { startMailSink, type MailSink } from "@/test/mail-sink";
+import { startDigestSending, type DigestSending } from "@/test/digest-sending";
+import type { MailSink } from "@/test/mail-sink";
 import { ADMIN_KEY, US_STORE } from "@/test/harness";
+import { createUsGrant, createUsView } from "@/test/us-store";
 import { enqueueDigest } from "./jobs";
 import { restatedDays } from "./restated";
 import { createSchedule, lastSendOf, recordSend } from "./store";
@@ -98,31 +96,21 @@ describe("the days a digest names as restated", () => {
 });
 
 describe("a digest over the real path, with the day rollups on", () => {
+  let sending: DigestSending;
   let upstream: DemoUpstream;
   let sink: MailSink;
 
   beforeAll(async () => {
-    upstream = await startDemoUpstream({ port: 0, control: true });
-    sink = await startMailSink();
-    const env = {
-      UPSTREAM_BASE_URL: upstream.baseUrl,
-      SMTP_URL: sink.url,
+    sending = await startDigestSending({
       DELEGATION_KEY: "master-key-".padEnd(40, "m"),
       JOBS_LEASE_SECONDS: "5",
       ROLLUPS: "on",
       ROLLUP_REVALIDATE_SECONDS: "1",
-    };
-    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+    });
+    ({ upstream, sink } = sending);
     db = reachDb(await database(), [US_STORE]);
-    registerAllJobs();
-    startBackgroundWork({ pollMs: 50 });
   });
-  afterAll(async () => {
-    await stopBackgroundWork();
-    vi.unstubAllEnvs();
-    await sink.close();
-    await upstream.close();
-  });
+  afterAll(() => sending.stop());
 
   async function sent(schedule: { id: string; organizationId: string; storeUrl: string }, slot: string, address: string) {
     const before = sink.messages.length;
@@ -158,29 +146,8 @@ describe("a digest over the real path, with the day rollups on", () => {
 
   it("names a day restated since the last digest once, links to Data changes, and not again in the next digest", async () => {
     const address = `${unique("restated")}@example.com`;
-    const view = await createView(
-      db,
-      {
-        organizationId: ORGANIZATION,
-        storeUrl: US_STORE,
-        name: unique("March week"),
-        view: { search: "range=custom&from=2026-03-02&to=2026-03-08&compare=previous" },
-        createdByEmail: "ada@example.com",
-      },
-      new Date(),
-    );
-    const grant = await createGrant(
-      db,
-      {
-        organizationId: ORGANIZATION,
-        storeUrl: US_STORE,
-        keyFingerprint: unique("fp"),
-        ownerEmail: "ada@example.com",
-        apiKey: ADMIN_KEY,
-        ttlDays: 90,
-      },
-      new Date(),
-    );
+    const view = await createUsView(db, "March week", "range=custom&from=2026-03-02&to=2026-03-08&compare=previous", "ada@example.com");
+    const grant = await createUsGrant(db, "ada@example.com");
     const schedule = await dailyAtEight(
       db,
       { savedViewId: view.id, grantId: grant.id },
@@ -234,23 +201,8 @@ describe("a digest over the real path, with the day rollups on", () => {
   }, 60_000);
 
   it("looks back from the previous slot, and on a retry of a slot as far as its first attempt did", async () => {
-    const view = await createView(
-      db,
-      { organizationId: ORGANIZATION, storeUrl: US_STORE, name: unique("v"), view: { search: "" }, createdByEmail: "a@example.com" },
-      new Date(),
-    );
-    const grant = await createGrant(
-      db,
-      {
-        organizationId: ORGANIZATION,
-        storeUrl: US_STORE,
-        keyFingerprint: unique("fp"),
-        ownerEmail: "a@example.com",
-        apiKey: ADMIN_KEY,
-        ttlDays: 90,
-      },
-      new Date(),
-    );
+    const view = await createUsView(db, "v", "", "a@example.com");
+    const grant = await createUsGrant(db, "a@example.com");
     const created = new Date("2026-01-01T00:00:00Z");
     const schedule = await dailyAtEight(
       db,

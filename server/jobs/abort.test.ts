@@ -7,13 +7,13 @@ import { createRule } from "@/server/alerts/rules";
 import { database, type Db } from "@/server/db/database";
 import { listNotifications, webhookAttempts } from "@/server/alerts/notifications";
 import { reachDb } from "@/server/db/reach";
-import { createView } from "@/server/saved-views/repository";
 import { enqueueDigest } from "@/server/digests/jobs";
 import { createSchedule } from "@/server/digests/store";
-import { createGrant } from "@/server/grants/store";
 import { registerAllJobs } from "@/server/jobs/catalog";
+import { ANY_SALE, storeRule } from "@/test/alert-rules";
 import { unique } from "@/test/databases";
-import { ADMIN_KEY, US_STORE } from "@/test/harness";
+import { US_STORE } from "@/test/harness";
+import { createUsGrant, createUsView } from "@/test/us-store";
 import { startTcpProxy, type TcpProxy } from "@/test/tcp-proxy";
 import { startBackgroundWork, stopBackgroundWork } from "./worker";
 
@@ -30,8 +30,7 @@ let upstream: DemoUpstream;
 let relay: TcpProxy;
 let db: Db;
 
-const grantFor = (ownerEmail: string) =>
-  createGrant(db, { ...scope, keyFingerprint: unique("fp"), ownerEmail, apiKey: ADMIN_KEY, ttlDays: 90 }, new Date());
+const grantFor = (ownerEmail: string) => createUsGrant(db, ownerEmail);
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
@@ -67,22 +66,7 @@ describe("a run's abort signal", () => {
       const author = `${unique("author")}@example.com`;
       await grantFor(author);
       const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      const rule = await createRule(
-        db,
-        scope,
-        {
-          name: unique("Any revenue"),
-          metric: "revenue",
-          target: { kind: "store" },
-          savedViewId: null,
-          granularity: "day",
-          condition: { kind: "threshold", operator: "above", threshold: 0 },
-          emails: [],
-          webhookUrl,
-        },
-        author,
-        new Date(),
-      );
+      const rule = await createRule(db, scope, storeRule(unique("Any revenue"), ANY_SALE, { webhookUrl }), author, new Date());
       // The check records the notification and queues its webhook; the worker posts it.
       expect((await checkStoreRules(scope)).detail).toMatch(/^1 rules checked: 1 fired/);
       const [notification] = (await listNotifications(db, [US_STORE], author)).filter((n) => n.ruleId === rule.id);
@@ -103,16 +87,7 @@ describe("a run's abort signal", () => {
 
   it("cuts a digest's upstream read that outlasts the run's deadline", async () => {
     const grant = await grantFor("owner@example.com");
-    const view = await createView(
-      db,
-      {
-        ...scope,
-        name: unique("January"),
-        view: { search: "range=custom&from=2026-01-01&to=2026-01-31" },
-        createdByEmail: "ada@example.com",
-      },
-      new Date(),
-    );
+    const view = await createUsView(db, "January", "range=custom&from=2026-01-01&to=2026-01-31", "ada@example.com");
     const schedule = await createSchedule(
       db,
       {

@@ -4,7 +4,8 @@ import { registerAllJobs } from "@/server/jobs/catalog";
 import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { database } from "@/server/db/database";
 import { acrossStores, reachDb } from "@/server/db/reach";
-import { createSession, getSession, revokeSession } from "@/server/auth/sessions";
+import { getSession, revokeSession } from "@/server/auth/sessions";
+import { bareSession } from "@/test/sessions";
 
 /** The purges run on schedule, as recurring jobs of the catalog, whether or not anyone signs in or acts. */
 const STORE = "purge-schedule.example";
@@ -24,19 +25,7 @@ describe("the purge of expired rows", () => {
       { organizationId: "org_purge", storeUrl: STORE, keyFingerprint: "fp_purge", ownerEmail: "a@example.com", apiKey: "sk_x", ttlDays: 1 },
       past,
     );
-    const session = await createSession(
-      db,
-      {
-        keyFingerprint: "fp_purge",
-        userEmail: "a@example.com",
-        userName: "A",
-        organizationId: null,
-        organizationName: null,
-        userAgent: "",
-        clientAddress: "",
-      },
-      past,
-    );
+    const session = await bareSession(db, "fp_purge", past);
     await revokeSession(db, session.id, "signed_out", past);
     registerAllJobs();
     startBackgroundWork({ pollMs: 25 });

@@ -55,16 +55,20 @@ function readsProgress(ranges: { startDate: string; endDate: string }[], hooks: 
   };
 }
 
-async function aggregate(
-  upstream: UpstreamClient,
-  storeUrl: string,
-  filters: MetricsFilters,
-  compare: ComparisonMode | undefined,
-  hooks: AggregationHooks,
-): Promise<ProductMetricsView> {
+/** One read of a view: the store's rows in `filters`, and in its comparison's range when `compare` names one. */
+interface ViewRead {
+  upstream: UpstreamClient;
+  storeUrl: string;
+  filters: MetricsFilters;
+  compare: ComparisonMode | undefined;
+  hooks: AggregationHooks;
+}
+
+async function aggregate(read: ViewRead): Promise<ProductMetricsView> {
+  const { upstream, storeUrl, filters, compare, hooks } = read;
   const rollups = settings().rollups;
   const filter = rollups.enabled ? rollupFilterOf(filters) : null;
-  if (!filter) return fullRead(upstream, storeUrl, filters, compare, hooks);
+  if (!filter) return fullRead(read);
   // The process's handle: every rollup statement runs with the reach of the work it belongs to
   // (the route's stores, or a job's store), which holds `storeUrl`.
   const db = await database();
@@ -76,18 +80,12 @@ async function aggregate(
     compare,
     { db, ...rollups },
     { onOpened: hooks.onOpened, onProgress: hooks.onDays },
-    () => fullRead(upstream, storeUrl, filters, compare, hooks),
+    () => fullRead(read),
   );
 }
 
 /** The view read whole from the upstream's rows (ROLLUPS=off, or no day of it held). */
-async function fullRead(
-  upstream: UpstreamClient,
-  storeUrl: string,
-  filters: MetricsFilters,
-  compare: ComparisonMode | undefined,
-  hooks: AggregationHooks,
-): Promise<ProductMetricsView> {
+async function fullRead({ upstream, storeUrl, filters, compare, hooks }: ViewRead): Promise<ProductMetricsView> {
   const comparisonFilters = compare ? { ...filters, ...comparisonRange(filters, compare) } : undefined;
   const [main, previous] = await Promise.all([
     openProductRows(upstream, storeUrl, filters),
@@ -137,7 +135,7 @@ export function productMetricsView(
   signal?: AbortSignal,
 ): { view: Promise<ProductMetricsView>; cached: boolean } {
   const key = ViewCache.key(upstream.keyIdentity, upstream.organizationId, storeUrl, JSON.stringify(filters), compare);
-  const load = (shared: AbortSignal) => aggregate(upstream.with({ signal: shared }), storeUrl, filters, compare, hooks);
+  const load = (shared: AbortSignal) => aggregate({ upstream: upstream.with({ signal: shared }), storeUrl, filters, compare, hooks });
   const { value, hit } = viewCache.get(key, load, signal ?? upstream.signal);
   return { view: value, cached: hit };
 }

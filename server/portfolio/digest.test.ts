@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
+import type { DemoUpstream } from "@/demo-upstream/server";
 import { database } from "@/server/db/database";
 import { reachDb } from "@/server/db/reach";
 import { enqueueDigest } from "@/server/digests/jobs";
 import { createSchedule } from "@/server/digests/store";
 import { createGrant } from "@/server/grants/store";
-import { registerAllJobs } from "@/server/jobs/catalog";
-import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { formatCurrency, formatNumber } from "@/shared/format";
 import { unique } from "@/test/databases";
 import { ADMIN_KEY, US_STORE } from "@/test/harness";
-import { startMailSink, type MailSink } from "@/test/mail-sink";
+import { startDigestSending, type DigestSending } from "@/test/digest-sending";
+import type { MailSink } from "@/test/mail-sink";
 
 const EU_STORE = "northwind-eu.myshopify.com";
 const EU_KEY = "sk_demo_admin_nw_eu_2a7f94c1e8b3";
@@ -18,23 +17,15 @@ const KEYS = { [US_STORE]: ADMIN_KEY, [EU_STORE]: EU_KEY };
 const STORES = [US_STORE, EU_STORE].map((url) => ({ url, organizationId: "org_northwind" }));
 const SEARCH = "range=custom&from=2026-01-01&to=2026-01-31&compare=previous";
 
+let sending: DigestSending;
 let upstream: DemoUpstream;
 let sink: MailSink;
 
 beforeAll(async () => {
-  upstream = await startDemoUpstream({ port: 0, control: true });
-  sink = await startMailSink();
-  const env = { UPSTREAM_BASE_URL: upstream.baseUrl, SMTP_URL: sink.url, DELEGATION_KEY: "portfolio-master-key-".padEnd(40, "p") };
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  registerAllJobs();
-  startBackgroundWork({ pollMs: 50 });
+  sending = await startDigestSending({ DELEGATION_KEY: "portfolio-master-key-".padEnd(40, "p") });
+  ({ upstream, sink } = sending);
 });
-afterAll(async () => {
-  await stopBackgroundWork();
-  vi.unstubAllEnvs();
-  await sink.close();
-  await upstream.close();
-});
+afterAll(() => sending.stop());
 
 const grant = async (store: keyof typeof KEYS, ownerEmail: string) =>
   createGrant(

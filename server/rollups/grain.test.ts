@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import type { Db } from "@/server/db/database";
-import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
 import { currencyDecimals } from "@/shared/format";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
+import { usStoreReadsPerFile } from "@/test/demo-upstream";
 import { fullRead } from "@/test/full-read";
-import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
+import { US_STORE } from "@/test/harness";
 import { openForSuite, storageBackends, type Location } from "@/test/databases";
 import { acrossStores, reachDb } from "@/server/db/reach";
 import { readRange, rollupFilterOf, type RollupPolicy } from "./reader";
@@ -15,15 +14,7 @@ import { deleteDays } from "./repository";
 import { fillDays } from "./fill";
 import { buildMonths, daysInMonth, fullMonths } from "./grain";
 
-let upstream: DemoUpstream;
-let client: UpstreamClient;
-
-beforeAll(async () => {
-  upstream = await startDemoUpstream({ port: 0 });
-  useUpstream(upstream.baseUrl);
-  client = upstreamClient({ apiKey: ADMIN_KEY, requestId: "req_rollup_grain_test" });
-});
-afterAll(() => upstream.close());
+const reads = usStoreReadsPerFile("req_rollup_grain_test");
 
 const MARCH = { startDate: "2026-03-01", endDate: "2026-03-31" };
 const SPRING = { startDate: "2026-03-01", endDate: "2026-04-30" };
@@ -52,8 +43,8 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
   let clock: Date;
   const policy = (): RollupPolicy => ({ db, freshDays: 3, revalidateSeconds: 86_400, now: () => clock });
   const read = async (filters: MetricsFilters) => {
-    const result = await readRange(client, US_STORE, filters, rollupFilterOf(filters)!, policy());
-    await fillDays(client, { storeUrl: US_STORE, source: filters.dimension_source ?? "conversion" }, result.toFill, policy());
+    const result = await readRange(reads.client, US_STORE, filters, rollupFilterOf(filters)!, policy());
+    await fillDays(reads.client, { storeUrl: US_STORE, source: filters.dimension_source ?? "conversion" }, result.toFill, policy());
     const currency = result.summary.currency?.value ?? null;
     return { answer: { currency, ...result.summary.result(currency ? currencyDecimals(currency) : 2) }, result };
   };
@@ -71,7 +62,7 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
   });
   afterAll(() => close());
   beforeEach(async () => {
-    upstream.reset();
+    reads.upstream.reset();
     clock = new Date("2026-11-27T08:00:00Z");
     await db.query("delete from rollup_days");
   });
@@ -96,12 +87,12 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
     expect(warm.result.storedRows).toMatchObject({ cells: 0 });
     expect(warm.result.storedRows.productMonths).toBeGreaterThan(0);
     expect(warm.result.storedRows.dayChannels).toBeGreaterThan(0);
-    expect(warm.answer).toEqual(await fullRead(client, SPRING));
+    expect(warm.answer).toEqual(await fullRead(reads.client, SPRING));
     // A range with partial months: March's row, and the cells of the days of April it covers.
     const partial = { startDate: "2026-03-01", endDate: "2026-04-12" };
     const mixed = await read(partial);
     expect(mixed.result.storedRows.cells).toBeGreaterThan(0);
-    expect(mixed.answer).toEqual(await fullRead(client, partial));
+    expect(mixed.answer).toEqual(await fullRead(reads.client, partial));
     // A channel filter reads the products from the cells, a product filter everything.
     for (const filters of [
       { ...SPRING, channel: "google" },
@@ -115,7 +106,7 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
     ]) {
       const filtered = await read(filters);
       expect(filtered.result.storedRows.productMonths).toBe(0);
-      expect(filtered.answer).toEqual(await fullRead(client, filters));
+      expect(filtered.answer).toEqual(await fullRead(reads.client, filters));
     }
   });
 
@@ -126,7 +117,7 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
     await read(MARCH);
     expect(await months()).toEqual(["2026-03-01"]);
     // A day read again and restated: the row goes with the old day, and is built again after the new one is written.
-    upstream.restate({ storeUrl: US_STORE, date: "2026-03-10", factor: 1.5 });
+    reads.upstream.restate({ storeUrl: US_STORE, date: "2026-03-10", factor: 1.5 });
     await db.query("update rollup_days set filled_at = filled_at - interval '2 days' where day = '2026-03-10'");
     expect(await months()).toEqual([]);
     const restated = await read(MARCH);
@@ -134,7 +125,7 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
     expect(await months()).toEqual(["2026-03-01"]);
     const after = await read(MARCH);
     expect(after.result.storedRows.cells).toBe(0);
-    expect(after.answer).toEqual(await fullRead(client, MARCH));
+    expect(after.answer).toEqual(await fullRead(reads.client, MARCH));
     // A day forgotten.
     await deleteDays(db, scope, ["2026-03-31"]);
     expect(await months()).toEqual([]);
@@ -146,7 +137,7 @@ describe.each(storageBackends())("the rollups' coarser grain on %s", (backend) =
     const first = await read(MARCH);
     expect(first.result.storedRows.productMonths).toBe(0);
     expect(await months()).toEqual([]);
-    await fillDays(client, { storeUrl: US_STORE, source: "conversion" }, ["2026-03-01"], policy());
+    await fillDays(reads.client, { storeUrl: US_STORE, source: "conversion" }, ["2026-03-01"], policy());
     expect(await months()).toEqual(["2026-03-01"]);
     const second = await read(MARCH);
     expect(second.result.storedRows.cells).toBe(0);

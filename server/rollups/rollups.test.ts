@@ -1,12 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import type { Db } from "@/server/db/database";
-import { upstreamClient, type UpstreamClient } from "@/server/upstream/client";
 import { currencyDecimals } from "@/shared/format";
 import type { MetricsFilters } from "@/shared/schemas/product-metrics-view";
+import { usStoreReadsPerFile } from "@/test/demo-upstream";
 import { fullRead } from "@/test/full-read";
-import { ADMIN_KEY, US_STORE, useUpstream } from "@/test/harness";
+import { ADMIN_KEY, US_STORE } from "@/test/harness";
 import { openForSuite, storageBackends } from "@/test/databases";
 import { acrossStores, reachDb } from "@/server/db/reach";
 import { readRange, rollupFilterOf, type RollupPolicy } from "./reader";
@@ -20,24 +19,16 @@ const DAY_MS = 86_400_000;
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 const WINDOW_START = "2026-03-01";
 
-let upstream: DemoUpstream;
-let client: UpstreamClient;
-
-beforeAll(async () => {
-  upstream = await startDemoUpstream({ port: 0 });
-  useUpstream(upstream.baseUrl);
-  client = upstreamClient({ apiKey: ADMIN_KEY, requestId: "req_rollup_test" });
-});
-afterAll(() => upstream.close());
+const reads = usStoreReadsPerFile("req_rollup_test");
 
 async function rollupRead(policy: RollupPolicy, filters: MetricsFilters) {
-  const read = await readRange(client, US_STORE, filters, rollupFilterOf(filters)!, policy);
-  await fillDays(client, { storeUrl: US_STORE, source: filters.dimension_source ?? "conversion" }, read.toFill, policy);
+  const read = await readRange(reads.client, US_STORE, filters, rollupFilterOf(filters)!, policy);
+  await fillDays(reads.client, { storeUrl: US_STORE, source: filters.dimension_source ?? "conversion" }, read.toFill, policy);
   const currency = read.summary.currency?.value ?? null;
   return { answer: { currency, ...read.summary.result(currency ? currencyDecimals(currency) : 2) }, read };
 }
 
-const requests = () => upstream.requestCounts().products;
+const requests = () => reads.upstream.requestCounts().products;
 
 describe.each(storageBackends())("day rollups on %s", (backend) => {
   // The owner's handle (it reads no row of the rollup tables), and the store's own reach.
@@ -58,7 +49,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
   });
   afterAll(() => close());
   beforeEach(async () => {
-    upstream.reset();
+    reads.upstream.reset();
     clock = new Date("2026-11-27T08:00:00Z");
     await db.query("delete from rollup_days");
     await db.query("delete from rollup_restatements");
@@ -66,7 +57,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
   });
 
   it("answers random ranges, filters and restatements exactly as full reads of the raw rows", async () => {
-    const reference = await fullRead(client, { startDate: WINDOW_START, endDate: addDays(WINDOW_START, 30) });
+    const reference = await fullRead(reads.client, { startDate: WINDOW_START, endDate: addDays(WINDOW_START, 30) });
     const channels = reference.channels.map((channel) => channel.channel);
     const products = reference.products.map((product) => product.productId);
     const step = fc.record({
@@ -93,7 +84,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     });
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 4 }), async (steps) => {
-        upstream.reset();
+        reads.upstream.reset();
         await db.query("delete from rollup_days");
         let previous: Pick<(typeof steps)[number], "range" | "source"> | undefined;
         for (const step of steps) {
@@ -102,7 +93,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
           const { start, length } = range;
           previous = { range, source };
           if (restate) {
-            upstream.restate({ storeUrl: US_STORE, date: addDays(WINDOW_START, restate.day), factor: restate.factor });
+            reads.upstream.restate({ storeUrl: US_STORE, date: addDays(WINDOW_START, restate.day), factor: restate.factor });
             clock = new Date(clock.getTime() + 86_401_000); // every stored day is now due to be read again
           }
           const startDate = addDays(WINDOW_START, start);
@@ -113,7 +104,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
             ...(productIds ? { filterProductId: productIds.join(",") } : {}),
             ...(source ? { dimension_source: source } : {}),
           };
-          const [{ answer }, expected] = await Promise.all([rollupRead(policy(), filters), fullRead(client, filters)]);
+          const [{ answer }, expected] = await Promise.all([rollupRead(policy(), filters), fullRead(reads.client, filters)]);
           expect(answer).toEqual(expected);
         }
       }),
@@ -135,7 +126,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     const again = await rollupRead(policy(), { startDate: "2026-05-01", endDate: "2026-05-20", channel: "google" });
     expect(requests() - before).toBe(6);
     expect(again.read).toMatchObject({ daysFromRollups: 20, daysFromUpstream: 0, upstreamRequests: 0 });
-    expect(again.answer).toEqual(await fullRead(client, { startDate: "2026-05-01", endDate: "2026-05-20", channel: "google" }));
+    expect(again.answer).toEqual(await fullRead(reads.client, { startDate: "2026-05-01", endDate: "2026-05-20", channel: "google" }));
   });
 
   it("always reads today and the last ROLLUP_FRESH_DAYS days upstream, and reads a stored day again once it is stale", async () => {
@@ -159,10 +150,10 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
   it("records a restated day with what moved, and answers with the new figures", async () => {
     const filters = { startDate: "2026-10-01", endDate: "2026-10-05" };
     await rollupRead(policy(), filters);
-    upstream.restate({ storeUrl: US_STORE, date: "2026-10-03", factor: 1.5 });
+    reads.upstream.restate({ storeUrl: US_STORE, date: "2026-10-03", factor: 1.5 });
     clock = new Date(clock.getTime() + 86_401_000);
     const { answer } = await rollupRead(policy(), filters);
-    expect(answer).toEqual(await fullRead(client, filters));
+    expect(answer).toEqual(await fullRead(reads.client, filters));
     const changes = await restatements(db, US_STORE);
     expect(changes).toHaveLength(1);
     const [change] = changes;
@@ -179,7 +170,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
 
   it("shows a store's rollups and restatements to a reach holding the store only", async () => {
     await rollupRead(policy(), { startDate: "2026-08-01", endDate: "2026-08-02" });
-    upstream.restate({ storeUrl: US_STORE, date: "2026-08-01", factor: 1.5 });
+    reads.upstream.restate({ storeUrl: US_STORE, date: "2026-08-01", factor: 1.5 });
     clock = new Date(clock.getTime() + 86_401_000);
     await rollupRead(policy(), { startDate: "2026-08-01", endDate: "2026-08-02" });
     const foreign = reachDb(owner, ["https://elsewhere.example"]);
@@ -192,11 +183,11 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
 
   it("answers a view of days a fill is reading without waiting for the fill (no claim, no wait)", async () => {
     const filters = { startDate: "2026-06-01", endDate: "2026-06-20" };
-    upstream.setFaults([{ route: "products", latencyMs: 1_500, times: 1 }]);
+    reads.upstream.setFaults([{ route: "products", latencyMs: 1_500, times: 1 }]);
     let filled = false;
-    const fill = fillDays(client, { storeUrl: US_STORE, source: "conversion" }, ["2026-06-01"], policy()).then(() => (filled = true));
+    const fill = fillDays(reads.client, { storeUrl: US_STORE, source: "conversion" }, ["2026-06-01"], policy()).then(() => (filled = true));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const read = await readRange(client, US_STORE, filters, {}, policy());
+    const read = await readRange(reads.client, US_STORE, filters, {}, policy());
     expect(filled).toBe(false);
     expect(read).toMatchObject({ daysFromRollups: 0, daysFromUpstream: 20 });
     await fill;
@@ -227,9 +218,9 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
       },
     };
     const filters = { startDate: "2026-09-01", endDate: "2026-09-04" };
-    const read = await readRange(client, US_STORE, filters, {}, { ...policy(), db: racing });
+    const read = await readRange(reads.client, US_STORE, filters, {}, { ...policy(), db: racing });
     const currency = read.summary.currency?.value ?? null;
-    expect({ currency, ...read.summary.result(currency ? currencyDecimals(currency) : 2) }).toEqual(await fullRead(client, filters));
+    expect({ currency, ...read.summary.result(currency ? currencyDecimals(currency) : 2) }).toEqual(await fullRead(reads.client, filters));
     expect(read).toMatchObject({ daysFromRollups: 1, daysFromUpstream: 3, toFill: ["2026-09-01", "2026-09-02", "2026-09-03"] });
   });
 
@@ -267,7 +258,7 @@ describe.each(storageBackends())("day rollups on %s", (backend) => {
     for (const table of ["rollup_days", "rollup_cells", "rollup_claims", "rollup_restatements"]) {
       const rows = await acrossStores(owner, "a test of what the rollups keep", (tx) => tx.query(`select * from ${table}`));
       expect(JSON.stringify(rows)).not.toContain(ADMIN_KEY);
-      expect(JSON.stringify(rows)).not.toContain(client.keyIdentity);
+      expect(JSON.stringify(rows)).not.toContain(reads.client.keyIdentity);
     }
     expect((await rollupUsage(db)).days).toBe(31);
   });

@@ -12,8 +12,10 @@ import { startBackgroundWork, stopBackgroundWork } from "@/server/jobs/worker";
 import { LIMITS } from "@/shared/limits";
 import { activityResponseSchema } from "@/shared/schemas/activity";
 import { alertRuleListSchema, alertRuleSchema, type AlertRuleInput } from "@/shared/schemas/alert";
+import { storeRule, UNDER_ONE } from "@/test/alert-rules";
 import { unique } from "@/test/databases";
-import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
+import { ADMIN_KEY, callRoute, MARKETER_KEY, sessionRequest, US_STORE, useUpstream } from "@/test/harness";
+import { signInEach, type SignedIn } from "@/test/signed-in";
 import {
   checkAlertRules,
   createAlertRule,
@@ -25,7 +27,6 @@ import {
   updateAlertRule,
 } from "./alerts";
 import { activity } from "./activity";
-import { signIn } from "./sign-in";
 
 /** Alert rules over their routes, as the pages call them. */
 const MANAGER_KEY = "sk_demo_manager_nw_us_7c2e5a90f3b1";
@@ -36,33 +37,17 @@ const env = { DELEGATION_KEY: "alert-routes-master-key-".padEnd(48, "k") };
 
 let upstream: DemoUpstream;
 let db: Db;
-const cookies: Record<string, string> = {};
-const emails: Record<string, string> = {};
+let cookies: SignedIn["cookies"];
+let emails: SignedIn["emails"];
 
-const json = (method: string, path: string, cookie: string, body?: unknown) =>
-  dashboardRequest(path, { method, cookie, body: body === undefined ? undefined : JSON.stringify(body) });
-
-const ruleInput = (overrides: Partial<AlertRuleInput> = {}): AlertRuleInput => ({
-  name: unique("Revenue"),
-  metric: "revenue",
-  target: { kind: "store" },
-  savedViewId: null,
-  granularity: "day",
-  condition: { kind: "threshold", operator: "below", threshold: 1 },
-  emails: ["ops@example.com"],
-  webhookUrl: null,
-  ...overrides,
-});
+const ruleInput = (overrides: Partial<AlertRuleInput> = {}): AlertRuleInput =>
+  storeRule(unique("Revenue"), UNDER_ONE, { emails: ["ops@example.com"], ...overrides });
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
   useUpstream(upstream.baseUrl, env);
   db = reachDb(await database(), [US_STORE]);
-  for (const [name, apiKey] of Object.entries({ admin: ADMIN_KEY, marketer: MARKETER_KEY, manager: MANAGER_KEY })) {
-    const signedIn = await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey }) }));
-    cookies[name] = cookieFrom(signedIn);
-    emails[name] = ((await signedIn.json()) as { session: { user: { email: string } } }).session.user.email;
-  }
+  ({ cookies, emails } = await signInEach({ admin: ADMIN_KEY, marketer: MARKETER_KEY, manager: MANAGER_KEY }));
 });
 afterAll(() => upstream.close());
 beforeEach(() => useUpstream(upstream.baseUrl, env));
@@ -71,7 +56,7 @@ afterEach(() => vi.unstubAllEnvs());
 describe("whose rule it is", () => {
   it("only its owner changes what it reads and where it sends, or deletes it; admins may pause it; the secret is the owner's", async () => {
     const input = ruleInput({ webhookUrl: "https://hooks.example.com/ops" });
-    const created = await callRoute(createAlertRule, json("POST", `${BASE}/alerts`, cookies.admin!, input));
+    const created = await callRoute(createAlertRule, sessionRequest("POST", `${BASE}/alerts`, cookies.admin!, input));
     expect(created.status).toBe(201);
     const rule = alertRuleSchema.parse(await created.json());
     expect(rule.webhookSecret).toMatch(/^[0-9a-f]{48}$/);
@@ -79,29 +64,31 @@ describe("whose rule it is", () => {
     const one = `${BASE}/alerts/${rule.id}`;
 
     // Others of the organization see it, without its signing secret.
-    const seen = alertRuleSchema.parse(await (await callRoute(getAlertRule, json("GET", one, cookies.marketer!))).json());
+    const seen = alertRuleSchema.parse(await (await callRoute(getAlertRule, sessionRequest("GET", one, cookies.marketer!))).json());
     expect(seen).toMatchObject({ id: rule.id, createdByEmail: emails.admin, webhookSecret: null, standardWebhookSecret: null });
     const listed = alertRuleListSchema.parse(
-      await (await callRoute(listAlertRules, json("GET", `${BASE}/alerts`, cookies.manager!))).json(),
+      await (await callRoute(listAlertRules, sessionRequest("GET", `${BASE}/alerts`, cookies.manager!))).json(),
     );
     expect(listed.rules.find((candidate) => candidate.id === rule.id)!.webhookSecret).toBeNull();
 
     // Nobody else rewires it or deletes it, whatever their role.
     const rewired = { ...input, emails: ["attacker@example.com"], webhookUrl: "https://attacker.example/hook" };
     for (const who of ["marketer", "manager"]) {
-      const refused = await callRoute(updateAlertRule, json("PUT", one, cookies[who]!, rewired));
+      const refused = await callRoute(updateAlertRule, sessionRequest("PUT", one, cookies[who]!, rewired));
       expect(refused.status).toBe(403);
       expect((await refused.json()).error).toBe(
         `Only ${emails.admin} may change what this alert rule reads and where it sends: it reads and sends through their grant. You may copy it under your own grant.`,
       );
-      expect((await callRoute(deleteAlertRule, json("DELETE", one, cookies[who]!))).status).toBe(403);
+      expect((await callRoute(deleteAlertRule, sessionRequest("DELETE", one, cookies[who]!))).status).toBe(403);
     }
     // A member may not pause it; an admin of the organization may.
-    const muted = await callRoute(muteAlertRule, json("POST", `${one}/mute`, cookies.marketer!, { muted: true }));
+    const muted = await callRoute(muteAlertRule, sessionRequest("POST", `${one}/mute`, cookies.marketer!, { muted: true }));
     expect(muted.status).toBe(403);
     expect((await muted.json()).error).toContain("or an admin of the organization may mute or snooze it");
-    expect((await callRoute(snoozeAlertRule, json("POST", `${one}/snooze`, cookies.marketer!, { minutes: 60 }))).status).toBe(403);
-    const paused = await callRoute(muteAlertRule, json("POST", `${one}/mute`, cookies.manager!, { muted: true }));
+    expect((await callRoute(snoozeAlertRule, sessionRequest("POST", `${one}/snooze`, cookies.marketer!, { minutes: 60 }))).status).toBe(
+      403,
+    );
+    const paused = await callRoute(muteAlertRule, sessionRequest("POST", `${one}/mute`, cookies.manager!, { muted: true }));
     expect(paused.status).toBe(200);
     expect(alertRuleSchema.parse(await paused.json())).toMatchObject({ muted: true, webhookSecret: null });
 
@@ -110,16 +97,18 @@ describe("whose rule it is", () => {
     // A copy under one's own grant is one's own.
     const copy = await callRoute(
       createAlertRule,
-      json("POST", `${BASE}/alerts`, cookies.marketer!, { ...input, name: `${input.name} (copy)` }),
+      sessionRequest("POST", `${BASE}/alerts`, cookies.marketer!, { ...input, name: `${input.name} (copy)` }),
     );
     expect(alertRuleSchema.parse(await copy.json())).toMatchObject({ createdByEmail: emails.marketer, webhookSecret: expect.any(String) });
 
-    const changed = await callRoute(updateAlertRule, json("PUT", one, cookies.admin!, { ...input, emails: ["cfo@example.com"] }));
+    const changed = await callRoute(updateAlertRule, sessionRequest("PUT", one, cookies.admin!, { ...input, emails: ["cfo@example.com"] }));
     expect(changed.status).toBe(200);
-    expect((await callRoute(deleteAlertRule, json("DELETE", one, cookies.admin!))).status).toBe(200);
+    expect((await callRoute(deleteAlertRule, sessionRequest("DELETE", one, cookies.admin!))).status).toBe(200);
 
     // The Activity page lists each change with who made it; the refused attempts changed nothing and are not there.
-    const page = activityResponseSchema.parse(await (await callRoute(activity, json("GET", "/api/activity", cookies.marketer!))).json());
+    const page = activityResponseSchema.parse(
+      await (await callRoute(activity, sessionRequest("GET", "/api/activity", cookies.marketer!))).json(),
+    );
     const ofRule = page.entries.filter((entry) => entry.target.ruleId === rule.id).reverse();
     expect(ofRule.map((entry) => [entry.action, entry.userEmail, entry.target.change ?? null, entry.storeUrl])).toEqual([
       ["alert-rule.create", emails.admin, null, US_STORE],
@@ -152,11 +141,11 @@ describe("Check now", () => {
       const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       const input = ruleInput({ condition: { kind: "threshold", operator: "above", threshold: 0 }, emails: [], webhookUrl });
       const rule = alertRuleSchema.parse(
-        await (await callRoute(createAlertRule, json("POST", `${BASE}/alerts`, cookies.admin!, input))).json(),
+        await (await callRoute(createAlertRule, sessionRequest("POST", `${BASE}/alerts`, cookies.admin!, input))).json(),
       );
 
       const started = performance.now();
-      const checked = await callRoute(checkAlertRules, json("POST", `${BASE}/alerts/check`, cookies.admin!));
+      const checked = await callRoute(checkAlertRules, sessionRequest("POST", `${BASE}/alerts/check`, cookies.admin!));
       const took = performance.now() - started;
       expect(checked.status).toBe(200);
       expect(await checked.json()).toMatchObject({ fired: 1 });
@@ -180,7 +169,7 @@ describe("Check now", () => {
         },
       );
       expect(arrived).toEqual([notification!.id]);
-      await callRoute(deleteAlertRule, json("DELETE", `${BASE}/alerts/${rule.id}`, cookies.admin!));
+      await callRoute(deleteAlertRule, sessionRequest("DELETE", `${BASE}/alerts/${rule.id}`, cookies.admin!));
     } finally {
       await stopBackgroundWork();
       for (const response of held) response.destroy();
@@ -193,18 +182,18 @@ describe("a rule's own page", () => {
   it("holds its state and its episodes, newest first, each with its value and whether it still lasts", async () => {
     const input = ruleInput({ condition: { kind: "threshold", operator: "above", threshold: 0 }, emails: [] });
     const rule = alertRuleSchema.parse(
-      await (await callRoute(createAlertRule, json("POST", `${BASE}/alerts`, cookies.admin!, input))).json(),
+      await (await callRoute(createAlertRule, sessionRequest("POST", `${BASE}/alerts`, cookies.admin!, input))).json(),
     );
     const before = alertRuleSchema.parse(
-      await (await callRoute(getAlertRule, json("GET", `${BASE}/alerts/${rule.id}`, cookies.admin!))).json(),
+      await (await callRoute(getAlertRule, sessionRequest("GET", `${BASE}/alerts/${rule.id}`, cookies.admin!))).json(),
     );
     expect(before.episodes).toEqual([]);
-    expect(await (await callRoute(checkAlertRules, json("POST", `${BASE}/alerts/check`, cookies.admin!))).json()).toMatchObject({
+    expect(await (await callRoute(checkAlertRules, sessionRequest("POST", `${BASE}/alerts/check`, cookies.admin!))).json()).toMatchObject({
       fired: expect.any(Number),
     });
     // Anyone of the store sees it, not only its owner.
     const after = alertRuleSchema.parse(
-      await (await callRoute(getAlertRule, json("GET", `${BASE}/alerts/${rule.id}`, cookies.marketer!))).json(),
+      await (await callRoute(getAlertRule, sessionRequest("GET", `${BASE}/alerts/${rule.id}`, cookies.marketer!))).json(),
     );
     expect(after.state).toBe("firing");
     expect(after.episodes).toHaveLength(1);
@@ -212,9 +201,11 @@ describe("a rule's own page", () => {
     expect(after.episodes![0]!.value).toBeGreaterThan(0);
     expect(after.episodes![0]!.openedPeriod).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     // The list stays light: episodes are the rule page's alone.
-    const list = alertRuleListSchema.parse(await (await callRoute(listAlertRules, json("GET", `${BASE}/alerts`, cookies.admin!))).json());
+    const list = alertRuleListSchema.parse(
+      await (await callRoute(listAlertRules, sessionRequest("GET", `${BASE}/alerts`, cookies.admin!))).json(),
+    );
     expect(list.rules.find((candidate) => candidate.id === rule.id)?.episodes).toBeUndefined();
-    await callRoute(deleteAlertRule, json("DELETE", `${BASE}/alerts/${rule.id}`, cookies.admin!));
+    await callRoute(deleteAlertRule, sessionRequest("DELETE", `${BASE}/alerts/${rule.id}`, cookies.admin!));
   });
 });
 
@@ -222,7 +213,7 @@ describe("what a store holds", () => {
   it(`refuses a rule past ${LIMITS.rulesPerStore} per store, and more than ${LIMITS.recipients} addresses, in words`, async () => {
     const tooMany = await callRoute(
       createAlertRule,
-      json(
+      sessionRequest(
         "POST",
         `${BASE}/alerts`,
         cookies.admin!,
@@ -234,7 +225,7 @@ describe("what a store holds", () => {
 
     for (let count = (await listRules(db, scope)).length; count < LIMITS.rulesPerStore; count += 1)
       await createRule(db, scope, ruleInput(), emails.marketer!, new Date());
-    const refused = await callRoute(createAlertRule, json("POST", `${BASE}/alerts`, cookies.admin!, ruleInput()));
+    const refused = await callRoute(createAlertRule, sessionRequest("POST", `${BASE}/alerts`, cookies.admin!, ruleInput()));
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({
       code: "limit_reached",

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { startDemoUpstream, type DemoUpstream } from "@/demo-upstream/server";
 import { annotationsSchema } from "@/shared/schemas/annotation";
 import { noteSchema } from "@/shared/schemas/note";
-import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
+import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, sessionRequest, US_STORE, useUpstream } from "@/test/harness";
 import { addNote, changeNote, listAnnotations, removeNote } from "./annotations";
 import { proxyToUpstream } from "./proxy";
 import { signIn } from "./sign-in";
@@ -15,11 +15,11 @@ const BASE = `/api/stores/${US_STORE}`;
 let upstream: DemoUpstream;
 const cookies: Record<string, string> = {};
 
-const json = (method: string, path: string, cookie: string, body?: unknown) =>
-  dashboardRequest(path, { method, cookie, body: body === undefined ? undefined : JSON.stringify(body) });
-
 async function annotations(cookie: string, startDate: string, endDate: string) {
-  const response = await callRoute(listAnnotations, json("GET", `${BASE}/annotations?startDate=${startDate}&endDate=${endDate}`, cookie));
+  const response = await callRoute(
+    listAnnotations,
+    sessionRequest("GET", `${BASE}/annotations?startDate=${startDate}&endDate=${endDate}`, cookie),
+  );
   expect(response.status).toBe(200);
   return annotationsSchema.parse(await response.json());
 }
@@ -38,7 +38,7 @@ describe("notes on a store's charts", () => {
   it("are shared in the organization with their author, and changed or deleted by their author only", async () => {
     const created = await callRoute(
       addNote,
-      json("POST", `${BASE}/notes`, cookies.admin!, { startDate: "2026-01-10", endDate: "2026-01-12", text: "  Winter sale  " }),
+      sessionRequest("POST", `${BASE}/notes`, cookies.admin!, { startDate: "2026-01-10", endDate: "2026-01-12", text: "  Winter sale  " }),
     );
     expect(created.status).toBe(201);
     const note = noteSchema.parse(await created.json());
@@ -49,20 +49,20 @@ describe("notes on a store's charts", () => {
     expect((await annotations(cookies.manager!, "2026-01-13", "2026-01-31")).notes).toEqual([]);
 
     const edit = { startDate: "2026-01-10", endDate: "2026-01-10", text: "Winter sale, day one" };
-    expect((await callRoute(changeNote, json("PATCH", `${BASE}/notes/${note.id}`, cookies.manager!, edit))).status).toBe(404);
-    expect((await callRoute(removeNote, json("DELETE", `${BASE}/notes/${note.id}`, cookies.manager!))).status).toBe(404);
-    const changed = await callRoute(changeNote, json("PATCH", `${BASE}/notes/${note.id}`, cookies.admin!, edit));
+    expect((await callRoute(changeNote, sessionRequest("PATCH", `${BASE}/notes/${note.id}`, cookies.manager!, edit))).status).toBe(404);
+    expect((await callRoute(removeNote, sessionRequest("DELETE", `${BASE}/notes/${note.id}`, cookies.manager!))).status).toBe(404);
+    const changed = await callRoute(changeNote, sessionRequest("PATCH", `${BASE}/notes/${note.id}`, cookies.admin!, edit));
     expect(changed.status).toBe(200);
     expect(noteSchema.parse(await changed.json()).text).toBe("Winter sale, day one");
 
     // Another organization's key cannot read or write this store's notes.
     const foreign = await callRoute(
       listAnnotations,
-      json("GET", `${BASE}/annotations?startDate=2026-01-01&endDate=2026-01-31`, cookies.kumo!),
+      sessionRequest("GET", `${BASE}/annotations?startDate=2026-01-01&endDate=2026-01-31`, cookies.kumo!),
     );
     expect(foreign.status).toBe(404);
 
-    expect((await callRoute(removeNote, json("DELETE", `${BASE}/notes/${note.id}`, cookies.admin!))).status).toBe(200);
+    expect((await callRoute(removeNote, sessionRequest("DELETE", `${BASE}/notes/${note.id}`, cookies.admin!))).status).toBe(200);
     expect((await annotations(cookies.admin!, "2026-01-01", "2026-01-31")).notes).toEqual([]);
   });
 
@@ -72,7 +72,7 @@ describe("notes on a store's charts", () => {
       { startDate: "2026-01-10", endDate: "2026-01-09", text: "Backwards" },
       { startDate: "2026-01-10", endDate: "2026-01-10", text: "Hidden\u202etext" },
     ])
-      expect((await callRoute(addNote, json("POST", `${BASE}/notes`, cookies.admin!, body))).status, body.text).toBe(400);
+      expect((await callRoute(addNote, sessionRequest("POST", `${BASE}/notes`, cookies.admin!, body))).status, body.text).toBe(400);
   });
 });
 

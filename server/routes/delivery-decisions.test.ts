@@ -9,14 +9,13 @@ import { activityResponseSchema } from "@/shared/schemas/activity";
 import { digestSchema } from "@/shared/schemas/digest";
 import { deliveryDecisionAnswerSchema, runsSchema } from "@/shared/schemas/runs";
 import { unique } from "@/test/databases";
-import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
+import { ADMIN_KEY, callRoute, MARKETER_KEY, sessionRequest, US_STORE, useUpstream } from "@/test/harness";
+import { signInEach, type SignedIn } from "@/test/signed-in";
 import { activity } from "./activity";
 import { decideDelivery } from "./delivery-decisions";
 import { createDigest } from "./digests";
-import { grantStore } from "./grants";
 import { listRunsAndDeliveries } from "./runs";
 import { createSavedView } from "./saved-views";
-import { signIn } from "./sign-in";
 
 /** Deliveries left unknown, over the routes the Runs page calls: who may decide, once, and what "Send again" sends. */
 const BASE = `/api/stores/${US_STORE}`;
@@ -27,30 +26,25 @@ const SERVER_SILENT = "Timeout";
 let upstream: DemoUpstream;
 let db: Db;
 let digestId: string;
-const cookies: Record<string, string> = {};
-const emails: Record<string, string> = {};
-
-const json = (method: string, path: string, cookie: string, body?: unknown, headers: Record<string, string> = {}) =>
-  dashboardRequest(path, { method, cookie, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+let cookies: SignedIn["cookies"];
+let emails: SignedIn["emails"];
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
   useUpstream(upstream.baseUrl, env);
   db = reachDb(await database(), [US_STORE]);
-  for (const [name, apiKey] of Object.entries({ admin: ADMIN_KEY, marketer: MARKETER_KEY })) {
-    const signedIn = await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey }) }));
-    cookies[name] = cookieFrom(signedIn);
-    emails[name] = ((await signedIn.json()) as { session: { user: { email: string } } }).session.user.email;
-    expect((await callRoute(grantStore, json("POST", `${BASE}/grants`, cookies[name]!, { consent: true }))).status).toBe(201);
-  }
+  ({ cookies, emails } = await signInEach({ admin: ADMIN_KEY, marketer: MARKETER_KEY }, { granting: US_STORE }));
   const view = await callRoute(
     createSavedView,
-    json("POST", `${BASE}/saved-views`, cookies.admin!, { name: unique("View"), search: "range=custom&from=2026-01-01&to=2026-01-14" }),
+    sessionRequest("POST", `${BASE}/saved-views`, cookies.admin!, {
+      name: unique("View"),
+      search: "range=custom&from=2026-01-01&to=2026-01-14",
+    }),
   );
   const { id: savedViewId } = (await view.json()) as { id: string };
   const created = await callRoute(
     createDigest,
-    json("POST", `${BASE}/digests`, cookies.admin!, {
+    sessionRequest("POST", `${BASE}/digests`, cookies.admin!, {
       savedViewId,
       cadence: "daily",
       localTime: "07:00",
@@ -79,11 +73,11 @@ async function unknownMessage(options: { store?: string; key?: string; purged?: 
 const press = (who: string, key: string, decision: "send_again" | "arrived", idempotencyKey: string = randomUUID()) =>
   callRoute(
     decideDelivery,
-    json("POST", `${BASE}/deliveries/decisions`, cookies[who]!, { key, decision }, { "idempotency-key": idempotencyKey }),
+    sessionRequest("POST", `${BASE}/deliveries/decisions`, cookies[who]!, { key, decision }, { "idempotency-key": idempotencyKey }),
   );
 
 const runsOf = async (who: string) =>
-  runsSchema.parse(await (await callRoute(listRunsAndDeliveries, json("GET", "/api/runs", cookies[who]!))).json());
+  runsSchema.parse(await (await callRoute(listRunsAndDeliveries, sessionRequest("GET", "/api/runs", cookies[who]!))).json());
 
 const resendJobs = async (key: string) =>
   (await db.query<{ count: number }>("select count(*)::int as count from jobs where unique_key = $1", [`delivery.resend:${key}#2`]))[0]!
@@ -149,7 +143,9 @@ describe("Send again", () => {
       resentKey: `${key}#2`,
     });
     // Activity names who decided.
-    const page = activityResponseSchema.parse(await (await callRoute(activity, json("GET", "/api/activity", cookies.admin!))).json());
+    const page = activityResponseSchema.parse(
+      await (await callRoute(activity, sessionRequest("GET", "/api/activity", cookies.admin!))).json(),
+    );
     const entry = page.entries.find((candidate) => candidate.action === "delivery.send-again" && candidate.target.digestId === digestId);
     expect(entry).toMatchObject({ userEmail: emails.admin, target: { change: "“Daily digest: Northwind US” to team@example.com" } });
   });
@@ -217,7 +213,7 @@ describe("Send again", () => {
     const elsewhere = await unknownMessage({ store: EU_STORE, key: `digest:digest_eu:${unique("slot")}:team@example.com` });
     const outside = await callRoute(
       decideDelivery,
-      json(
+      sessionRequest(
         "POST",
         `/api/stores/${EU_STORE}/deliveries/decisions`,
         cookies.admin!,
@@ -234,13 +230,13 @@ describe("Send again", () => {
     const key = await unknownMessage();
     const noKey = await callRoute(
       decideDelivery,
-      json("POST", `${BASE}/deliveries/decisions`, cookies.admin!, { key, decision: "arrived" }),
+      sessionRequest("POST", `${BASE}/deliveries/decisions`, cookies.admin!, { key, decision: "arrived" }),
     );
     expect(noKey.status).toBe(400);
     expect(((await noKey.json()) as { error: string }).error).toMatch(/^The Idempotency-Key header is missing/);
     const crossSite = await callRoute(
       decideDelivery,
-      json(
+      sessionRequest(
         "POST",
         `${BASE}/deliveries/decisions`,
         cookies.admin!,

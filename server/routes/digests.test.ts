@@ -8,12 +8,11 @@ import { LIMITS } from "@/shared/limits";
 import { activityResponseSchema } from "@/shared/schemas/activity";
 import { digestSchema } from "@/shared/schemas/digest";
 import { unique } from "@/test/databases";
-import { ADMIN_KEY, callRoute, cookieFrom, dashboardRequest, MARKETER_KEY, US_STORE, useUpstream } from "@/test/harness";
+import { ADMIN_KEY, callRoute, MARKETER_KEY, sessionRequest, US_STORE, useUpstream } from "@/test/harness";
+import { signInEach, type SignedIn } from "@/test/signed-in";
 import { changeDigest, createDigest, deleteDigest, listDigests, sendDigestNow } from "./digests";
-import { grantStore } from "./grants";
 import { createSavedView } from "./saved-views";
 import { activity } from "./activity";
-import { signIn } from "./sign-in";
 
 /** Digests over their routes, as the pages call them: limits on "Send now" and on what a store holds. */
 const BASE = `/api/stores/${US_STORE}`;
@@ -22,22 +21,14 @@ const env = { DELEGATION_KEY: "digest-routes-master-key-".padEnd(48, "k") };
 
 let upstream: DemoUpstream;
 let db: Db;
-const cookies: Record<string, string> = {};
-const emails: Record<string, string> = {};
-
-const json = (method: string, path: string, cookie: string, body?: unknown) =>
-  dashboardRequest(path, { method, cookie, body: body === undefined ? undefined : JSON.stringify(body) });
+let cookies: SignedIn["cookies"];
+let emails: SignedIn["emails"];
 
 beforeAll(async () => {
   upstream = await startDemoUpstream({ port: 0 });
   useUpstream(upstream.baseUrl, env);
   db = reachDb(await database(), [US_STORE]);
-  for (const [name, apiKey] of Object.entries({ admin: ADMIN_KEY, marketer: MARKETER_KEY })) {
-    const signedIn = await signIn(dashboardRequest("/api/session", { method: "POST", body: JSON.stringify({ apiKey }) }));
-    cookies[name] = cookieFrom(signedIn);
-    emails[name] = ((await signedIn.json()) as { session: { user: { email: string } } }).session.user.email;
-    expect((await callRoute(grantStore, json("POST", `${BASE}/grants`, cookies[name]!, { consent: true }))).status).toBe(201);
-  }
+  ({ cookies, emails } = await signInEach({ admin: ADMIN_KEY, marketer: MARKETER_KEY }, { granting: US_STORE }));
 });
 afterAll(() => upstream.close());
 beforeEach(() => useUpstream(upstream.baseUrl, env));
@@ -46,18 +37,26 @@ afterEach(() => vi.unstubAllEnvs());
 async function digestOf(who: string): Promise<string> {
   const view = await callRoute(
     createSavedView,
-    json("POST", `${BASE}/saved-views`, cookies[who]!, { name: unique("View"), search: "range=custom&from=2026-01-01&to=2026-01-14" }),
+    sessionRequest("POST", `${BASE}/saved-views`, cookies[who]!, {
+      name: unique("View"),
+      search: "range=custom&from=2026-01-01&to=2026-01-14",
+    }),
   );
   const { id: savedViewId } = (await view.json()) as { id: string };
   const created = await callRoute(
     createDigest,
-    json("POST", `${BASE}/digests`, cookies[who]!, { savedViewId, cadence: "daily", localTime: "07:00", recipients: ["team@example.com"] }),
+    sessionRequest("POST", `${BASE}/digests`, cookies[who]!, {
+      savedViewId,
+      cadence: "daily",
+      localTime: "07:00",
+      recipients: ["team@example.com"],
+    }),
   );
   expect(created.status).toBe(201);
   return digestSchema.parse(await created.json()).id;
 }
 
-const press = (who: string, id: string) => callRoute(sendDigestNow, json("POST", `${BASE}/digests/${id}/send`, cookies[who]!));
+const press = (who: string, id: string) => callRoute(sendDigestNow, sessionRequest("POST", `${BASE}/digests/${id}/send`, cookies[who]!));
 
 async function refusal(response: Response) {
   expect(response.status).toBe(429);
@@ -71,7 +70,9 @@ describe("Send now", () => {
   it("goes once a minute per person and digest; a refused press says when it may go again", async () => {
     const id = await digestOf("admin");
     expect((await press("admin", id)).status).toBe(202);
-    const page = activityResponseSchema.parse(await (await callRoute(activity, json("GET", "/api/activity", cookies.admin!))).json());
+    const page = activityResponseSchema.parse(
+      await (await callRoute(activity, sessionRequest("GET", "/api/activity", cookies.admin!))).json(),
+    );
     expect(page.entries.find((entry) => entry.target.digestId === id && entry.action === "digest.send-now")?.userEmail).toBe(emails.admin);
     const again = await refusal(await press("admin", id));
     expect(again.wait).toBeGreaterThan(55);
@@ -123,15 +124,17 @@ describe("Send now", () => {
 describe("whose digest it is", () => {
   it("is deleted only by the owner of the grant it reads through; others see it", async () => {
     const id = await digestOf("admin");
-    const listed = await callRoute(listDigests, json("GET", `${BASE}/digests`, cookies.marketer!));
+    const listed = await callRoute(listDigests, sessionRequest("GET", `${BASE}/digests`, cookies.marketer!));
     expect(((await listed.json()) as { digests: { id: string }[] }).digests.map((digest) => digest.id)).toContain(id);
-    const refused = await callRoute(deleteDigest, json("DELETE", `${BASE}/digests/${id}`, cookies.marketer!));
+    const refused = await callRoute(deleteDigest, sessionRequest("DELETE", `${BASE}/digests/${id}`, cookies.marketer!));
     expect(refused.status).toBe(403);
     expect((await refused.json()).error).toBe(
       `Only ${emails.admin} may delete this digest: it reads and sends through their grant. You may copy it under your own grant.`,
     );
-    expect((await callRoute(deleteDigest, json("DELETE", `${BASE}/digests/${id}`, cookies.admin!))).status).toBe(200);
-    const page = activityResponseSchema.parse(await (await callRoute(activity, json("GET", "/api/activity", cookies.admin!))).json());
+    expect((await callRoute(deleteDigest, sessionRequest("DELETE", `${BASE}/digests/${id}`, cookies.admin!))).status).toBe(200);
+    const page = activityResponseSchema.parse(
+      await (await callRoute(activity, sessionRequest("GET", "/api/activity", cookies.admin!))).json(),
+    );
     expect(
       page.entries
         .filter((entry) => entry.target.digestId === id)
@@ -149,17 +152,19 @@ describe("changing a digest", () => {
 
   it("changes its cadence, time and recipients in place, by the grant's owner only, recorded in Activity", async () => {
     const id = await digestOf("admin");
-    const refused = await callRoute(changeDigest, json("PATCH", `${BASE}/digests/${id}`, cookies.marketer!, change));
+    const refused = await callRoute(changeDigest, sessionRequest("PATCH", `${BASE}/digests/${id}`, cookies.marketer!, change));
     expect(refused.status).toBe(403);
     expect((await refused.json()).error).toContain(`Only ${emails.admin} may change this digest`);
-    const changed = await callRoute(changeDigest, json("PATCH", `${BASE}/digests/${id}`, cookies.admin!, change));
+    const changed = await callRoute(changeDigest, sessionRequest("PATCH", `${BASE}/digests/${id}`, cookies.admin!, change));
     expect(changed.status).toBe(200);
     const digest = digestSchema.parse(await changed.json());
     expect(digest).toMatchObject({ id, cadence: "weekly", weekday: 3, localTime: "09:30" });
     expect(digest.recipients.map((recipient) => recipient.email)).toEqual(["boss@example.com", "team@example.com"]);
     // The next send is a Wednesday at 09:30 in the store's zone.
     expect(new Date(digest.nextRunAt).getTime()).toBeGreaterThan(Date.now());
-    const page = activityResponseSchema.parse(await (await callRoute(activity, json("GET", "/api/activity", cookies.admin!))).json());
+    const page = activityResponseSchema.parse(
+      await (await callRoute(activity, sessionRequest("GET", "/api/activity", cookies.admin!))).json(),
+    );
     const entry = page.entries.find((candidate) => candidate.target.digestId === id && candidate.action === "digest.change");
     expect(entry?.userEmail).toBe(emails.admin);
     expect(entry?.target.change).toBe("daily at 07:00 → weekly on day 3 at 09:30; added boss@example.com");
@@ -169,15 +174,15 @@ describe("changing a digest", () => {
     const id = await digestOf("admin");
     const invalid = await callRoute(
       changeDigest,
-      json("PATCH", `${BASE}/digests/${id}`, cookies.admin!, { ...change, weekday: undefined }),
+      sessionRequest("PATCH", `${BASE}/digests/${id}`, cookies.admin!, { ...change, weekday: undefined }),
     );
     expect(invalid.status).toBe(400);
     const missing = await callRoute(
       changeDigest,
-      json("PATCH", `${BASE}/digests/digest_00000000-0000-4000-8000-000000000000`, cookies.admin!, change),
+      sessionRequest("PATCH", `${BASE}/digests/digest_00000000-0000-4000-8000-000000000000`, cookies.admin!, change),
     );
     expect(missing.status).toBe(404);
-    const listed = await callRoute(listDigests, json("GET", `${BASE}/digests`, cookies.admin!));
+    const listed = await callRoute(listDigests, sessionRequest("GET", `${BASE}/digests`, cookies.admin!));
     const digest = ((await listed.json()) as { digests: { id: string; cadence: string }[] }).digests.find(
       (candidate) => candidate.id === id,
     );
@@ -213,14 +218,14 @@ describe("what a store holds", () => {
       );
     }
     const body = { savedViewId: template.savedViewId, cadence: "daily", localTime: "07:00", recipients: ["team@example.com"] };
-    const refused = await callRoute(createDigest, json("POST", `${BASE}/digests`, cookies.admin!, body));
+    const refused = await callRoute(createDigest, sessionRequest("POST", `${BASE}/digests`, cookies.admin!, body));
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({
       code: "limit_reached",
       error: `A store holds at most ${LIMITS.digestsPerStore} scheduled digests. Delete one before scheduling another.`,
     });
     const many = Array.from({ length: LIMITS.recipients + 1 }, (_, index) => `r${index}@example.com`);
-    const tooMany = await callRoute(createDigest, json("POST", `${BASE}/digests`, cookies.admin!, { ...body, recipients: many }));
+    const tooMany = await callRoute(createDigest, sessionRequest("POST", `${BASE}/digests`, cookies.admin!, { ...body, recipients: many }));
     expect(tooMany.status).toBe(400);
     expect((await tooMany.json()).error).toContain(`A digest goes to at most ${LIMITS.recipients} addresses.`);
   });

@@ -9,7 +9,7 @@ import { changeBy, notYours, samePerson } from "@/server/grants/ownership";
 import { listGrants } from "@/server/grants/store";
 import { ACTION_BODY_LIMIT, route, type RawParams } from "@/server/http/pipeline";
 import { DashboardError, jsonResponse } from "@/server/http/responses";
-import { digestChangeSchema, newDigestSchema, type DigestItem } from "@/shared/schemas/digest";
+import { digestChangeSchema, newDigestSchema, type DigestChange, type DigestItem } from "@/shared/schemas/digest";
 import { storeProfileSchema } from "@/shared/schemas/store";
 import { LIMITS } from "@/shared/limits";
 import { interpretTimeZone } from "@/shared/store-locale";
@@ -23,6 +23,18 @@ function digestPath(raw: RawParams): { storeUrl: string; id: string } {
     throw new DashboardError(404, "not_found", "No such digest.");
   }
   return { storeUrl, id };
+}
+
+/** A new digest's cadence, time and recipients as its form gave them, on the store's clock (`timezone`, from its profile). */
+export function newSchedule(form: DigestChange, timezone: string, createdByEmail: string) {
+  return {
+    cadence: form.cadence,
+    weekday: form.weekday,
+    localTime: form.localTime,
+    timeZone: interpretTimeZone(timezone).zone,
+    recipients: form.recipients,
+    createdByEmail,
+  };
 }
 
 /** A digest as the pages list it; a digest of several stores names its stores and those without a grant in force. */
@@ -85,12 +97,7 @@ export const createDigest = route(
         storeUrl,
         savedViewId: body.savedViewId,
         grantId: grant.id,
-        cadence: body.cadence,
-        weekday: body.weekday,
-        localTime: body.localTime,
-        timeZone: interpretTimeZone(profile.data.timezone).zone,
-        recipients: body.recipients,
-        createdByEmail: session.data.user.email,
+        ...newSchedule(body, profile.data.timezone, session.data.user.email),
       },
       new Date(),
     );

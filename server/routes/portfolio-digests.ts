@@ -10,8 +10,7 @@ import { parsePortfolioState } from "@/shared/portfolio";
 import { LIMITS } from "@/shared/limits";
 import { newPortfolioDigestSchema } from "@/shared/schemas/digest";
 import { storeProfileSchema } from "@/shared/schemas/store";
-import { interpretTimeZone } from "@/shared/store-locale";
-import { item } from "./digests";
+import { item, newSchedule } from "./digests";
 
 const COLLECTION = "/api/portfolio/digests";
 
@@ -71,12 +70,7 @@ export const createPortfolioDigest = route(
         savedViewId: null,
         portfolio: { stores: chosen.map(({ url, organizationId }) => ({ url, organizationId })), search: body.search },
         grantId: grants.get(home.url)!,
-        cadence: body.cadence,
-        weekday: body.weekday,
-        localTime: body.localTime,
-        timeZone: interpretTimeZone(profile.data.timezone).zone,
-        recipients: body.recipients,
-        createdByEmail: session.data.user.email,
+        ...newSchedule(body, profile.data.timezone, session.data.user.email),
       },
       now,
     );

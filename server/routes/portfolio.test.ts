@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { ANY_SALE, storeRule } from "@/test/alert-rules";
 import { ADMIN_KEY, callRoute, dashboardRequest, US_STORE, useUpstream } from "@/test/harness";
 import { demoUpstreamPerFile } from "@/test/demo-upstream";
 import { addDays, todayIn } from "@/shared/metrics/date-range";
@@ -112,16 +113,7 @@ describe("GET /api/portfolio", () => {
   it("counts each store's open alert episodes", async () => {
     const cookie = await ringOf([US_STORE, EU_STORE]);
     // A rule that fires at once (yesterday's revenue is above 0): one open episode of the US store.
-    const rule = {
-      name: "Any sale",
-      metric: "revenue",
-      target: { kind: "store" },
-      savedViewId: null,
-      granularity: "day",
-      condition: { kind: "threshold", operator: "above", threshold: 0 },
-      emails: [],
-      webhookUrl: null,
-    };
+    const rule = storeRule("Any sale", ANY_SALE);
     expect((await callRoute(createAlertRule, post(`/api/stores/${US_STORE}/alerts`, cookie, rule))).status).toBe(201);
     expect((await callRoute(checkAlertRules, post(`/api/stores/${US_STORE}/alerts/check`, cookie, {}))).status).toBe(200);
     const open = Object.fromEntries(storeLines(await linesOf(cookie, "?compare=off")).map((line) => [line.storeUrl, line.openAlerts]));
